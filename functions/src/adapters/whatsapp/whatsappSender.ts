@@ -1,0 +1,40 @@
+import type { Sender, WhatsAppMessage } from '../../ports/outbox.ts';
+
+export interface WhatsAppSettings {
+  baseUrl: string;
+  apiVersion: string;
+  token: string;
+  phoneNumberId: string;
+}
+
+/** WhatsApp Cloud API: a template message, optionally with a URL button whose suffix is the link. */
+export function whatsappSender(s: WhatsAppSettings): Sender<WhatsAppMessage> {
+  return {
+    configured: Boolean(s.token && s.phoneNumberId),
+    async send(message) {
+      const components: unknown[] = [];
+      if (message.bodyParams.length) {
+        components.push({ type: 'body', parameters: message.bodyParams.map((text) => ({ type: 'text', text })) });
+      }
+      if (message.urlButtonParam !== undefined) {
+        components.push({ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: message.urlButtonParam }] });
+      }
+      const res = await fetch(`${s.baseUrl}/${s.apiVersion}/${s.phoneNumberId}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: message.to.replace(/^\+/, ''),
+          type: 'template',
+          template: { name: message.template, language: { code: message.language }, components },
+        }),
+      });
+      const body = (await res.json().catch(() => ({}))) as { messages?: { id: string }[]; error?: { message?: string; code?: number } };
+      // 4xx is a refusal that a retry will not fix; 5xx and 429 are worth retrying.
+      if (res.status === 429 || res.status >= 500) throw new Error(`WhatsApp Cloud API answered ${res.status}`);
+      if (!res.ok) return { delivered: false, reason: `WhatsApp Cloud API refused (${res.status}): ${body.error?.message ?? 'no message'}` };
+      return { delivered: true, providerId: body.messages?.[0]?.id };
+    },
+  };
+}

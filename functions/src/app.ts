@@ -1,0 +1,116 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config.ts';
+import type { Services } from './core/context.ts';
+import type { DocStore } from './ports/store.ts';
+import type { FileStore } from './ports/files.ts';
+import type { TaskHandler, TaskQueue } from './ports/tasks.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import { randomIds, type IdSource } from './core/ids.ts';
+import { createLogger, type Logger } from './core/logger.ts';
+import { createFiles } from './core/files.ts';
+import { deliverOutboxRecord, OUTBOX_QUEUE, type Senders } from './core/outbox.ts';
+import { smtpSender } from './adapters/smtp/smtpSender.ts';
+import { whatsappSender } from './adapters/whatsapp/whatsappSender.ts';
+import { localFiles } from './adapters/local-files/localFiles.ts';
+import { localQueue, type LocalQueue } from './adapters/local-queue/localQueue.ts';
+import { loadIndexes, type IndexesFile } from './adapters/indexCoverage.ts';
+
+export interface App {
+  services: Services;
+  senders: Senders;
+  taskHandlers: Record<string, TaskHandler>;
+  /** The local queue when tasks run in-process (null on Cloud Tasks). */
+  queue: LocalQueue | null;
+  close(): Promise<void>;
+}
+
+export interface AppOverrides {
+  clock?: Clock;
+  ids?: IdSource;
+  logger?: Logger;
+  senders?: Partial<Senders>;
+}
+
+const INDEXES_FILE = fileURLToPath(new URL('../../firestore.indexes.json', import.meta.url));
+
+function readIndexes(): IndexesFile | undefined {
+  return existsSync(INDEXES_FILE) ? loadIndexes(INDEXES_FILE) : undefined;
+}
+
+async function openStore(config: Config): Promise<DocStore> {
+  if (config.store === 'firestore') {
+    const [{ firestoreStore }, { getFirestore }, { initializeApp, getApps }] = await Promise.all([
+      import('./adapters/firestore/firestoreStore.ts'),
+      import('firebase-admin/firestore'),
+      import('firebase-admin/app'),
+    ]);
+    if (!getApps().length) initializeApp();
+    return firestoreStore(getFirestore() as never, { strictIndexes: config.strictIndexes, indexes: readIndexes() });
+  }
+  const { openSqliteStore } = await import('./adapters/sqlite/sqliteStore.ts');
+  mkdirSync(config.dataDir, { recursive: true });
+  return openSqliteStore({ file: join(config.dataDir, 'store.sqlite'), indexes: readIndexes(), strictIndexes: config.strictIndexes });
+}
+
+async function openFiles(config: Config): Promise<FileStore> {
+  if (config.files === 'gcs') {
+    const { cloudStorageFiles } = await import('./adapters/cloud-storage/cloudStorageFiles.ts');
+    return cloudStorageFiles(config.filesBucket);
+  }
+  return localFiles(join(config.dataDir, 'files'));
+}
+
+/** Locally the credentials key lives beside the data; in production it must come from a secret. */
+export function credentialsKey(config: Config): string {
+  if (config.credentialsKey) return config.credentialsKey;
+  if (config.store === 'firestore') throw new Error('CREDENTIALS_KEY is not set');
+  const file = join(config.dataDir, 'credentials.key');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+/** Builds the process-wide services from configuration: the one place adapters are chosen. */
+export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const clock = overrides.clock ?? systemClock;
+  const ids = overrides.ids ?? randomIds;
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const store = await openStore(config);
+  const files = createFiles(store, await openFiles(config), config.filesUrl, ids, () => clock.now());
+  const senders: Senders = {
+    email: smtpSender(config.smtpUrl, config.mailFrom),
+    whatsapp: whatsappSender({ baseUrl: config.whatsappBaseUrl, apiVersion: config.whatsappApiVersion, token: config.whatsappToken, phoneNumberId: config.whatsappPhoneNumberId }),
+    ...overrides.senders,
+  } as Senders;
+  const taskHandlers: Record<string, TaskHandler> = {
+    [OUTBOX_QUEUE]: async (payload) => {
+      await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now());
+    },
+  };
+  let tasks: TaskQueue;
+  let queue: LocalQueue | null = null;
+  if (config.tasks === 'cloud') {
+    const { cloudTasks } = await import('./adapters/cloud-tasks/cloudTasks.ts');
+    tasks = cloudTasks();
+  } else {
+    queue = localQueue(store, taskHandlers, logger, () => clock.now());
+    tasks = queue;
+  }
+  const resolved = { ...config, credentialsKey: config.store === 'sqlite' ? credentialsKey(config) : config.credentialsKey };
+  const services: Services = { config: resolved, store, files, tasks, clock, ids, logger };
+  return {
+    services,
+    senders,
+    taskHandlers,
+    queue,
+    async close() {
+      await queue?.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Every setting comes from the environment (credentials from Firebase secrets, which arrive as env vars).
+ * The README's configuration table lists each one.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  store: 'sqlite' | 'firestore';
+  files: 'local' | 'gcs';
+  filesBucket: string;
+  tasks: 'local' | 'cloud';
+  baseUrl: string;
+  aliasUrl: string;
+  directUrl: string;
+  mcpUrl: string;
+  filesUrl: string;
+  publicLinkBase: string;
+  dashboardUrl: string;
+  smtpUrl: string;
+  mailFrom: string;
+  whatsappBaseUrl: string;
+  whatsappApiVersion: string;
+  whatsappToken: string;
+  whatsappPhoneNumberId: string;
+  whatsappInviteTemplate: string;
+  credentialsKey: string;
+  quotas: Record<string, number>;
+  /** Fail queries that no index in firestore.indexes.json serves (on in tests). */
+  strictIndexes: boolean;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+const DEFAULT_QUOTAS: Record<string, number> = { ai: 500 };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8787);
+  const host = env.HOST ?? '127.0.0.1';
+  const origin = env.PUBLIC_ORIGIN ?? `http://${host}:${port}`;
+  const inFunctions = Boolean(env.K_SERVICE || env.FUNCTION_TARGET || env.FUNCTIONS_EMULATOR);
+  // In the Functions emulator without a Firestore emulator, the functions run on the embedded store.
+  const defaultStore = inFunctions && (env.FIRESTORE_EMULATOR_HOST || env.FUNCTIONS_EMULATOR !== 'true') ? 'firestore' : 'sqlite';
+  const quotas = { ...DEFAULT_QUOTAS };
+  for (const [k, v] of Object.entries(env)) {
+    if (k.startsWith('QUOTA_') && v !== undefined && /^\d+$/.test(v)) quotas[k.slice(6).toLowerCase()] = Number(v);
+  }
+  return {
+    port,
+    host,
+    dataDir: env.DATA_DIR ?? '.data',
+    store: (env.STORE as Config['store']) ?? defaultStore,
+    files: (env.FILES as Config['files']) ?? (defaultStore === 'firestore' ? 'gcs' : 'local'),
+    filesBucket: env.FILES_BUCKET ?? '',
+    tasks: (env.TASKS as Config['tasks']) ?? (inFunctions ? 'cloud' : 'local'),
+    baseUrl: env.BASE_URL ?? `${origin}/v1`,
+    aliasUrl: env.ALIAS_URL ?? `${origin}/api/v1`,
+    directUrl: env.DIRECT_URL ?? `${origin}/v1`,
+    mcpUrl: env.MCP_URL ?? `${origin}/mcp`,
+    filesUrl: env.FILES_URL ?? `${origin}/files`,
+    publicLinkBase: env.PUBLIC_LINK_BASE ?? `${origin}/p`,
+    dashboardUrl: env.DASHBOARD_URL ?? origin,
+    smtpUrl: env.SMTP_URL ?? '',
+    mailFrom: env.MAIL_FROM ?? 'Business Finance <no-reply@localhost>',
+    whatsappBaseUrl: env.WHATSAPP_BASE_URL ?? 'https://graph.facebook.com',
+    whatsappApiVersion: env.WHATSAPP_API_VERSION ?? 'v23.0',
+    whatsappToken: env.WHATSAPP_TOKEN ?? '',
+    whatsappPhoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID ?? '',
+    whatsappInviteTemplate: env.WHATSAPP_INVITE_TEMPLATE ?? 'team_invite',
+    credentialsKey: env.CREDENTIALS_KEY ?? '',
+    quotas,
+    strictIndexes: env.STRICT_INDEXES === '1',
+    logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',
+  };
+}

@@ -1,0 +1,81 @@
+import { ApiError } from './errors.ts';
+import { newSecret, sha256 } from './ids.ts';
+import type { Caller, Role } from './context.ts';
+import type { DocStore } from '../ports/store.ts';
+
+/** Every key starts with this literal, so leaked keys are easy to recognise and scan for. */
+export const API_KEY_PREFIX = 'bfo_';
+const KEY_SHAPE = /^bfo_[A-Za-z0-9_-]{43}$/;
+/** lastUsedAt is refreshed at most this often, so a busy key does not cost a write per call. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export interface ApiKeyRecord {
+  keyHash: string;
+  name: string;
+  businessId: string;
+  userId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface MemberRecord {
+  userId: string;
+  email: string;
+  role: Role;
+  joinedAt: string;
+}
+
+export const apiKeyPath = (keyHash: string) => `apiKeys/${keyHash}`;
+export const memberPath = (businessId: string, userId: string) => `businesses/${businessId}/members/${userId}`;
+
+/** Mints a key; only its SHA-256 is stored, and the key itself is returned once. */
+export async function issueApiKey(
+  store: DocStore,
+  owner: { businessId: string; userId: string; name: string },
+  now: number,
+): Promise<{ apiKey: string; record: ApiKeyRecord }> {
+  const apiKey = API_KEY_PREFIX + newSecret();
+  const record: ApiKeyRecord = {
+    keyHash: sha256(apiKey),
+    name: owner.name,
+    businessId: owner.businessId,
+    userId: owner.userId,
+    createdAt: new Date(now).toISOString(),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  await store.create(apiKeyPath(record.keyHash), { ...record });
+  return { apiKey, record };
+}
+
+export async function revokeApiKey(store: DocStore, apiKey: string, now: number): Promise<ApiKeyRecord> {
+  const path = apiKeyPath(sha256(apiKey));
+  return store.runTransaction(async (tx) => {
+    const doc = await tx.get(path);
+    if (!doc) throw new ApiError('not-found', 'API key not found');
+    const record = doc.data as unknown as ApiKeyRecord;
+    const revokedAt = record.revokedAt ?? new Date(now).toISOString();
+    tx.update(path, { revokedAt });
+    return { ...record, revokedAt };
+  });
+}
+
+/** Resolves `Authorization: Bearer <key>` to the caller, with the user's role as it is now. */
+export async function authenticate(store: DocStore, authorization: string | undefined, now: number): Promise<Caller> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw new ApiError('unauthenticated', 'missing API key: send the header Authorization: Bearer <API key>');
+  const key = match[1];
+  if (!KEY_SHAPE.test(key)) throw new ApiError('unauthenticated', 'invalid API key');
+  const keyDoc = await store.get(apiKeyPath(sha256(key)));
+  if (!keyDoc) throw new ApiError('unauthenticated', 'invalid API key');
+  const record = keyDoc.data as unknown as ApiKeyRecord;
+  if (record.revokedAt) throw new ApiError('unauthenticated', 'this API key was revoked');
+  const memberDoc = await store.get(memberPath(record.businessId, record.userId));
+  if (!memberDoc) throw new ApiError('permission-denied', 'the user of this API key is no longer a member of the business');
+  const member = memberDoc.data as unknown as MemberRecord;
+  if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {
+    await store.update(keyDoc.path, { lastUsedAt: new Date(now).toISOString() });
+  }
+  return { businessId: record.businessId, userId: record.userId, email: member.email, role: member.role, keyName: record.name };
+}

@@ -1,0 +1,82 @@
+import { newSecret, sha256, type IdSource } from './ids.ts';
+import type { DocStore } from '../ports/store.ts';
+import type { FileStore } from '../ports/files.ts';
+
+/** A stored file as records and results carry it. */
+export interface FileRef {
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  url: string;
+}
+
+interface FileRecord {
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  /** The capability secret of the download link; only its hash keys the global link record. */
+  token: string;
+  createdAt: string;
+}
+
+const filePath = (businessId: string, fileId: string) => `businesses/${businessId}/files/${fileId}`;
+const linkPath = (token: string) => `fileLinks/${sha256(token)}`;
+
+export interface Files {
+  save(businessId: string, file: { fileName: string; contentType: string; bytes: Buffer }): Promise<FileRef>;
+  ref(businessId: string, fileId: string): Promise<FileRef | null>;
+  remove(businessId: string, fileId: string): Promise<void>;
+  /** Resolves a download link's token; null once the file is deleted. */
+  open(token: string): Promise<{ fileName: string; contentType: string; bytes: Buffer } | null>;
+}
+
+export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string, ids: IdSource, now: () => number): Files {
+  const url = (r: FileRecord) => `${filesUrl}/${r.token}/${encodeURIComponent(r.fileName)}`;
+  const toRef = (r: FileRecord): FileRef => ({ fileId: r.fileId, fileName: r.fileName, contentType: r.contentType, size: r.size, url: url(r) });
+  return {
+    async save(businessId, file) {
+      const record: FileRecord = {
+        fileId: ids(),
+        fileName: file.fileName,
+        contentType: file.contentType,
+        size: file.bytes.length,
+        token: newSecret(),
+        createdAt: new Date(now()).toISOString(),
+      };
+      // Bytes first: a record never points at missing bytes.
+      await blobs.put(`${businessId}/${record.fileId}`, file.bytes, file.contentType);
+      const batch = store.batch();
+      batch.set(filePath(businessId, record.fileId), { ...record });
+      batch.set(linkPath(record.token), { businessId, fileId: record.fileId });
+      await batch.commit();
+      return toRef(record);
+    },
+    async ref(businessId, fileId) {
+      const doc = await store.get(filePath(businessId, fileId));
+      return doc ? toRef(doc.data as unknown as FileRecord) : null;
+    },
+    async remove(businessId, fileId) {
+      const doc = await store.get(filePath(businessId, fileId));
+      if (!doc) return;
+      const record = doc.data as unknown as FileRecord;
+      const batch = store.batch();
+      batch.delete(linkPath(record.token));
+      batch.delete(doc.path);
+      await batch.commit();
+      await blobs.delete(`${businessId}/${fileId}`);
+    },
+    async open(token) {
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+      const link = await store.get(linkPath(token));
+      if (!link) return null;
+      const { businessId, fileId } = link.data as { businessId: string; fileId: string };
+      const doc = await store.get(filePath(businessId, fileId));
+      const blob = await blobs.get(`${businessId}/${fileId}`);
+      if (!doc || !blob) return null;
+      const record = doc.data as unknown as FileRecord;
+      return { fileName: record.fileName, contentType: record.contentType, bytes: blob.bytes };
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Opaque random record id: 20 characters of [A-Za-z0-9] (~119 bits), like Firestore's auto ids. */
+export function newId(length = 20, alphabet = ALPHABET): string {
+  // Rejection sampling keeps every character uniform.
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < limit) out += alphabet[b % alphabet.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A capability secret: 32 random bytes (256 bits), URL-safe. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export type IdSource = () => string;
+export const randomIds: IdSource = () => newId();

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks for operation input schemas. Every string has a maximum length so that
+ * oversized input is refused by validation, before any handler runs.
+ */
+export const LIMITS = {
+  shortText: 200,
+  text: 2000,
+  id: 128,
+  email: 254,
+  /** A 5 MB file in base64. */
+  fileBytes: 5 * 1024 * 1024,
+} as const;
+
+export const text = (max: number = LIMITS.shortText) => z.string().max(max);
+export const id = () => z.string().min(1).max(LIMITS.id);
+export const email = () => z.string().max(LIMITS.email).pipe(z.email()).transform((s) => s.toLowerCase());
+export const bool = () => z.boolean();
+export const int = () => z.int();
+export const month = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM');
+export const day = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+export const unixMs = () => z.int().min(0);
+
+/** Base64 of at most `maxBytes` decoded bytes, without a `data:` prefix. */
+export const base64 = (maxBytes: number = LIMITS.fileBytes) =>
+  z
+    .string()
+    .max(Math.ceil(maxBytes / 3) * 4)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64 without a data: prefix');
+
+/** Page parameters shared by list operations (spec §8). */
+export const page = {
+  limit: z.int().min(1).max(200).default(50),
+  offset: z.int().min(0).max(100_000).default(0),
+};
+
+/** Input objects refuse unknown fields, so a typo is an error rather than silently ignored. */
+export const input = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape);
+export const empty = () => z.strictObject({});

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { email, text, LIMITS } from '../core/schema.ts';
+import type { DocStore } from '../ports/store.ts';
+import type { IdSource } from '../core/ids.ts';
+import { memberPath, type MemberRecord } from '../core/auth.ts';
+
+export const businessPath = (businessId: string) => `businesses/${businessId}`;
+
+export const APPS = ['incoming', 'invoices', 'payments', 'software', 'statements', 'employees', 'documents', 'accountant'] as const;
+export type App = (typeof APPS)[number];
+/** An app that cannot be on unless another one is. */
+export const APP_REQUIRES: Partial<Record<App, App>> = { payments: 'invoices' };
+
+/** The Business fields of spec §2, each optional, as updateBusiness takes them. */
+export const profileShape = {
+  name: text(),
+  nameEn: text(),
+  businessName: text(),
+  businessNameEn: text(),
+  companyId: text(20),
+  businessType: z.enum(['', 'patur', 'murshe', 'company']),
+  street: text(),
+  city: text(),
+  zip: text(20),
+  notifyUploadWhatsApp: z.boolean(),
+  notifyUploadEmail: z.boolean(),
+  notifyLateInvoiceWhatsApp: z.boolean(),
+  notifyLateInvoiceEmail: z.boolean(),
+  publicListing: z.boolean(),
+  publicListingBy: z.enum(['name', 'phone', 'both']),
+  priceList: z.array(z.strictObject({ title: text().min(1), amountAgorot: z.int().min(0) })).max(200),
+  docBankName: text(),
+  docBankCode: text(10),
+  docBankBranch: text(10),
+  docBankAccount: text(30),
+  docBankBeneficiary: text(),
+  docCustomFields: z.array(z.strictObject({ label: text(), value: text(LIMITS.text) })).max(100),
+  myName: text(),
+  myNameEn: text(),
+};
+
+export const profileSchema = z.object(profileShape);
+export type Profile = z.output<typeof profileSchema>;
+
+export const DEFAULT_PROFILE: Profile = {
+  name: '',
+  nameEn: '',
+  businessName: '',
+  businessNameEn: '',
+  companyId: '',
+  businessType: '',
+  street: '',
+  city: '',
+  zip: '',
+  notifyUploadWhatsApp: true,
+  notifyUploadEmail: true,
+  notifyLateInvoiceWhatsApp: false,
+  notifyLateInvoiceEmail: true,
+  publicListing: false,
+  publicListingBy: 'name',
+  priceList: [],
+  docBankName: '',
+  docBankCode: '',
+  docBankBranch: '',
+  docBankAccount: '',
+  docBankBeneficiary: '',
+  docCustomFields: [],
+  myName: '',
+  myNameEn: '',
+};
+
+export interface BusinessRecord extends Profile {
+  id: string;
+  ownerUserId: string;
+  ownerEmail: string;
+  apps: Record<App, boolean>;
+  publicSlug: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const profileOf = (data: Record<string, unknown>): Profile => {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(DEFAULT_PROFILE)) out[key] = data[key] ?? DEFAULT_PROFILE[key as keyof Profile];
+  return out as Profile;
+};
+
+export const usersPath = (userId: string) => `users/${userId}`;
+
+/** Creates a business with its owner as the first admin (admin CLI and tests; sign-up is not part of the API). */
+export async function createBusiness(store: DocStore, ids: IdSource, input: { name: string; email: string }, now: number) {
+  const ownerEmail = email().parse(input.email);
+  const businessId = ids();
+  const userId = ids();
+  const at = new Date(now).toISOString();
+  const business: BusinessRecord = {
+    ...DEFAULT_PROFILE,
+    businessName: input.name,
+    id: businessId,
+    ownerUserId: userId,
+    ownerEmail,
+    apps: Object.fromEntries(APPS.map((a) => [a, true])) as Record<App, boolean>,
+    publicSlug: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const member: MemberRecord = { userId, email: ownerEmail, role: 'admin', joinedAt: at };
+  const batch = store.batch();
+  batch.create(businessPath(businessId), { ...business });
+  batch.set(usersPath(userId), { userId, email: ownerEmail, emailVerified: true, createdAt: at });
+  batch.create(memberPath(businessId, userId), { ...member });
+  await batch.commit();
+  return { businessId, userId, email: ownerEmail };
+}

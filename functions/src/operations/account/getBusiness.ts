@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { empty } from '../../core/schema.ts';
+import { notFound } from '../../core/errors.ts';
+import { APPS, businessPath, profileOf, profileSchema, type BusinessRecord } from '../../domain/business.ts';
+import { integrationsPath, integrationView, type IntegrationRecord } from '../../domain/integrations.ts';
+import { publicLinkUrl } from '../../domain/publicLink.ts';
+
+export default defineOperation({
+  name: 'getBusiness',
+  group: 'account',
+  summary: 'The full business profile, connected integrations (without secrets), enabled apps and the caller role.',
+  flags: { readOnly: true },
+  input: empty(),
+  output: profileSchema.extend({
+    id: z.string(),
+    apps: z.record(z.enum(APPS), z.boolean()),
+    integrations: z.array(z.object({ provider: z.string(), connected: z.boolean(), note: z.string(), hasApiKey: z.boolean(), hasApiSecret: z.boolean(), connectedAt: z.string(), updatedAt: z.string() })),
+    role: z.enum(['admin', 'user']),
+    publicSlug: z.string().nullable(),
+    publicLink: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  async run(_input, ctx) {
+    const { businessId } = ctx.caller;
+    const [doc, integrations] = await Promise.all([
+      ctx.store.get(businessPath(businessId)),
+      ctx.store.query({ collection: integrationsPath(businessId) }),
+    ]);
+    if (!doc) throw notFound('business');
+    const b = doc.data as unknown as BusinessRecord;
+    return {
+      id: businessId,
+      ...profileOf(doc.data),
+      apps: b.apps,
+      integrations: integrations.map((i) => integrationView(i.data as unknown as IntegrationRecord)),
+      role: ctx.caller.role,
+      publicSlug: b.publicSlug ?? null,
+      publicLink: b.publicSlug ? publicLinkUrl(ctx.config.publicLinkBase, b.publicSlug) : null,
+      createdAt: b.createdAt,
+      updatedAt: b.updatedAt,
+    };
+  },
+});

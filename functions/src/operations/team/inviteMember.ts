@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { email, input } from '../../core/schema.ts';
+import { ApiError, notFound } from '../../core/errors.ts';
+import { businessPath } from '../../domain/business.ts';
+import { findMemberByEmail, freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/team.ts';
+
+export const inviteOutput = z.object({
+  inviteId: z.string(),
+  email: z.string(),
+  role: z.enum(['admin', 'user']),
+  status: z.string(),
+  expiresAt: z.string(),
+  expired: z.boolean(),
+  createdAt: z.string(),
+  sentAt: z.string(),
+});
+
+export default defineOperation({
+  name: 'inviteMember',
+  group: 'team',
+  summary: 'Invite someone to the team by email; the link is valid for 7 days. Admin only.',
+  flags: { adminOnly: true },
+  input: input({ email: email(), role: z.enum(['admin', 'user']) }),
+  output: inviteOutput,
+  async run({ email: to, role }, ctx) {
+    const { businessId, userId } = ctx.caller;
+    const now = ctx.clock.now();
+    const id = ctx.ids();
+    return ctx.store.runTransaction(async (tx) => {
+      const business = await tx.get(businessPath(businessId));
+      if (!business) throw notFound('business');
+      if (await findMemberByEmail(tx, businessId, to)) throw new ApiError('already-exists', `email: ${to} is already a member`);
+      const pending = await tx.query({ collection: invitesPath(businessId), where: [['email', '==', to], ['status', '==', 'pending']], limit: 1 });
+      if (pending.length) throw new ApiError('already-exists', `email: ${to} already has a pending invite (${pending[0].id}); use resendInvite`);
+      const link = freshInviteLink(ctx.config.dashboardUrl, now);
+      const at = new Date(now).toISOString();
+      const invite: InviteRecord = { id, businessId, email: to, role, status: 'pending', tokenHash: link.tokenHash, expiresAt: link.expiresAt, invitedBy: userId, createdAt: at, sentAt: at, acceptedAt: null };
+      tx.set(invitesPath(businessId, id), { ...invite });
+      ctx.outbox(tx, inviteEmail(to, String(business.data.businessName ?? ''), role, link.url, link.expiresAt));
+      return inviteView(invite, now);
+    });
+  },
+  activity: (input, result) => ({ targetIds: [result.inviteId], summary: `invited ${input.email} as ${input.role}` }),
+});

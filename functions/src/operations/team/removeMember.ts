@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { email, input } from '../../core/schema.ts';
+import { notFound, precondition } from '../../core/errors.ts';
+import { countAdmins, findMemberByEmail } from '../../domain/team.ts';
+import type { MemberRecord } from '../../core/auth.ts';
+
+export default defineOperation({
+  name: 'removeMember',
+  group: 'team',
+  summary: 'Remove a member; their API keys stop working at once. The last admin cannot be removed. Admin only.',
+  flags: { adminOnly: true, dangerous: true },
+  input: input({ email: email() }),
+  output: z.object({ userId: z.string(), email: z.string(), removed: z.literal(true) }),
+  async run({ email: who }, ctx) {
+    const { businessId } = ctx.caller;
+    return ctx.store.runTransaction(async (tx) => {
+      const doc = await findMemberByEmail(tx, businessId, who);
+      if (!doc) throw notFound(`member ${who}`);
+      const member = doc.data as unknown as MemberRecord;
+      if (member.role === 'admin' && (await countAdmins(tx, businessId)) < 2) {
+        throw precondition(`${who} is the last admin and cannot be removed`);
+      }
+      // Auth reads the membership on every call, so deleting it locks every key of this user out immediately.
+      tx.delete(doc.path);
+      return { userId: member.userId, email: member.email, removed: true as const };
+    });
+  },
+  activity: ({ email: who }, result) => ({ targetIds: [result.userId], summary: `removed ${who}` }),
+});

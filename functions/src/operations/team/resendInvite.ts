@@ -1,0 +1,31 @@
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { notFound, precondition } from '../../core/errors.ts';
+import { businessPath } from '../../domain/business.ts';
+import { freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/team.ts';
+import { inviteOutput } from './inviteMember.ts';
+
+export default defineOperation({
+  name: 'resendInvite',
+  group: 'team',
+  summary: 'Email a fresh 7-day invite link; the old link stops working.',
+  flags: {},
+  input: input({ inviteId: id() }),
+  output: inviteOutput,
+  async run({ inviteId }, ctx) {
+    const { businessId } = ctx.caller;
+    const now = ctx.clock.now();
+    return ctx.store.runTransaction(async (tx) => {
+      const [business, doc] = await tx.getAll([businessPath(businessId), invitesPath(businessId, inviteId)]);
+      if (!doc || !business) throw notFound(`invite ${inviteId}`);
+      const invite = doc.data as unknown as InviteRecord;
+      if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}; only a pending invite can be resent`);
+      const link = freshInviteLink(ctx.config.dashboardUrl, now);
+      const updated: InviteRecord = { ...invite, tokenHash: link.tokenHash, expiresAt: link.expiresAt, sentAt: new Date(now).toISOString() };
+      tx.set(doc.path, { ...updated });
+      ctx.outbox(tx, inviteEmail(invite.email, String(business.data.businessName ?? ''), invite.role, link.url, link.expiresAt));
+      return inviteView(updated, now);
+    });
+  },
+  activity: ({ inviteId }, result) => ({ targetIds: [inviteId], summary: `resent the invite to ${result.email}` }),
+});

@@ -1,0 +1,31 @@
+/** Outbound messages. They are written to the outbox inside the causing transaction and delivered by a task. */
+export interface EmailMessage {
+  channel: 'email';
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface WhatsAppMessage {
+  channel: 'whatsapp';
+  /** E.164 phone. */
+  to: string;
+  template: string;
+  language: string;
+  /** Body parameters of the template, in order. */
+  bodyParams: string[];
+  /** The dynamic suffix of the template's URL button, if it has one. */
+  urlButtonParam?: string;
+}
+
+export type OutboundMessage = EmailMessage | WhatsAppMessage;
+
+export type DeliveryResult = { delivered: true; providerId?: string } | { delivered: false; reason: string };
+
+/** A delivery channel (SMTP, WhatsApp Cloud API). */
+export interface Sender<M extends OutboundMessage = OutboundMessage> {
+  /** False when the channel's settings are absent; the record then stays undelivered with the reason. */
+  readonly configured: boolean;
+  send(message: M, messageId: string): Promise<DeliveryResult>;
+}

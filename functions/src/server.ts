@@ -1,0 +1,29 @@
+import { createServer } from 'node:http';
+import { loadConfig } from './config.ts';
+import { createApp } from './app.ts';
+import { registry } from './operations/index.ts';
+import { createHttpHandler } from './surfaces/http/handler.ts';
+import { nodeListener } from './surfaces/http/node.ts';
+import { sweepOutbox } from './core/outboxSweep.ts';
+
+/** `npm start`: the whole service on one machine, on the embedded store, local files and the local queue. */
+const config = loadConfig();
+const app = await createApp(config);
+const server = createServer(nodeListener(createHttpHandler(app, registry)));
+server.keepAliveTimeout = 65_000;
+app.queue?.start();
+// Messages staged just before a crash were never enqueued; the sweep finds them.
+const sweep = () => sweepOutbox(app.services).catch((e) => app.services.logger.error('outbox sweep failed', { error: String(e) }));
+void sweep();
+setInterval(sweep, 60_000).unref();
+
+server.listen(config.port, config.host, () => {
+  app.services.logger.info('listening', { url: `http://${config.host}:${config.port}`, api: config.baseUrl, mcp: config.mcpUrl, dataDir: config.dataDir });
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close();
+    void app.close().then(() => process.exit(0));
+  });
+}

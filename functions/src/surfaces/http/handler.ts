@@ -1,0 +1,129 @@
+import type { App } from '../../app.ts';
+import type { Registry } from '../../operations/index.ts';
+import type { Meter } from '../../ports/store.ts';
+import type { HttpHandler, HttpRequest, HttpResponse } from './types.ts';
+import { ApiError, isApiError } from '../../core/errors.ts';
+import { authenticate } from '../../core/auth.ts';
+import { execute } from '../../core/execute.ts';
+import { newId } from '../../core/ids.ts';
+import { queryToInput } from './query.ts';
+import { buildCatalogue } from '../openapi/catalogue.ts';
+import { buildOpenApi } from '../openapi/openapi.ts';
+
+/** The largest legal request is a 5 MB file in base64 (~6.7 MiB) plus fields. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+const API_BASES = ['/v1', '/api/v1'];
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body: JSON.stringify(body),
+});
+
+export const errorResponse = (e: ApiError, headers: Record<string, string> = {}, status = e.status) =>
+  json(status, { ok: false, error: { code: e.code, message: e.message } }, headers);
+
+/** 405 and 413 keep their HTTP statuses; the envelope's code is invalid-argument, the nearest in the family. */
+const methodNotAllowed = (path: string, allow: string, method: string) =>
+  errorResponse(new ApiError('invalid-argument', `${path} accepts ${allow}, not ${method}`), { allow }, 405);
+export const tooLarge = () => errorResponse(new ApiError('invalid-argument', `body: over the ${MAX_BODY_BYTES} byte limit`), {}, 413);
+
+/** An unexpected failure: logged with its stack, answered with only a request id. */
+export function internalError(app: App, requestId: string, e: unknown, where: Record<string, unknown>): HttpResponse {
+  app.services.logger.error('unexpected error', { requestId, ...where, error: e instanceof Error ? e.stack : String(e) });
+  return errorResponse(new ApiError('internal', `internal error; quote request id ${requestId}`));
+}
+
+function parseBody(body: Buffer): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ApiError('invalid-argument', 'body: not valid JSON; send a JSON object such as {}');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('invalid-argument', 'body: must be a JSON object such as {}');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The one HTTP handler: the API under /v1 and /api/v1, MCP at /mcp, file links under /files.
+ * node:http (local) and the `api` Cloud Function both adapt to it.
+ */
+export function createHttpHandler(app: App, registry: Registry): HttpHandler {
+  const { services } = app;
+  let catalogue: string | undefined;
+  let openapi: string | undefined;
+  let mcp: Promise<HttpHandler> | undefined;
+  const mcpSurface = () =>
+    (mcp ??= import('../mcp/mcpSurface.ts').then((m) => m.createMcpSurface(registry, app)));
+
+  async function apiCall(req: HttpRequest, name: string, requestId: string): Promise<HttpResponse> {
+    const op = registry.get(name);
+    if (!op) throw new ApiError('not-found', `unknown operation ${name}; GET ${services.config.baseUrl} lists them`);
+    let input: Record<string, unknown>;
+    if (req.method === 'POST') {
+      // A POST with no body at all is refused before auth, as the production front end does.
+      if (req.body === undefined) return { status: 411, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Length Required' };
+      if (req.body.length > MAX_BODY_BYTES) return tooLarge();
+      input = parseBody(req.body);
+    } else if (req.method === 'GET' && op.flags.readOnly) {
+      input = queryToInput(op, req.query);
+    } else {
+      return methodNotAllowed(name, op.flags.readOnly ? 'GET, POST' : 'POST', req.method);
+    }
+    const meter: Meter = { reads: 0, writes: 0 };
+    const store = services.store.metered(meter);
+    const caller = await authenticate(store, req.headers.authorization, services.clock.now());
+    const { result } = await execute(op, input, caller, services, requestId, meter);
+    return json(200, { ok: true, result }, { 'x-doc-reads': String(meter.reads), 'x-doc-writes': String(meter.writes) });
+  }
+
+  async function files(req: HttpRequest): Promise<HttpResponse> {
+    const token = req.path.split('/')[2] ?? '';
+    const file = req.method === 'GET' || req.method === 'HEAD' ? await services.files.open(token) : null;
+    if (!file) return errorResponse(new ApiError('not-found', 'file not found'));
+    const name = encodeURIComponent(file.fileName);
+    return {
+      status: 200,
+      headers: {
+        'content-type': file.contentType,
+        'content-disposition': `inline; filename*=UTF-8''${name}`,
+        'cache-control': 'private, max-age=300',
+        'x-content-type-options': 'nosniff',
+      },
+      body: req.method === 'HEAD' ? '' : file.bytes,
+    };
+  }
+
+  async function route(req: HttpRequest, requestId: string): Promise<HttpResponse> {
+    if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
+    if (req.path.startsWith('/files/')) return files(req);
+    const base = API_BASES.find((b) => req.path === b || req.path.startsWith(b + '/'));
+    if (base) {
+      const rest = req.path.slice(base.length).replace(/^\/+|\/+$/g, '');
+      if (rest === '' || rest === 'openapi.json') {
+        if (req.method !== 'GET') return methodNotAllowed(req.path, 'GET', req.method);
+        if (rest === '') return { ...json(200, { ok: true, result: null }), body: (catalogue ??= JSON.stringify({ ok: true, result: buildCatalogue(registry, services.config.baseUrl) })) };
+        return { ...json(200, null), body: (openapi ??= JSON.stringify(buildOpenApi(registry, services.config))) };
+      }
+      if (rest.includes('/')) throw new ApiError('not-found', `unknown path ${req.path}`);
+      return apiCall(req, rest, requestId);
+    }
+    throw new ApiError('not-found', `unknown path ${req.path}`);
+  }
+
+  return async (req) => {
+    const requestId = 'req_' + newId(16);
+    let res: HttpResponse;
+    try {
+      res = await route(req, requestId);
+    } catch (e) {
+      res = isApiError(e) ? errorResponse(e) : internalError(app, requestId, e, { method: req.method, path: req.path });
+    }
+    res.headers['x-request-id'] = requestId;
+    return res;
+  };
+}

@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpHandler } from './types.ts';
+import { MAX_BODY_BYTES, tooLarge } from './handler.ts';
+import { newId } from '../../core/ids.ts';
+
+type Read = { body: Buffer | undefined } | { tooLarge: true };
+
+/** Reads the body up to the limit; a request with neither Content-Length nor chunked encoding has no body at all. */
+function readBody(req: IncomingMessage): Promise<Read> {
+  const declared = req.headers['content-length'];
+  const chunked = /chunked/i.test(req.headers['transfer-encoding'] ?? '');
+  if (declared === undefined && !chunked) return Promise.resolve({ body: undefined });
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return Promise.resolve({ tooLarge: true });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ body: Buffer.concat(chunks) }));
+    req.on('error', reject);
+  });
+}
+
+/** Adapts the framework-free handler to node:http. */
+export function nodeListener(handler: HttpHandler) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const read = await readBody(req);
+      const out =
+        'tooLarge' in read
+          ? { ...tooLarge(), headers: { ...tooLarge().headers, connection: 'close', 'x-request-id': 'req_' + newId(16) } }
+          : await handler({
+              method: req.method ?? 'GET',
+              path: q === -1 ? url : url.slice(0, q),
+              query: q === -1 ? '' : url.slice(q + 1),
+              headers: req.headers as Record<string, string | undefined>,
+              body: read.body,
+            });
+      res.writeHead(out.status, out.headers);
+      res.end(out.body);
+    } catch {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: false, error: { code: 'internal', message: 'internal error' } }));
+    }
+  };
+}

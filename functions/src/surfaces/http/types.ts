@@ -1,0 +1,20 @@
+/** The framework-free HTTP shapes: node:http and the Cloud Function both adapt to these. */
+export interface HttpRequest {
+  method: string;
+  /** Path without the query string, e.g. `/v1/whoami`. */
+  path: string;
+  /** Raw query string without `?`. */
+  query: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string | undefined>;
+  /** Undefined when the request carried no body at all (no Content-Length, no chunked encoding). */
+  body: Buffer | undefined;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+export type HttpHandler = (req: HttpRequest) => Promise<HttpResponse>;
