@@ -44,7 +44,7 @@ let counter = 0;
 
 export async function createHarness(opts: { env?: Record<string, string>; registry?: Registry; overrides?: AppOverrides } = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bfo-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, STRICT_INDEXES: '1', ...opts.env });
+  const config = loadConfig({ DATA_DIR: dataDir, STRICT_INDEXES: '1', VALIDATE_OUTPUT: '1', ...opts.env });
   const app = await createApp(config, { logger: silentLogger, ...opts.overrides });
   const registry = opts.registry ?? defaultRegistry;
   const http = createHttpHandler(app, registry);

@@ -28,6 +28,8 @@ export interface Config {
   quotas: Record<string, number>;
   /** Fail queries that no index in firestore.indexes.json serves (on in tests). */
   strictIndexes: boolean;
+  /** Check every result against the operation's declared output schema (on in tests). */
+  validateOutput: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     credentialsKey: env.CREDENTIALS_KEY ?? '',
     quotas,
     strictIndexes: env.STRICT_INDEXES === '1',
+    validateOutput: env.VALIDATE_OUTPUT === '1',
     logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',
   };
 }

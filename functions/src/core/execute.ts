@@ -39,6 +39,10 @@ export async function execute(op: AnyOperation, rawInput: unknown, caller: Calle
     },
   };
   const result = await op.run(input, ctx);
+  if (services.config.validateOutput) {
+    const checked = op.output.safeParse(result);
+    if (!checked.success) throw new Error(`${op.name} returned a result outside its output schema: ${checked.error.message}`);
+  }
   if (!op.flags.readOnly) {
     const note = op.activity?.(input, result) ?? { targetIds: [], summary: op.name };
     await appendActivity(store, services.ids, caller, services.clock.now(), { operation: op.name, ...note });

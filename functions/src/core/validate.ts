@@ -24,7 +24,7 @@ export function describeIssues(error: z.ZodError): string {
     else if (issue.code === 'too_small') problem = `must be at least ${issue.minimum}`;
     lines.push(`${fieldName(issue.path)}: ${problem}`);
   }
-  return lines.slice(0, 5).join('; ');
+  return lines.slice(0, 20).join('; ');
 }
 
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {

@@ -60,7 +60,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
   const mcpSurface = () =>
     (mcp ??= import('../mcp/mcpSurface.ts').then((m) => m.createMcpSurface(registry, app)));
 
-  async function apiCall(req: HttpRequest, name: string, requestId: string): Promise<HttpResponse> {
+  async function apiCall(req: HttpRequest, name: string, requestId: string, meter: Meter): Promise<HttpResponse> {
     const op = registry.get(name);
     if (!op) throw new ApiError('not-found', `unknown operation ${name}; GET ${services.config.baseUrl} lists them`);
     let input: Record<string, unknown>;
@@ -74,11 +74,10 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     } else {
       return methodNotAllowed(name, op.flags.readOnly ? 'GET, POST' : 'POST', req.method);
     }
-    const meter: Meter = { reads: 0, writes: 0 };
     const store = services.store.metered(meter);
     const caller = await authenticate(store, req.headers.authorization, services.clock.now());
     const { result } = await execute(op, input, caller, services, requestId, meter);
-    return json(200, { ok: true, result }, { 'x-doc-reads': String(meter.reads), 'x-doc-writes': String(meter.writes) });
+    return json(200, { ok: true, result });
   }
 
   async function files(req: HttpRequest): Promise<HttpResponse> {
@@ -98,7 +97,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     };
   }
 
-  async function route(req: HttpRequest, requestId: string): Promise<HttpResponse> {
+  async function route(req: HttpRequest, requestId: string, meter: Meter): Promise<HttpResponse> {
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
     if (req.path.startsWith('/files/')) return files(req);
     const base = API_BASES.find((b) => req.path === b || req.path.startsWith(b + '/'));
@@ -110,20 +109,25 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
         return { ...json(200, null), body: (openapi ??= JSON.stringify(buildOpenApi(registry, services.config))) };
       }
       if (rest.includes('/')) throw new ApiError('not-found', `unknown path ${req.path}`);
-      return apiCall(req, rest, requestId);
+      return apiCall(req, rest, requestId, meter);
     }
     throw new ApiError('not-found', `unknown path ${req.path}`);
   }
 
   return async (req) => {
     const requestId = 'req_' + newId(16);
+    // Document reads and writes of this request, reported on every API response so cost can be measured.
+    const meter: Meter = { reads: 0, writes: 0 };
     let res: HttpResponse;
     try {
-      res = await route(req, requestId);
+      res = await route(req, requestId, meter);
     } catch (e) {
       res = isApiError(e) ? errorResponse(e) : internalError(app, requestId, e, { method: req.method, path: req.path });
     }
-    res.headers['x-request-id'] = requestId;
+    // The MCP surface mints its own id (its errors quote it); keep that one.
+    res.headers['x-request-id'] ??= requestId;
+    res.headers['x-doc-reads'] = String(meter.reads);
+    res.headers['x-doc-writes'] = String(meter.writes);
     return res;
   };
 }

@@ -1,0 +1,51 @@
+import type { Storage } from 'firebase-admin/storage';
+import type { FileStore } from '../../ports/files.ts';
+
+/** Objects live under this prefix, so the service can share a bucket (e.g. the project's default one). */
+const PREFIX = 'files/';
+
+type Bucket = ReturnType<Storage['bucket']>;
+
+const notFound = (e: unknown) => (e as { code?: unknown })?.code === 404;
+
+/**
+ * Files in Cloud Storage through firebase-admin (loaded on first use).
+ * An empty bucket name means the project's default bucket (FIREBASE_CONFIG.storageBucket).
+ */
+export function cloudStorageFiles(bucketName: string): FileStore {
+  let bucket: Promise<Bucket> | undefined;
+  const getBucket = () => {
+    bucket ??= (async () => {
+      const [{ getApps, initializeApp }, { getStorage }] = await Promise.all([import('firebase-admin/app'), import('firebase-admin/storage')]);
+      if (!getApps().length) initializeApp();
+      return bucketName ? getStorage().bucket(bucketName) : getStorage().bucket();
+    })();
+    bucket.catch(() => (bucket = undefined));
+    return bucket;
+  };
+  const object = async (fileId: string) => {
+    if (!fileId) throw new Error(`bad file id ${fileId}`);
+    return (await getBucket()).file(PREFIX + fileId);
+  };
+  return {
+    async put(fileId, bytes, contentType) {
+      const file = await object(fileId);
+      // Files are at most a few MB: one request beats a resumable session. Links are capabilities, so no caching.
+      await file.save(bytes, { resumable: false, contentType, metadata: { cacheControl: 'private, no-store' } });
+    },
+    async get(fileId) {
+      const file = await object(fileId);
+      try {
+        const [[bytes], [metadata]] = await Promise.all([file.download(), file.getMetadata()]);
+        return { bytes, contentType: metadata.contentType ?? 'application/octet-stream' };
+      } catch (e) {
+        if (notFound(e)) return null;
+        throw e;
+      }
+    },
+    async delete(fileId) {
+      const file = await object(fileId);
+      await file.delete({ ignoreNotFound: true });
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHarness } from '../harness.ts';
+import { startSmtp, mailText } from '../fakes/smtp.ts';
+import { startFakeWhatsApp } from '../fakes/whatsappCloudApi.ts';
+import { deliverOutboxRecord, outboxPath, stageMessage } from '../../functions/src/core/outbox.ts';
+import { sweepOutbox } from '../../functions/src/core/outboxSweep.ts';
+import { silentLogger } from '../../functions/src/core/logger.ts';
+import type { WhatsAppMessage } from '../../functions/src/ports/outbox.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+const outboxDocs = async (h: Awaited<ReturnType<typeof createHarness>>) =>
+  (await h.app.services.store.query({ collection: `businesses/${h.owner.businessId}/outbox` })).map((d) => d.data as any);
+
+test('the message is written in the same transaction as its cause, then delivered by SMTP', async () => {
+  const smtp = await startSmtp();
+  const h = await createHarness({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'Finance <noreply@example.com>' } });
+  cleanups.push(() => smtp.close(), () => h.close());
+  await h.call('inviteMember', { email: 'a@example.com', role: 'user' });
+  const [pending] = await outboxDocs(h);
+  assert.equal(pending.status, 'pending');
+  assert.equal(pending.channel, 'email');
+  await h.app.queue!.drain();
+  const [mail] = await smtp.waitFor(1);
+  assert.equal(mail.from, 'noreply@example.com');
+  assert.match(mailText(mail.raw), /Message-ID: <[A-Za-z0-9]{20}@/i);
+  const [done] = await outboxDocs(h);
+  assert.equal(done.status, 'delivered');
+  assert.equal(done.attempts, 1);
+});
+
+test('a failed operation leaves no outbox record', async () => {
+  const h = await createHarness();
+  cleanups.push(() => h.close());
+  await h.call('inviteMember', { email: 'a@example.com', role: 'user' });
+  await assert.rejects(h.call('inviteMember', { email: 'a@example.com', role: 'user' }));
+  assert.equal((await outboxDocs(h)).length, 1);
+});
+
+test('with SMTP not configured the record stays undelivered with the reason, and is logged', async () => {
+  const logs: string[] = [];
+  const h = await createHarness({ overrides: { logger: { ...silentLogger, warn: (m, f) => logs.push(m + JSON.stringify(f)) } } });
+  cleanups.push(() => h.close());
+  await h.call('inviteMember', { email: 'b@example.com', role: 'user' });
+  await h.app.queue!.drain();
+  const [rec] = await outboxDocs(h);
+  assert.equal(rec.status, 'undelivered');
+  assert.match(rec.lastError, /email channel is not configured/);
+  assert.ok(logs.some((l) => /undelivered/.test(l)));
+});
+
+test('an SMTP outage is retried with backoff until the message goes out, once', async () => {
+  let now = Date.now();
+  const smtp = await startSmtp();
+  const port = new URL(smtp.url).port;
+  await smtp.close(); // nothing listens on that port now
+  const h = await createHarness({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` }, overrides: { clock: { now: () => now } } });
+  cleanups.push(() => h.close());
+  await h.call('inviteMember', { email: 'c@example.com', role: 'user' });
+  await h.app.queue!.drain();
+  let [rec] = await outboxDocs(h);
+  assert.equal(rec.status, 'pending');
+  assert.equal(rec.attempts, 1);
+  assert.ok(rec.lastError);
+  // The server comes back on the same port; the retry is due only after the backoff.
+  const { SMTPServer } = await import('smtp-server');
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, cb) {
+      stream.resume();
+      stream.on('end', () => {
+        received++;
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(Number(port), '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => server.close(() => r())));
+  assert.equal(await h.app.queue!.drain(), 0, 'not due before the backoff');
+  now += 10 * 60_000;
+  await h.app.queue!.drain();
+  [rec] = await outboxDocs(h);
+  assert.equal(rec.status, 'delivered');
+  assert.equal(rec.attempts, 2);
+  await h.app.queue!.drain();
+  assert.equal(received, 1);
+});
+
+test('WhatsApp goes to the Cloud API as a template with the link; a refusal is recorded, an outage retried', async () => {
+  const wa = await startFakeWhatsApp({ token: 'wa-token', phoneNumberId: '1055' });
+  const h = await createHarness({ env: { WHATSAPP_BASE_URL: wa.baseUrl, WHATSAPP_TOKEN: 'wa-token', WHATSAPP_PHONE_NUMBER_ID: '1055' } });
+  cleanups.push(() => wa.close(), () => h.close());
+  const { store, ids, clock } = h.app.services;
+  const msg: WhatsAppMessage = { channel: 'whatsapp', to: '+972501234567', template: 'payment_request', language: 'he', bodyParams: ['Studio Dana', '₪1,200.00'], urlButtonParam: 'p/abc123' };
+  const path = await store.runTransaction(async (tx) => stageMessage(tx, h.owner.businessId, ids(), msg, 'test', clock.now()));
+  wa.failNext(1);
+  await assert.rejects(deliverOutboxRecord(store, h.app.senders, silentLogger, path, () => Date.now()));
+  assert.equal(await deliverOutboxRecord(store, h.app.senders, silentLogger, path, () => Date.now()), 'delivered');
+  assert.equal(await deliverOutboxRecord(store, h.app.senders, silentLogger, path, () => Date.now()), 'delivered');
+  assert.equal(wa.accepted.length, 1, 'a delivered record is not sent again');
+  assert.equal(wa.accepted[0].to, '972501234567');
+  assert.deepEqual(wa.accepted[0].template, {
+    name: 'payment_request',
+    language: { code: 'he' },
+    components: [
+      { type: 'body', parameters: [{ type: 'text', text: 'Studio Dana' }, { type: 'text', text: '₪1,200.00' }] },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'p/abc123' }] },
+    ],
+  });
+  assert.equal((await store.get(path))!.data.providerId, 'wamid.1');
+
+  const badToken = await createHarness({ env: { WHATSAPP_BASE_URL: wa.baseUrl, WHATSAPP_TOKEN: 'wrong', WHATSAPP_PHONE_NUMBER_ID: '1055' } });
+  cleanups.push(() => badToken.close());
+  const p2 = await badToken.app.services.store.runTransaction(async (tx) => stageMessage(tx, badToken.owner.businessId, 'm2', msg, 'test', Date.now()));
+  assert.equal(await deliverOutboxRecord(badToken.app.services.store, badToken.app.senders, silentLogger, p2, () => Date.now()), 'undelivered');
+  assert.match(String((await badToken.app.services.store.get(p2))!.data.lastError), /401/);
+});
+
+test('the sweeper re-enqueues pending records that were never enqueued', async () => {
+  const smtp = await startSmtp();
+  let now = Date.now();
+  const h = await createHarness({ env: { SMTP_URL: smtp.url }, overrides: { clock: { now: () => now } } });
+  cleanups.push(() => smtp.close(), () => h.close());
+  const { store } = h.app.services;
+  const path = await store.runTransaction(async (tx) =>
+    stageMessage(tx, h.owner.businessId, 'lost1', { channel: 'email', to: 'lost@example.com', subject: 's', text: 't' }, 'test', now),
+  );
+  assert.equal(path, outboxPath(h.owner.businessId, 'lost1'));
+  assert.equal(await sweepOutbox(h.app.services), 0, 'too fresh to be lost');
+  now += 5 * 60_000;
+  assert.equal(await sweepOutbox(h.app.services), 1);
+  await h.app.queue!.drain();
+  await smtp.waitFor(1);
+  assert.equal((await store.get(path))!.data.status, 'delivered');
+  assert.equal(await sweepOutbox(h.app.services), 0);
+});

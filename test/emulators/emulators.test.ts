@@ -1,0 +1,214 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { loadConfig } from '../../functions/src/config.ts';
+import { createApp } from '../../functions/src/app.ts';
+import { silentLogger } from '../../functions/src/core/logger.ts';
+import { OUTBOX_QUEUE, type OutboxRecord } from '../../functions/src/core/outbox.ts';
+import { startSmtp, mailText } from '../fakes/smtp.ts';
+import { get, post } from '../http.ts';
+
+/**
+ * Boots the Firebase emulator suite (functions, hosting, tasks) on the functions entry, calls the API
+ * through the Hosting rewrite and runs an outbox delivery through the Cloud Tasks emulator.
+ * The functions run on the embedded store in DATA_DIR, which the admin CLI and this test open too.
+ */
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIREBASE = join(ROOT, 'node_modules/firebase-tools/lib/bin/firebase.js');
+const BOOT_TIMEOUT_MS = 120_000;
+
+async function firebaseUnavailable(): Promise<string | false> {
+  if (!existsSync(FIREBASE)) return `firebase-tools is not installed (${FIREBASE} missing)`;
+  try {
+    await run(process.execPath, [FIREBASE, '--version'], { timeout: 60_000 });
+    return false;
+  } catch (e) {
+    return `firebase cannot start: ${(e as Error).message.split('\n')[0]}`;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('every task queue App.taskHandlers serves is exported by the functions entry under its queue name', async () => {
+  const entry = (await import('../../functions/src/index.ts')) as Record<string, { __endpoint?: { taskQueueTrigger?: unknown; httpsTrigger?: unknown } }>;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bfo-entry-'));
+  const app = await createApp(loadConfig({ DATA_DIR: dataDir }), { logger: silentLogger });
+  try {
+    const exported = Object.keys(entry).filter((k) => entry[k]?.__endpoint?.taskQueueTrigger).sort();
+    assert.deepEqual(exported, Object.keys(app.taskHandlers).sort());
+    assert.ok(exported.includes(OUTBOX_QUEUE));
+    assert.ok(entry.api?.__endpoint?.httpsTrigger, 'api is an HTTPS function');
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+const unavailable = await firebaseUnavailable();
+
+describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_MS + 120_000 }, () => {
+  let work = '';
+  let dataDir = '';
+  let emulators: ChildProcess | undefined;
+  let exited: Promise<unknown> | undefined;
+  let log = '';
+  let hosting = '';
+  let bootMs = 0;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let owner: { businessId: string; userId: string; apiKey: string };
+
+  const tail = () => `\n--- emulator output (tail) ---\n${log.slice(-4000)}`;
+
+  async function admin(...args: string[]) {
+    const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
+    return JSON.parse(stdout.trim());
+  }
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'bfo-emulators-'));
+    dataDir = join(work, 'data');
+    const project = join(work, 'project');
+    smtp = await startSmtp();
+    const [functions, host, tasks, hub, logging] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    // A throwaway project dir on the real sources with free ports, so parallel runs on one machine do not collide
+    // and the repository's fixed ports stay for `npm run emulators`.
+    const config = JSON.parse(readFileSync(join(ROOT, 'firebase.json'), 'utf8'));
+    const at = (port: number) => ({ host: '127.0.0.1', port });
+    config.emulators = { ...config.emulators, functions: at(functions), hosting: at(host), tasks: at(tasks), hub: at(hub), logging: at(logging), ui: { enabled: false } };
+    mkdirSync(project);
+    mkdirSync(dataDir);
+    writeFileSync(join(project, 'firebase.json'), JSON.stringify(config, null, 2));
+    for (const name of ['functions', 'hosting', 'node_modules', 'firestore.rules', 'firestore.indexes.json']) {
+      if (existsSync(join(ROOT, name))) symlinkSync(join(ROOT, name), join(project, name));
+    }
+    hosting = `http://127.0.0.1:${host}`;
+
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      // The CLI and the functions it spawns (`#!/usr/bin/env node`) must run on this Node 24.
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      DATA_DIR: dataDir,
+      SMTP_URL: smtp.url,
+      LOG_LEVEL: 'warn',
+    };
+    for (const k of ['FIRESTORE_EMULATOR_HOST', 'STORE', 'FILES', 'TASKS', 'PORT', 'HOST']) delete env[k];
+
+    const started = Date.now();
+    emulators = spawn(process.execPath, [FIREBASE, 'emulators:start', '--project', 'demo-bfo', '--only', 'functions,hosting,tasks'], {
+      cwd: project,
+      env,
+      detached: true, // its own process group: after() ends the CLI and every runtime it started
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    emulators.stdout!.on('data', (c) => (log += c));
+    emulators.stderr!.on('data', (c) => (log += c));
+    exited = new Promise((resolve) => emulators!.once('exit', resolve));
+    let gone = false;
+    void exited.then(() => (gone = true));
+    while (!log.includes('All emulators ready')) {
+      if (gone) throw new Error(`the emulators exited before they were ready${tail()}`);
+      if (Date.now() - started > BOOT_TIMEOUT_MS) throw new Error(`the emulators were not ready after ${BOOT_TIMEOUT_MS} ms${tail()}`);
+      await sleep(100);
+    }
+    bootMs = Date.now() - started;
+    owner = await admin('create-business', '--name', 'Emulator Test Ltd', '--email', 'owner@example.com');
+  });
+
+  after(async () => {
+    if (emulators?.pid && emulators.exitCode === null && emulators.signalCode === null) {
+      try {
+        process.kill(-emulators.pid, 'SIGINT'); // lets the CLI stop its emulators cleanly
+      } catch {}
+      const t0 = Date.now();
+      const stopped = await Promise.race([exited!.then(() => true), sleep(15_000).then(() => false)]);
+      console.error('stop took', Date.now() - t0);
+      if (!stopped) console.error('emulators did not stop on SIGINT; killing the group');
+      try {
+        process.kill(-emulators.pid, 'SIGKILL'); // also any runtime left behind by the CLI
+      } catch {}
+    }
+    await smtp?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the API answers through the Hosting rewrites in the spec envelope', async (t) => {
+    t.diagnostic(`emulator suite ready in ${bootMs} ms`);
+    const firstCall = Date.now();
+    const catalogue = await get(hosting, '/v1');
+    t.diagnostic(`first call (functions runtime cold start) took ${Date.now() - firstCall} ms`);
+    assert.equal(catalogue.status, 200, `GET /v1: ${JSON.stringify(catalogue.body)}${tail()}`);
+    assert.equal(catalogue.body.ok, true);
+
+    for (const base of ['/v1', '/api/v1']) {
+      const res = await get(hosting, `${base}/whoami`, owner.apiKey);
+      assert.equal(res.status, 200, `${base}/whoami: ${JSON.stringify(res.body)}${tail()}`);
+      assert.equal(res.body.ok, true);
+      assert.equal(res.body.result.businessId, owner.businessId);
+      assert.equal(res.body.result.role, 'admin');
+      assert.ok(res.headers.get('x-request-id'), 'a request id header');
+    }
+
+    const posted = await post(hosting, '/v1/whoami', {}, owner.apiKey);
+    assert.equal(posted.status, 200);
+    assert.equal(posted.body.result.userId, owner.userId);
+
+    const denied = await get(hosting, '/v1/whoami');
+    assert.equal(denied.status, 401);
+    assert.deepEqual(Object.keys(denied.body), ['ok', 'error']);
+    assert.equal(denied.body.ok, false);
+    assert.equal(denied.body.error.code, 'unauthenticated');
+
+    const unknown = await post(hosting, '/v1/noSuchOperation', {}, owner.apiKey);
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.error.code, 'not-found');
+  });
+
+  test('inviteMember enqueues an outbox delivery that the Cloud Tasks emulator runs: the email arrives and the record is delivered', async () => {
+    const invitee = 'new.member@example.com';
+    const res = await post(hosting, '/v1/inviteMember', { email: invitee, role: 'user' }, owner.apiKey);
+    assert.equal(res.status, 200, `inviteMember: ${JSON.stringify(res.body)}${tail()}`);
+    assert.equal(res.body.ok, true);
+
+    const mails = await smtp.waitFor(1, 60_000);
+    const mail = mails.find((m) => m.to.includes(invitee));
+    assert.ok(mail, `the invite email reached the SMTP server${tail()}`);
+    assert.match(mailText(mail.raw), /https?:\/\/\S+/, 'the email carries the invite link');
+
+    // The task handler marks the record after the send; read it from the same store the functions use.
+    const app = await createApp(loadConfig({ DATA_DIR: dataDir }), { logger: silentLogger });
+    try {
+      let records: OutboxRecord[] = [];
+      for (const until = Date.now() + 30_000; Date.now() < until; await sleep(200)) {
+        const docs = await app.services.store.query({ collection: `businesses/${owner.businessId}/outbox` });
+        records = docs.map((d) => d.data as unknown as OutboxRecord).filter((r) => r.to === invitee);
+        if (records.length && records.every((r) => r.status !== 'pending')) break;
+      }
+      assert.equal(records.length, 1, `one outbox record for the invite${tail()}`);
+      assert.equal(records[0].channel, 'email');
+      assert.equal(records[0].status, 'delivered', `outbox record: ${JSON.stringify(records[0])}${tail()}`);
+      assert.equal(records[0].attempts, 1);
+      assert.ok(records[0].deliveredAt);
+    } finally {
+      await app.close();
+    }
+    assert.equal(smtp.mails.filter((m) => m.to.includes(invitee)).length, 1, 'delivered exactly once');
+  });
+});

@@ -1,0 +1,68 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A fake of the WhatsApp Cloud API's send-message endpoint:
+ * POST /{version}/{phone-number-id}/messages with a bearer token and a template payload.
+ * It checks the request shape as the real API does and records what it accepted.
+ */
+export interface FakeWhatsApp {
+  baseUrl: string;
+  accepted: { to: string; template: { name: string; language: { code: string }; components: unknown[] } }[];
+  refused: { status: number; reason: string }[];
+  /** Answer the next n requests with HTTP 500 (to exercise retries). */
+  failNext(n: number): void;
+  close(): Promise<void>;
+}
+
+const read = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let s = '';
+    req.on('data', (c) => (s += c));
+    req.on('end', () => resolve(s));
+  });
+
+export async function startFakeWhatsApp(opts: { token: string; phoneNumberId: string; version?: string }): Promise<FakeWhatsApp> {
+  const fake: FakeWhatsApp = { baseUrl: '', accepted: [], refused: [], failNext: () => {}, close: async () => {} };
+  let failures = 0;
+  fake.failNext = (n) => (failures = n);
+  const server = createServer(async (req, res) => {
+    const body = await read(req);
+    const refuse = (status: number, reason: string) => {
+      fake.refused.push({ status, reason });
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: reason, type: 'OAuthException', code: status === 401 ? 190 : 100 } }));
+    };
+    if (failures > 0) {
+      failures--;
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'temporary failure', code: 2 } }));
+      return;
+    }
+    const expectedPath = `/${opts.version ?? 'v23.0'}/${opts.phoneNumberId}/messages`;
+    if (req.method !== 'POST' || req.url !== expectedPath) return refuse(404, `unknown path ${req.method} ${req.url}`);
+    if (req.headers.authorization !== `Bearer ${opts.token}`) return refuse(401, 'Invalid OAuth access token');
+    let msg: any;
+    try {
+      msg = JSON.parse(body);
+    } catch {
+      return refuse(400, 'body is not JSON');
+    }
+    if (msg.messaging_product !== 'whatsapp') return refuse(400, 'messaging_product must be whatsapp');
+    if (typeof msg.to !== 'string' || !/^\d{8,15}$/.test(msg.to)) return refuse(400, 'to must be a phone number');
+    if (msg.type !== 'template' || typeof msg.template?.name !== 'string' || typeof msg.template?.language?.code !== 'string') {
+      return refuse(400, 'template.name and template.language.code are required');
+    }
+    for (const c of msg.template.components ?? []) {
+      if (!['body', 'header', 'button'].includes(c.type) || !Array.isArray(c.parameters)) return refuse(400, 'bad component');
+      if (c.type === 'button' && (c.sub_type !== 'url' || typeof c.index !== 'string')) return refuse(400, 'bad button component');
+    }
+    fake.accepted.push({ to: msg.to, template: msg.template });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: msg.to, wa_id: msg.to }], messages: [{ id: `wamid.${fake.accepted.length}` }] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return fake;
+}
