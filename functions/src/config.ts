@@ -23,7 +23,8 @@ export interface Config {
   whatsappApiVersion: string;
   whatsappToken: string;
   whatsappPhoneNumberId: string;
-  whatsappInviteTemplate: string;
+  /** Names of the approved WhatsApp templates; each has a URL button whose suffix is the link path. */
+  whatsappTemplates: { paymentRequest: string; paymentPaid: string; paymentReady: string; lateInvoice: string; language: string };
   credentialsKey: string;
   quotas: Record<string, number>;
   /** Fail queries that no index in firestore.indexes.json serves (on in tests). */
@@ -67,7 +68,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     whatsappApiVersion: env.WHATSAPP_API_VERSION ?? 'v23.0',
     whatsappToken: env.WHATSAPP_TOKEN ?? '',
     whatsappPhoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID ?? '',
-    whatsappInviteTemplate: env.WHATSAPP_INVITE_TEMPLATE ?? 'team_invite',
+    whatsappTemplates: {
+      paymentRequest: env.WHATSAPP_TEMPLATE_PAYMENT_REQUEST ?? 'payment_request',
+      paymentPaid: env.WHATSAPP_TEMPLATE_PAYMENT_PAID ?? 'payment_paid',
+      paymentReady: env.WHATSAPP_TEMPLATE_PAYMENT_READY ?? 'payment_ready',
+      lateInvoice: env.WHATSAPP_TEMPLATE_LATE_INVOICE ?? 'late_invoice',
+      language: env.WHATSAPP_TEMPLATE_LANGUAGE ?? 'he',
+    },
     credentialsKey: env.CREDENTIALS_KEY ?? '',
     quotas,
     strictIndexes: env.STRICT_INDEXES === '1',

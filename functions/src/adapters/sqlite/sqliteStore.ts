@@ -136,7 +136,8 @@ function matchesFilter(v: unknown, op: WhereOp, value: unknown): boolean {
     case '!=':
       return v !== null && compareValues(v, value) !== 0;
     case 'in':
-      return (value as unknown[]).some((x) => compareValues(v, x) === 0);
+      // As in Firestore, a null in the list matches nothing (null only matches `== null`).
+      return v !== null && (value as unknown[]).some((x) => compareValues(v, x) === 0);
     case 'array-contains':
       return Array.isArray(v) && v.some((x) => compareValues(x, value) === 0);
   }
@@ -217,8 +218,8 @@ function pushFilter(f: Filter, params: SQLInputValue[]): { sql: string; exact: b
       let exact = true;
       const byRank = new Map<number, SQLInputValue[]>();
       for (const x of value as unknown[]) {
-        if (x === null) parts.push(`${r} = 0`);
-        else if (!isScalar(x)) {
+        if (x === null) continue;
+        if (!isScalar(x)) {
           parts.push(`${r} = ${typeRank(x)}`);
           exact = false;
         } else byRank.set(typeRank(x), [...(byRank.get(typeRank(x)) ?? []), sqlScalar(x)]);
@@ -227,7 +228,7 @@ function pushFilter(f: Filter, params: SQLInputValue[]): { sql: string; exact: b
         parts.push(`(${r} = ${rank} AND ${v} IN (${vals.map(() => '?').join(', ')}))`);
         params.push(...vals);
       }
-      return { sql: `(${parts.join(' OR ')})`, exact };
+      return { sql: parts.length ? `(${parts.join(' OR ')})` : '0', exact };
     }
     case 'array-contains': {
       let cond: string;

@@ -57,8 +57,11 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
   let catalogue: string | undefined;
   let openapi: string | undefined;
   let mcp: Promise<HttpHandler> | undefined;
+  let pages: Promise<HttpHandler> | undefined;
   const mcpSurface = () =>
     (mcp ??= import('../mcp/mcpSurface.ts').then((m) => m.createMcpSurface(registry, app)));
+
+  const pagesSurface = () => (pages ??= import('../pages/pages.ts').then((m) => m.createPagesHandler(app)));
 
   async function apiCall(req: HttpRequest, name: string, requestId: string, meter: Meter): Promise<HttpResponse> {
     const op = registry.get(name);
@@ -100,6 +103,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
   async function route(req: HttpRequest, requestId: string, meter: Meter): Promise<HttpResponse> {
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
     if (req.path.startsWith('/files/')) return files(req);
+    if (req.path === '/p' || req.path.startsWith('/p/')) return (await pagesSurface())(req);
     const base = API_BASES.find((b) => req.path === b || req.path.startsWith(b + '/'));
     if (base) {
       const rest = req.path.slice(base.length).replace(/^\/+|\/+$/g, '');

@@ -1,0 +1,33 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { z } from 'zod';
+import { invalid } from '../core/errors.ts';
+
+/** Israeli (local) or international phone → E.164; Israel is the default region. */
+export function normalizePhone(raw: string, field: string): string {
+  const parsed = parsePhoneNumberFromString(raw.trim(), 'IL');
+  if (!parsed || !parsed.isValid()) throw invalid(field, `"${raw}" is not a valid phone number (Israeli or E.164)`);
+  return parsed.number;
+}
+
+const emailCheck = z.email();
+
+export function normalizeEmail(raw: string, field: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!emailCheck.safeParse(email).success) throw invalid(field, `"${raw}" is not a valid email address`);
+  return email;
+}
+
+/** A supplier's identifier: the phone when there is one, otherwise the email (docs/decisions.md). */
+export function supplierKeyOf(contact: { phone?: string | null; email?: string | null }): string {
+  const key = contact.phone || contact.email;
+  if (!key) throw invalid('supplierPhone', 'a phone or an email is required');
+  return key;
+}
+
+/** A supplierKey as the caller sends it: a phone in any accepted form, or an email. */
+export function normalizeSupplierKey(raw: string, field = 'supplierKey'): string {
+  return raw.includes('@') ? normalizeEmail(raw, field) : normalizePhone(raw, field);
+}
+
+/** Document ids cannot hold `/`; keys are encoded the same way everywhere. */
+export const keyId = (key: string) => encodeURIComponent(key);

@@ -1,0 +1,10 @@
+export const CURRENCIES = ['ILS', 'USD', 'EUR'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+const SYMBOL: Record<Currency, string> = { ILS: '₪', USD: '$', EUR: '€' };
+
+/** Minor units → "₪1,234.50". */
+export function formatAmount(minor: number, currency: Currency): string {
+  const major = (minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${SYMBOL[currency]}${major}`;
+}

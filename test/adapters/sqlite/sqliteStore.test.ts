@@ -1,0 +1,210 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { openSqliteStore } from '../../../functions/src/adapters/sqlite/sqliteStore.ts';
+import type { IndexesFile } from '../../../functions/src/adapters/indexCoverage.ts';
+import { storeContract } from '../storeContract.ts';
+import type { OpenOptions } from '../storeContract.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'bfo-sqlite-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const file = () => join(dir, `store${++n}.db`);
+
+storeContract('sqlite store', async (opts: OpenOptions = {}) => openSqliteStore({ file: file(), indexes: { indexes: [] }, ...opts }));
+
+describe('sqlite store: durability', () => {
+  test('data survives close and reopen, and the journal is WAL', async () => {
+    const f = file();
+    const s1 = openSqliteStore({ file: f });
+    await s1.set('businesses/b1/payments/p1', { amount: 100, status: 'sent' });
+    await s1.close();
+    const s2 = openSqliteStore({ file: f });
+    assert.deepEqual((await s2.get('businesses/b1/payments/p1'))?.data, { amount: 100, status: 'sent' });
+    await s2.close();
+    const raw = new DatabaseSync(f);
+    assert.equal((raw.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal');
+    raw.close();
+  });
+
+  test('the store creates the folder of its file', async () => {
+    const f = join(dir, 'nested', 'deeper', 'store.db');
+    const s = openSqliteStore({ file: f });
+    await s.set('a/b', { v: 1 });
+    await s.close();
+    const again = openSqliteStore({ file: f });
+    assert.deepEqual((await again.get('a/b'))?.data, { v: 1 });
+    await again.close();
+  });
+});
+
+describe('sqlite store: two connections on one file', () => {
+  test('each sees the other\u2019s writes', async () => {
+    const f = file();
+    const a = openSqliteStore({ file: f });
+    const b = openSqliteStore({ file: f });
+    try {
+      await a.set('c/x', { v: 1 });
+      assert.deepEqual((await b.get('c/x'))?.data, { v: 1 });
+      await b.update('c/x', { v: 2 });
+      assert.deepEqual((await a.get('c/x'))?.data, { v: 2 });
+      assert.equal(await a.count({ collection: 'c' }), 1);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('a transaction whose read changed underneath it runs again on fresh data', async () => {
+    const f = file();
+    const a = openSqliteStore({ file: f });
+    const b = openSqliteStore({ file: f });
+    try {
+      await a.set('c/counter', { n: 0 });
+      let runs = 0;
+      const seen: number[] = [];
+      await a.runTransaction(async (tx) => {
+        runs++;
+        const d = await tx.get('c/counter');
+        seen.push(d!.data.n as number);
+        // Another process commits between this transaction's read and its commit.
+        if (runs === 1) await b.set('c/counter', { n: 10 });
+        tx.set('c/counter', { n: (d!.data.n as number) + 1 });
+      });
+      assert.equal(runs, 2);
+      assert.deepEqual(seen, [0, 10]);
+      assert.equal((await b.get('c/counter'))?.data.n, 11);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('a document deleted and re-created underneath a transaction is a conflict', async () => {
+    const f = file();
+    const a = openSqliteStore({ file: f });
+    const b = openSqliteStore({ file: f });
+    try {
+      await a.set('c/doc', { v: 1 });
+      let runs = 0;
+      await a.runTransaction(async (tx) => {
+        runs++;
+        const d = await tx.get('c/doc');
+        if (runs === 1) {
+          await b.delete('c/doc');
+          await b.set('c/doc', { v: 5 });
+        }
+        tx.set('c/copy', { v: d!.data.v });
+      });
+      assert.equal(runs, 2);
+      assert.deepEqual((await a.get('c/copy'))?.data, { v: 5 });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('a new match for a query read in a transaction is a conflict', async () => {
+    const f = file();
+    const a = openSqliteStore({ file: f });
+    const b = openSqliteStore({ file: f });
+    try {
+      let runs = 0;
+      await a.runTransaction(async (tx) => {
+        runs++;
+        const taken = await tx.query({ collection: 'users', where: [['email', '==', 'a@x.test']] });
+        if (runs === 1) await b.create('users/other', { email: 'a@x.test' });
+        if (taken.length === 0) tx.create('users/mine', { email: 'a@x.test' });
+      });
+      assert.equal(runs, 2);
+      assert.deepEqual(
+        (await a.query({ collection: 'users' })).map((d) => d.id),
+        ['other'],
+      );
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('endless contention gives up with aborted', async () => {
+    const f = file();
+    const a = openSqliteStore({ file: f });
+    const b = openSqliteStore({ file: f });
+    try {
+      await a.set('c/hot', { n: 0 });
+      let runs = 0;
+      await assert.rejects(
+        a.runTransaction(async (tx) => {
+          runs++;
+          await tx.get('c/hot');
+          await b.update('c/hot', { n: runs });
+          tx.set('c/hot', { n: -1 });
+        }),
+        (e: unknown) => (e as { code?: string }).code === 'aborted',
+      );
+      assert.equal(runs, 10);
+      assert.equal((await a.get('c/hot'))?.data.n, 10);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('sqlite store: indexes from firestore.indexes.json', () => {
+  test('composite entries become expression indexes the planner uses; odd entries are skipped', async () => {
+    const f = file();
+    const indexes = {
+      indexes: [
+        {
+          collectionGroup: 'payments',
+          queryScope: 'COLLECTION',
+          fields: [
+            { fieldPath: 'status', order: 'ASCENDING' },
+            { fieldPath: 'createdAt', order: 'DESCENDING' },
+          ],
+        },
+        {
+          collectionGroup: 'payments',
+          queryScope: 'COLLECTION_GROUP',
+          fields: [
+            { fieldPath: 'tokens', arrayConfig: 'CONTAINS' },
+            { fieldPath: 'amount', order: 'ASCENDING' },
+          ],
+        },
+        { collectionGroup: 'weird', queryScope: 'COLLECTION', fields: [{ fieldPath: 'a"b', order: 'ASCENDING' }] },
+        { queryScope: 'COLLECTION', fields: [] },
+        { collectionGroup: "it's", queryScope: 'COLLECTION', fields: [{ fieldPath: '`odd.name`', order: 'ASCENDING' }] },
+        null,
+      ],
+      fieldOverrides: [{ collectionGroup: 'vendors', fieldPath: 'key', indexes: [{ order: 'ASCENDING', queryScope: 'COLLECTION_GROUP' }] }],
+    } as unknown as IndexesFile;
+    const s = openSqliteStore({ file: f, indexes });
+    await s.set('businesses/b1/payments/p1', { status: 'open', createdAt: 1 });
+    await s.set('businesses/b1/payments/p2', { status: 'open', createdAt: 2 });
+    await s.set('businesses/b1/payments/p3', { status: 'paid', createdAt: 3 });
+    assert.deepEqual(
+      (await s.query({ collection: 'businesses/b1/payments', where: [['status', '==', 'open']], orderBy: [['createdAt', 'desc']] })).map((d) => d.id),
+      ['p2', 'p1'],
+    );
+    await s.close();
+
+    const raw = new DatabaseSync(f);
+    const names = (raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%'`).all() as { name: string }[]).map((r) => r.name);
+    // payments (collection), payments (group, amount only), it's, vendors override.
+    assert.equal(names.length, 4);
+    const plan = raw
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT path FROM docs WHERE parent = ? AND collection_id = 'payments' AND ` +
+          `(CASE json_type(data, '$."status"') WHEN 'null' THEN 0 WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 ` +
+          `WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 END) = 3 AND json_extract(data, '$."status"') = ?`,
+      )
+      .all('businesses/b1/payments', 'open') as { detail: string }[];
+    assert.match(plan.map((p) => p.detail).join('\n'), /USING INDEX ix_/);
+    raw.close();
+  });
+});
