@@ -303,6 +303,8 @@ export function storeContract(name: string, open: (opts?: OpenOptions) => Promis
         await assert.rejects(q({ where: [['s', '<', null]] }), code('invalid-argument'));
         await assert.rejects(q({ startAfter: [1] }), code('invalid-argument'));
         await assert.rejects(q({ limit: -1 }), code('invalid-argument'));
+        await assert.rejects(q({ orderBy: [['n', 'asc'], ['n', 'desc']] }), code('invalid-argument'));
+        await assert.rejects(q({ where: [['tags', 'array-contains', 'a'], ['tags', 'array-contains', 'b']] }), code('invalid-argument'));
         await assert.rejects(q({ where: [['s', '==', NaN]] }), code('invalid-argument'));
         await assert.rejects(store.count({ collection: c, where: [['s', 'in', many]] }), code('invalid-argument'));
         assert.deepEqual(ids(await q({ where: [['s', 'in', many.slice(0, 29).concat('x')]] })), ['d1', 'd3']);

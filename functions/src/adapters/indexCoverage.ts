@@ -365,11 +365,15 @@ export function checkQuery(q: Query): void {
     if (value === null && op !== '==' && op !== '!=') throw invalid(at, 'null only supports == and !=');
     if (op === 'array-contains' && ++contains > 1) throw invalid(at, 'at most one array-contains filter per query');
   }
+  const ordered = new Set<string>();
   for (const [i, o] of (q.orderBy ?? []).entries()) {
     const at = `query.orderBy[${i}]`;
     if (!Array.isArray(o) || (o[1] !== 'asc' && o[1] !== 'desc')) throw invalid(at, "expected [field, 'asc' | 'desc']");
     const segs = fieldSegments(o[0]);
     if (segs.length === 1 && segs[0] === '__name__') throw invalid(at, 'ordering by __name__ is implicit');
+    const key = JSON.stringify(segs);
+    if (ordered.has(key)) throw invalid(at, `${o[0]} is already ordered`);
+    ordered.add(key);
   }
   for (const k of ['limit', 'offset'] as const) {
     const n = q[k];

@@ -393,7 +393,7 @@ class Core {
     if (opts.file !== ':memory:' && !opts.file.startsWith('file:')) mkdirSync(dirname(opts.file), { recursive: true });
     this.db = new DatabaseSync(opts.file, { timeout: BUSY_TIMEOUT_MS });
     this.strict = opts.strictIndexes === true;
-    this.indexes = opts.indexes ?? loadIndexes();
+    this.indexes = opts.indexes ?? Core.defaultIndexes(this.strict);
     const db = this.db;
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
@@ -411,6 +411,16 @@ class Core {
     db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
     db.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0)`);
     this.createIndexes();
+  }
+
+  /** A broken indexes file must stop a strict store, but only costs a lenient one its indexes. */
+  private static defaultIndexes(strict: boolean): IndexesFile {
+    try {
+      return loadIndexes();
+    } catch (e) {
+      if (strict) throw e;
+      return { indexes: [], fieldOverrides: [] };
+    }
   }
 
   private createIndexes(): void {
@@ -555,7 +565,13 @@ class Core {
     checkWriteCount(ops.length);
     if (ops.length === 0 && !valid) return;
     const db = this.db;
-    db.exec(ops.length ? 'BEGIN IMMEDIATE' : 'BEGIN');
+    try {
+      db.exec(ops.length ? 'BEGIN IMMEDIATE' : 'BEGIN');
+    } catch (e) {
+      // Another process held the write lock for longer than busy_timeout.
+      if ((e as { errcode?: number }).errcode === 5) throw new ApiError('unavailable', 'the store is busy; try again');
+      throw e;
+    }
     try {
       if (valid && !valid()) throw new Conflict();
       if (ops.length) {
