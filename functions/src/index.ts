@@ -20,15 +20,40 @@ const secret = (name: string) => (emulated ? [] : [defineSecret(name)]);
 const CREDENTIALS_KEY = secret('CREDENTIALS_KEY');
 const SMTP_URL = secret('SMTP_URL');
 const WHATSAPP_TOKEN = secret('WHATSAPP_TOKEN');
+const GEMINI_API_KEY = secret('GEMINI_API_KEY');
 
 let app: Promise<App> | undefined;
 let http: Promise<HttpHandler> | undefined;
 
+/**
+ * The environment the config reads, with base addresses defaulting to where clients reach the functions:
+ * the project's Hosting site and the function's own URL (in the emulator, as the emulator hub reports them).
+ * PORT is dropped: here it is the runtime's listening port (a socket path in the emulator), not a public address.
+ */
+async function functionsEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
+  const project = env.GCLOUD_PROJECT || (JSON.parse(env.FIREBASE_CONFIG || '{}') as { projectId?: string }).projectId || '';
+  let origin = `https://${project}.web.app`;
+  let direct = `https://${region}-${project}.cloudfunctions.net/api`;
+  if (emulated && env.FIREBASE_EMULATOR_HUB && !(env.PUBLIC_ORIGIN && env.DIRECT_URL)) {
+    type Listing = Record<string, { host: string; port: number } | undefined>;
+    const at = (e: { host: string; port: number }) => `http://${e.host.includes(':') ? `[${e.host}]` : e.host}:${e.port}`;
+    try {
+      const emulators = (await (await fetch(`http://${env.FIREBASE_EMULATOR_HUB}/emulators`)).json()) as Listing;
+      if (emulators.hosting) origin = at(emulators.hosting);
+      if (emulators.functions) direct = `${at(emulators.functions)}/${project}/${region}/api`;
+    } catch {
+      // Without the hub the defaults stay; links are then wrong but the API still answers.
+    }
+  }
+  const { PORT: _port, ...rest } = env;
+  return { ...rest, PUBLIC_ORIGIN: env.PUBLIC_ORIGIN || origin, DIRECT_URL: env.DIRECT_URL || `${direct}/v1` };
+}
+
 /** One App per instance, built on first use; a failed build is retried by the next call. */
 function getApp(): Promise<App> {
   app ??= (async () => {
-    const [{ loadConfig }, { createApp }] = await Promise.all([import('./config.ts'), import('./app.ts')]);
-    return createApp(loadConfig());
+    const [{ loadConfig }, { createApp }, env] = await Promise.all([import('./config.ts'), import('./app.ts'), functionsEnv(process.env)]);
+    return createApp(loadConfig(env));
   })();
   app.catch(() => (app = undefined));
   return app;
@@ -47,26 +72,37 @@ function getHttp(): Promise<HttpHandler> {
   return http;
 }
 
+/**
+ * The body as sent. A request with neither Content-Length nor Transfer-Encoding carried none at all.
+ * The framework's parsers keep the bytes in rawBody, but skip a request without Content-Type and leave
+ * its bytes in the stream (the platform caps a request at 32 MiB, so reading it whole is bounded).
+ */
+async function readBody(req: Request): Promise<Buffer | undefined> {
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return undefined;
+  if (req.rawBody) return req.rawBody;
+  if (req.readableEnded) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** The pre-parsed Express request as the framework-free shape. */
-function toHttpRequest(req: Request): HttpRequest {
+async function toHttpRequest(req: Request): Promise<HttpRequest> {
   const url = req.url || '/';
   const q = url.indexOf('?');
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-  // The framework leaves rawBody unset for a bodiless request; the headers say whether a body was sent at all.
-  const sent = headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
   return {
     method: req.method,
     path: q === -1 ? url : url.slice(0, q),
     query: q === -1 ? '' : url.slice(q + 1),
     headers,
-    body: sent ? (req.rawBody ?? Buffer.alloc(0)) : undefined,
+    body: await readBody(req),
   };
 }
 
 /** The parts of Express's response used here. */
 interface RawResponse {
-  headersSent: boolean;
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(body?: string | Buffer): unknown;
 }
@@ -77,23 +113,32 @@ function send(res: RawResponse, out: HttpResponse): void {
   res.end(out.body);
 }
 
+function unavailable(res: RawResponse, e: unknown): void {
+  const requestId = randomUUID();
+  console.error(JSON.stringify({ severity: 'ERROR', message: 'api failed to start', requestId, error: e instanceof Error ? e.stack : String(e) }));
+  send(res, {
+    status: 503,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
+    body: JSON.stringify({ ok: false, error: { code: 'unavailable', message: `service is starting or misconfigured; request id ${requestId}` } }),
+  });
+}
+
 export const api = onRequest(
-  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY] },
+  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY] },
   async (req, res) => {
+    let handler: HttpHandler;
     try {
-      const handler = await getHttp();
-      send(res, await handler(toHttpRequest(req)));
+      handler = await getHttp();
     } catch (e) {
-      // Only a failed start-up gets here; the handler answers its own errors.
-      const requestId = randomUUID();
-      console.error(JSON.stringify({ severity: 'ERROR', message: 'api failed to start', requestId, error: e instanceof Error ? e.stack : String(e) }));
-      if (res.headersSent) return void res.end();
-      send(res, {
-        status: 503,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
-        body: JSON.stringify({ ok: false, error: { code: 'unavailable', message: `service is starting or misconfigured; request id ${requestId}` } }),
-      });
+      return unavailable(res, e);
     }
+    let request: HttpRequest;
+    try {
+      request = await toHttpRequest(req);
+    } catch {
+      return void res.end(); // the client went away mid-body
+    }
+    send(res, await handler(request)); // the handler answers its own errors
   },
 );
 
