@@ -26,6 +26,9 @@ export interface Config {
   /** Names of the approved WhatsApp templates; each has a URL button whose suffix is the link path. */
   whatsappTemplates: { paymentRequest: string; paymentPaid: string; paymentReady: string; lateInvoice: string; language: string };
   credentialsKey: string;
+  geminiApiKey: string;
+  geminiModel: string;
+  geminiBaseUrl: string;
   quotas: Record<string, number>;
   /** Fail queries that no index in firestore.indexes.json serves (on in tests). */
   strictIndexes: boolean;
@@ -52,7 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: env.DATA_DIR ?? '.data',
     store: (env.STORE as Config['store']) ?? defaultStore,
-    files: (env.FILES as Config['files']) ?? (defaultStore === 'firestore' ? 'gcs' : 'local'),
+    // The Storage emulator cannot run offline, so an emulated function keeps files local unless one is there.
+    files: (env.FILES as Config['files']) ?? (defaultStore === 'firestore' && (env.FUNCTIONS_EMULATOR !== 'true' || env.FIREBASE_STORAGE_EMULATOR_HOST) ? 'gcs' : 'local'),
     filesBucket: env.FILES_BUCKET ?? '',
     tasks: (env.TASKS as Config['tasks']) ?? (inFunctions ? 'cloud' : 'local'),
     baseUrl: env.BASE_URL ?? `${origin}/v1`,
@@ -76,6 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       language: env.WHATSAPP_TEMPLATE_LANGUAGE ?? 'he',
     },
     credentialsKey: env.CREDENTIALS_KEY ?? '',
+    geminiApiKey: env.GEMINI_API_KEY ?? '',
+    geminiModel: env.GEMINI_MODEL ?? 'gemini-2.5-flash',
+    geminiBaseUrl: env.GEMINI_BASE_URL ?? '',
     quotas,
     strictIndexes: env.STRICT_INDEXES === '1',
     validateOutput: env.VALIDATE_OUTPUT === '1',
