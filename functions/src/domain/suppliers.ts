@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import type { Transaction } from '../ports/store.ts';
-import { keyId } from './contacts.ts';
-import type { Payout } from './payments.ts';
+import { invalid } from '../core/errors.ts';
+import { keyId, normalizeEmail, normalizePhone } from './contacts.ts';
+import { PAY_METHODS, type Payout } from './payments.ts';
 
 export const SUPPLIER_KINDS = ['supplier', 'freelancer'] as const;
 export type SupplierKind = (typeof SUPPLIER_KINDS)[number];
@@ -69,4 +71,115 @@ export function recordPaymentToSupplier(
     updatedAt: at,
   };
   tx.set(path, { ...record });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views and card rules used by the supplier operations.
+
+/** One supplier as lists show it. */
+export const supplierRowSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  kind: z.enum(SUPPLIER_KINDS),
+  manual: z.boolean(),
+  paymentCount: z.int().min(0),
+  lastPaymentAt: z.string().nullable(),
+});
+export type SupplierRow = z.infer<typeof supplierRowSchema>;
+
+export const supplierRow = (r: SupplierRecord): SupplierRow => ({
+  key: r.key,
+  name: r.name ?? '',
+  phone: r.phone ?? null,
+  email: r.email ?? null,
+  kind: r.kind ?? 'supplier',
+  manual: r.manual === true,
+  paymentCount: r.paymentCount ?? 0,
+  lastPaymentAt: r.lastPaymentAt ?? null,
+});
+
+const cardShape = Object.fromEntries(CARD_FIELDS.map((f) => [f, z.string()])) as Record<(typeof CARD_FIELDS)[number], z.ZodString>;
+
+/** The supplier's own last submission, flattened; "" where they gave nothing. */
+export const supplierSideSchema = z.object({
+  name: z.string(),
+  method: z.enum(PAY_METHODS),
+  bankCode: z.string(),
+  bankBranch: z.string(),
+  bankAccount: z.string(),
+  bankBeneficiary: z.string(),
+  bitPhone: z.string(),
+  submittedAt: z.string(),
+});
+
+/** getSupplierContact / saveSupplierContact result: the card flattened, every field a string. */
+export const supplierContactSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  kind: z.enum(SUPPLIER_KINDS),
+  ...cardShape,
+  supplierSide: supplierSideSchema.nullable(),
+});
+export type SupplierContact = z.infer<typeof supplierContactSchema>;
+
+export function supplierContact(r: SupplierRecord): SupplierContact {
+  const card = Object.fromEntries(CARD_FIELDS.map((f) => [f, r.card?.[f] ?? ''])) as SupplierCard;
+  const s = r.supplierSide;
+  return {
+    key: r.key,
+    name: r.name ?? '',
+    phone: r.phone ?? null,
+    email: r.email ?? null,
+    kind: r.kind ?? 'supplier',
+    ...card,
+    supplierSide: s
+      ? {
+          name: s.name ?? '',
+          method: s.method,
+          bankCode: s.bankCode ?? '',
+          bankBranch: s.bankBranch ?? '',
+          bankAccount: s.bankAccount ?? '',
+          bankBeneficiary: s.bankBeneficiary ?? '',
+          bitPhone: s.bitPhone ?? '',
+          submittedAt: s.submittedAt,
+        }
+      : null,
+  };
+}
+
+/** Israeli bank number formats, by digit count (docs/decisions.md). */
+export const BANK_DIGITS = {
+  bankCode: { min: 2, max: 2 },
+  bankBranch: { min: 1, max: 3 },
+  bankAccount: { min: 2, max: 9 },
+} as const;
+
+/** Spaces and hyphens are dropped (people paste `12-345-678`); what is left must be digits of the field's length. */
+export function normalizeBankNumber(field: keyof typeof BANK_DIGITS, raw: string): string {
+  const digits = raw.replace(/[\s-]/g, '');
+  const { min, max } = BANK_DIGITS[field];
+  if (!/^\d+$/.test(digits) || digits.length < min || digits.length > max) {
+    throw invalid(field, `"${raw}" is not valid: expected ${min === max ? min : `${min} to ${max}`} digits`);
+  }
+  return digits;
+}
+
+/** Card fields as sent → stored form. "" clears a field; phones go to E.164, emails to lower case. */
+export function normalizeCardChanges(fields: Partial<SupplierCard>): Partial<SupplierCard> {
+  const out: Partial<SupplierCard> = {};
+  for (const f of CARD_FIELDS) {
+    const raw = fields[f];
+    if (raw === undefined) continue;
+    const v = raw.trim();
+    if (v === '') out[f] = '';
+    else if (f === 'phone2' || f === 'bitPhone') out[f] = normalizePhone(v, f);
+    else if (f === 'personalEmail' || f === 'companyEmail') out[f] = normalizeEmail(v, f);
+    else if (f === 'bankCode' || f === 'bankBranch' || f === 'bankAccount') out[f] = normalizeBankNumber(f, v);
+    else out[f] = v;
+  }
+  return out;
 }

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { input, LIMITS, text } from '../../core/schema.ts';
+import { ApiError, invalid } from '../../core/errors.ts';
+import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
+import { SUPPLIER_KINDS, supplierRow, supplierRowSchema, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+
+export default defineOperation({
+  name: 'createSupplier',
+  group: 'suppliers',
+  summary: 'Create a supplier or freelancer by hand. A phone or an email is required; the phone (else the email) becomes its supplierKey.',
+  flags: {},
+  input: input({
+    name: z.string().trim().min(1).max(LIMITS.shortText),
+    phone: text(40).optional(),
+    email: text(LIMITS.email).optional(),
+    kind: z.enum(SUPPLIER_KINDS).default('supplier'),
+  }),
+  output: supplierRowSchema,
+  async run({ name, phone: rawPhone, email: rawEmail, kind }, ctx) {
+    const phone = rawPhone?.trim() ? normalizePhone(rawPhone, 'phone') : null;
+    const email = rawEmail?.trim() ? normalizeEmail(rawEmail, 'email') : null;
+    if (!phone && !email) throw invalid('phone', 'a phone or an email is required');
+    const key = supplierKeyOf({ phone, email });
+    const path = suppliersPath(ctx.caller.businessId, key);
+    const at = new Date(ctx.clock.now()).toISOString();
+    return ctx.store.runTransaction(async (tx) => {
+      const existing = await tx.get(path);
+      if (existing) throw new ApiError('already-exists', `supplierKey: a supplier with key ${key} already exists (${String(existing.data.name ?? '')})`);
+      const record: SupplierRecord = {
+        key, name, phone, email, kind,
+        manual: true,
+        paymentCount: 0,
+        lastPaymentAt: null,
+        card: {},
+        supplierSide: null,
+        createdAt: at,
+        updatedAt: at,
+      };
+      tx.create(path, { ...record });
+      return supplierRow(record);
+    });
+  },
+  activity: (_input, result) => ({ targetIds: [result.key], summary: `created ${result.kind} ${result.name}` }),
+});

@@ -1,0 +1,21 @@
+import { defineOperation } from '../../core/defineOperation.ts';
+import { input, LIMITS } from '../../core/schema.ts';
+import { notFound } from '../../core/errors.ts';
+import { normalizeSupplierKey } from '../../domain/contacts.ts';
+import { supplierContact, supplierContactSchema, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+import { z } from 'zod';
+
+export default defineOperation({
+  name: 'getSupplierContact',
+  group: 'suppliers',
+  summary: "A supplier's private card (every field a string, \"\" when unset) with kind and name, plus what the supplier entered on their side (read-only).",
+  flags: { readOnly: true },
+  input: input({ supplierKey: z.string().min(1).max(LIMITS.email) }),
+  output: supplierContactSchema,
+  async run({ supplierKey }, ctx) {
+    const key = normalizeSupplierKey(supplierKey);
+    const doc = await ctx.store.get(suppliersPath(ctx.caller.businessId, key));
+    if (!doc) throw notFound(`supplier ${key}`);
+    return supplierContact(doc.data as unknown as SupplierRecord);
+  },
+});
