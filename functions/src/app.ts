@@ -17,6 +17,8 @@ import { whatsappSender } from './adapters/whatsapp/whatsappSender.ts';
 import { localFiles } from './adapters/local-files/localFiles.ts';
 import { localQueue, type LocalQueue } from './adapters/local-queue/localQueue.ts';
 import { loadIndexes, type IndexesFile } from './adapters/indexCoverage.ts';
+import { geminiAi } from './adapters/gemini/geminiAi.ts';
+import type { Ai } from './ports/ai.ts';
 
 export interface App {
   services: Services;
@@ -28,6 +30,7 @@ export interface App {
 }
 
 export interface AppOverrides {
+  ai?: Ai;
   clock?: Clock;
   ids?: IdSource;
   logger?: Logger;
@@ -102,7 +105,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     tasks = queue;
   }
   const resolved = { ...config, credentialsKey: config.store === 'sqlite' ? credentialsKey(config) : config.credentialsKey };
-  const services: Services = { config: resolved, store, files, tasks, clock, ids, logger };
+  const ai = overrides.ai ?? geminiAi({ apiKey: config.geminiApiKey, model: config.geminiModel, baseUrl: config.geminiBaseUrl });
+  const services: Services = { config: resolved, store, files, tasks, ai, clock, ids, logger };
   return {
     services,
     senders,

@@ -6,6 +6,7 @@ import type { Clock } from './clock.ts';
 import type { IdSource } from './ids.ts';
 import type { Logger } from './logger.ts';
 import type { Files } from './files.ts';
+import type { Ai } from '../ports/ai.ts';
 
 export type Role = 'admin' | 'user';
 
@@ -24,6 +25,7 @@ export interface Services {
   store: DocStore;
   files: Files;
   tasks: TaskQueue;
+  ai: Ai;
   clock: Clock;
   ids: IdSource;
   logger: Logger;

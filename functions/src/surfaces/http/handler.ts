@@ -58,10 +58,15 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
   let openapi: string | undefined;
   let mcp: Promise<HttpHandler> | undefined;
   let pages: Promise<HttpHandler> | undefined;
+  let oauth: Promise<HttpHandler> | undefined;
   const mcpSurface = () =>
     (mcp ??= import('../mcp/mcpSurface.ts').then((m) => m.createMcpSurface(registry, app)));
 
+  // The public pages live under the path of PUBLIC_LINK_BASE (`/p` locally, the root of a host of their own).
+  const pagesPrefix = new URL(services.config.publicLinkBase).pathname.replace(/\/+$/, '');
   const pagesSurface = () => (pages ??= import('../pages/pages.ts').then((m) => m.createPagesHandler(app)));
+
+  const oauthSurface = () => (oauth ??= import('../oauth/oauth.ts').then((m) => m.createOAuthHandler(app)));
 
   async function apiCall(req: HttpRequest, name: string, requestId: string, meter: Meter): Promise<HttpResponse> {
     const op = registry.get(name);
@@ -103,7 +108,8 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
   async function route(req: HttpRequest, requestId: string, meter: Meter): Promise<HttpResponse> {
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
     if (req.path.startsWith('/files/')) return files(req);
-    if (req.path === '/p' || req.path.startsWith('/p/')) return (await pagesSurface())(req);
+    if (req.path.startsWith('/oauth/')) return (await oauthSurface())(req);
+    if (req.path.startsWith(pagesPrefix + '/pay/') || req.path.startsWith(pagesPrefix + '/link/')) return (await pagesSurface())(req);
     const base = API_BASES.find((b) => req.path === b || req.path.startsWith(b + '/'));
     if (base) {
       const rest = req.path.slice(base.length).replace(/^\/+|\/+$/g, '');

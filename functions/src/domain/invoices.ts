@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/**
+ * The invoice document model (spec §2 "Invoice document"). Uploads, mailbox imports and
+ * supplier attachments on payments are all invoice documents at `businesses/{b}/invoices/{docId}`.
+ */
+export const PAY_MARKS = ['unpaid', 'paid_card', 'paid_paypal', 'paid_transfer', 'paid_other', 'not_payable'] as const;
+export type PayMark = (typeof PAY_MARKS)[number];
+export const AI_PAY_METHODS = ['card', 'paypal', 'bank_transfer', 'cash', 'check', 'other'] as const;
+export type AiPayMethod = (typeof AI_PAY_METHODS)[number];
+export const DOC_TYPES = ['tax_invoice', 'tax_invoice_receipt', 'receipt', 'proforma', 'credit_note', 'other'] as const;
+export type DocType = (typeof DOC_TYPES)[number];
+export const INVOICE_SOURCES = ['upload', 'mailbox', 'supplier'] as const;
+export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
+
+/** What the AI reads off a document. Amounts in minor units; every field may be missing. */
+export const readingSchema = z.object({
+  issuer: z.object({
+    name: z.string().max(300).nullable(),
+    vatId: z.string().max(40).nullable(),
+    email: z.string().max(254).nullable(),
+    phone: z.string().max(40).nullable(),
+  }),
+  docType: z.enum(DOC_TYPES).nullable(),
+  number: z.string().max(100).nullable(),
+  /** YYYY-MM-DD */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
+  totalMinor: z.int().nullable(),
+  currency: z.enum(['ILS', 'USD', 'EUR']).nullable(),
+  vatMinor: z.int().nullable(),
+  payMethod: z.enum(AI_PAY_METHODS).nullable(),
+  cardEnding: z.string().regex(/^\d{4}$/).nullable(),
+  lineItems: z.array(z.object({ description: z.string().max(500), quantity: z.number().nullable(), totalMinor: z.int().nullable() })).max(200),
+  bank: z.object({ bankCode: z.string().max(10), branch: z.string().max(10), account: z.string().max(30), beneficiary: z.string().max(200) }).nullable(),
+  allocationNumber: z.string().max(40).nullable(),
+});
+export type InvoiceReading = z.output<typeof readingSchema>;
+
+export type ReadingStatus = 'unread' | 'read' | 'failed';
+
+export interface MailboxOrigin {
+  accountId: string;
+  from: string;
+  subject: string;
+  receivedAt: string;
+  messageId: string;
+  /** Whether this document is the mail body printed to PDF rather than an attachment. */
+  body: boolean;
+}
+
+export interface InvoiceDoc {
+  docId: string;
+  businessId: string;
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  /** SHA-256 of the bytes: the first duplicate test. */
+  sha256: string;
+  source: InvoiceSource;
+  /** Set for supplier attachments (source `supplier`). */
+  paymentId: string | null;
+  reading: InvoiceReading | null;
+  readingStatus: ReadingStatus;
+  readingError: string | null;
+  readAt: string | null;
+  /** vat:/email:/phone:/name: key of the issuer (domain/vendorKeys). */
+  vendorKey: string | null;
+  /** The earlier document this one duplicates, when stored anyway. */
+  duplicateOf: string | null;
+  mailbox: MailboxOrigin | null;
+  folderId: string;
+  /** How the folder was chosen; rules re-file only `rule` placements. */
+  folderBy: 'rule' | 'hand' | 'default';
+  folderRuleId: string | null;
+  category: string;
+  categoryBy: 'rule' | 'ai' | 'hand' | null;
+  note: string;
+  /** The explicit mark; "" lets the AI reading and the pay rules decide. */
+  payMark: PayMark | '';
+  /** The mark in force: payMark, else the pay rule, else the AI reading. */
+  effectivePayMark: PayMark;
+  supplierKey: string | null;
+  supplierName: string;
+  supplierBy: 'hand' | 'auto' | null;
+  suggestionId: string | null;
+  softwareId: string | null;
+  /** The invoice date (reading, else the upload day), YYYY-MM-DD, for from/to filters. */
+  date: string;
+  search: string[];
+  createdAt: string;
+  createdAtMs: number;
+  updatedAt: string;
+}
+
+export const invoicesPath = (businessId: string, docId = '') => `businesses/${businessId}/invoices${docId ? '/' + docId : ''}`;
+
+/** Built-in folder ids; card folders are `card-<ending>`. */
+export const GENERAL_FOLDER = 'general';
+export const PETTY_CASH_FOLDER = 'petty-cash';
+export const cardFolderId = (ending: string) => `card-${ending}`;

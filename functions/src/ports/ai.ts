@@ -1,0 +1,23 @@
+import type { InvoiceReading } from '../domain/invoices.ts';
+
+/** The AI port (Gemini behind it). Every reply is validated; a bad reply is a failed result, never an exception. */
+export type AiResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export interface AiFile {
+  bytes: Buffer;
+  contentType: string;
+  fileName: string;
+}
+
+export interface Ai {
+  /** False without an API key: AI-backed operations then answer failed-precondition "AI is not configured". */
+  readonly configured: boolean;
+  readInvoice(file: AiFile): Promise<AiResult<InvoiceReading>>;
+  /** Picks a category id (from `categories`) for each item, or null when unsure. */
+  classifyCategories(
+    items: { id: string; issuer: string; lineItems: string[] }[],
+    categories: { id: string; label: string }[],
+  ): Promise<AiResult<Record<string, string | null>>>;
+  /** Software (a card-paid tool or service) or an ordinary supplier, per issuer key. */
+  classifySoftware(issuers: { key: string; name: string; lineItems: string[] }[]): Promise<AiResult<Record<string, 'software' | 'supplier'>>>;
+}
