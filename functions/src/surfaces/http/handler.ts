@@ -1,7 +1,7 @@
 import type { App } from '../../app.ts';
 import type { Registry } from '../../operations/index.ts';
 import type { Meter } from '../../ports/store.ts';
-import type { HttpHandler, HttpRequest, HttpResponse } from './types.ts';
+import { MAX_BODY_BYTES, type HttpHandler, type HttpRequest, type HttpResponse } from './types.ts';
 import { ApiError, isApiError } from '../../core/errors.ts';
 import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
@@ -10,8 +10,7 @@ import { queryToInput } from './query.ts';
 import { buildCatalogue } from '../openapi/catalogue.ts';
 import { buildOpenApi } from '../openapi/openapi.ts';
 
-/** The largest legal request is a 5 MB file in base64 (~6.7 MiB) plus fields. */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 const API_BASES = ['/v1', '/api/v1'];
 

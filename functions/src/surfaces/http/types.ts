@@ -1,3 +1,6 @@
+/** The largest legal request is a 5 MB file in base64 (~6.7 MiB) plus fields; every surface uses this bound. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
 /** The framework-free HTTP shapes: node:http and the Cloud Function both adapt to these. */
 export interface HttpRequest {
   method: string;

@@ -18,15 +18,13 @@ import type { Registry } from '../../operations/index.ts';
 import type { AnyOperation } from '../../core/defineOperation.ts';
 import type { Caller } from '../../core/context.ts';
 import type { Meter } from '../../ports/store.ts';
-import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.ts';
+import { MAX_BODY_BYTES, type HttpHandler, type HttpRequest, type HttpResponse } from '../http/types.ts';
 import { ApiError, isApiError, type ErrorCode } from '../../core/errors.ts';
 import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
 import { newId } from '../../core/ids.ts';
 
 const SERVER_INFO = { name: 'business-finance-ops', version: '1.0.0' };
-/** The same bound as the REST surface: a 5 MB file in base64 plus fields. */
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Hop-by-hop headers, and the key, which the SDK has no use for. */
 const DROPPED_HEADERS = new Set(['authorization', 'host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade']);
 
