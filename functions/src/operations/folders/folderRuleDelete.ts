@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { notFound } from '../../core/errors.ts';
+import { folderRulesPath } from '../../domain/folderRules.ts';
+
+export default defineOperation({
+  name: 'folderRuleDelete',
+  group: 'folders',
+  summary: 'Delete a folder rule. Invoices it filed stay where they are.',
+  flags: { dangerous: true },
+  input: input({ id: id() }),
+  output: z.object({ id: z.string(), deleted: z.literal(true) }),
+  async run({ id: ruleId }, ctx) {
+    const path = folderRulesPath(ctx.caller.businessId, ruleId);
+    return ctx.store.runTransaction(async (tx) => {
+      if (!(await tx.get(path))) throw notFound(`folder rule ${ruleId}`);
+      tx.delete(path);
+      return { id: ruleId, deleted: true as const };
+    });
+  },
+  activity: (_input, result) => ({ targetIds: [result.id], summary: 'deleted folder rule' }),
+});

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { input } from '../../core/schema.ts';
+import { iso } from '../../core/clock.ts';
+import { invalid, notFound, precondition } from '../../core/errors.ts';
+import { isCategory } from '../../domain/categories.ts';
+import { foldersPath, readFolder } from '../../domain/folders.ts';
+import { folderRulesPath, loadRules, MAX_RULES, refileByRule, ruleOutput, ruleView, whenSchema, type FolderRuleRecord } from '../../domain/folderRules.ts';
+
+export default defineOperation({
+  name: 'folderRuleSave',
+  group: 'folders',
+  summary:
+    'Create a folder rule (omit id; it goes last, at the lowest priority) or replace the conditions and folder of an existing one. ' +
+    'folderId "" is allowed only with bodyInvoice=true. applyExisting also re-files the invoices already there, except hand-filed ones ' +
+    '(the first batch runs now; continue with folderRuleApply while remaining > 0).',
+  flags: {},
+  input: input({
+    id: z.string().min(1).max(128).optional(),
+    when: whenSchema,
+    folderId: z.string().max(128),
+    bodyInvoice: z.boolean().optional(),
+    enabled: z.boolean().optional(),
+    applyExisting: z.boolean().default(false),
+  }),
+  output: z.object({ rule: ruleOutput, created: z.boolean(), applied: z.object({ refiled: z.int(), remaining: z.int() }).nullable() }),
+  async run({ id: givenId, when, folderId, bodyInvoice, enabled, applyExisting }, ctx) {
+    const { businessId } = ctx.caller;
+    if (when.category && !isCategory(when.category)) throw invalid('when.category', `unknown category ${when.category}; see categoriesList`);
+    const now = iso(ctx.clock.now());
+    const newId = ctx.ids();
+    const saved = await ctx.store.runTransaction(async (tx) => {
+      const rules = await loadRules(tx, businessId);
+      const existing = givenId ? rules.find((r) => r.id === givenId) : undefined;
+      if (givenId && !existing) throw notFound(`folder rule ${givenId}`);
+      const isBody = bodyInvoice ?? existing?.bodyInvoice ?? false;
+      if (folderId === '' && !isBody) throw invalid('folderId', 'required unless bodyInvoice is true (a rule that only turns mail bodies into invoices)');
+      const target = folderId ? await readFolder(tx, businessId, folderId, now) : null;
+      if (folderId && !target) throw notFound(`folderId: folder ${folderId}`);
+      if (!existing && rules.length >= MAX_RULES) throw precondition(`a business can have at most ${MAX_RULES} folder rules`);
+      const rule: FolderRuleRecord = {
+        id: existing?.id ?? newId,
+        when,
+        folderId,
+        bodyInvoice: isBody,
+        enabled: enabled ?? existing?.enabled ?? true,
+        // New rules go last, so adding one never changes where the existing rules send documents.
+        order: existing?.order ?? (rules.length ? Math.max(...rules.map((r) => r.order)) + 1 : 0),
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+        applyCursor: '',
+      };
+      if (target && !target.stored) tx.set(foldersPath(businessId, folderId), { ...target.folder });
+      tx.set(folderRulesPath(businessId, rule.id), { ...rule });
+      return { rule, created: !existing };
+    });
+    const applied = applyExisting ? await refileByRule(ctx.store, businessId, saved.rule.id, now) : null;
+    return { rule: ruleView(saved.rule), created: saved.created, applied: applied && { refiled: applied.refiled, remaining: applied.remaining } };
+  },
+  activity: (_input, result) => ({
+    targetIds: [result.rule.id, ...(result.rule.folderId ? [result.rule.folderId] : [])],
+    summary:
+      `${result.created ? 'created' : 'updated'} folder rule → ${result.rule.folderId || '(mail body only)'}` +
+      (result.applied ? `; re-filed ${result.applied.refiled}, ${result.applied.remaining} remaining` : ''),
+  }),
+});
