@@ -84,15 +84,23 @@ export function newPaymentLink(publicLinkBase: string) {
 export const paymentSearchTokens = (p: Pick<PaymentRecord, 'supplierName' | 'description' | 'invoiceNumber'>) =>
   searchTokens(p.supplierName, p.description, p.invoiceNumber);
 
+/** Both methods, or none, is the same free choice (spec §2); stored as []. */
+export function normalizePayMethods(methods: readonly PayMethod[] | undefined): PayMethod[] {
+  const set = new Set(methods ?? []);
+  return set.size === PAY_METHODS.length ? [] : PAY_METHODS.filter((m) => set.has(m));
+}
+
 export const isUnpaid = (s: PaymentStatus) => UNPAID.includes(s);
 
-export type PaymentAction = 'markPaid' | 'revertPaid' | 'cancel' | 'supplierSubmit' | 'attachInvoice';
+export type PaymentAction = 'markPaid' | 'revertPaid' | 'cancel' | 'resend' | 'supplierSubmit' | 'attachInvoice';
 
 /** Spec §3 plus docs/decisions.md: the statuses each action starts from. */
 const ALLOWED_FROM: Record<PaymentAction, readonly PaymentStatus[]> = {
   markPaid: UNPAID,
   revertPaid: ['paid'],
   cancel: UNPAID,
+  // A paid or canceled payment's link has nothing left to ask the supplier.
+  resend: UNPAID,
   supplierSubmit: ['sent'],
   // A late invoice on a paid payment is accepted (and notified); a canceled payment takes nothing.
   attachInvoice: ['sent', 'awaiting_invoice', 'ready', 'paid'],

@@ -1,0 +1,26 @@
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+
+export default defineOperation({
+  name: 'cancelPayment',
+  group: 'payments',
+  summary: 'Cancel an unpaid payment; its supplier link then shows it canceled.',
+  flags: { dangerous: true },
+  input: input({ paymentId: id() }),
+  output: paymentViewSchema,
+  async run({ paymentId }, ctx) {
+    const { businessId } = ctx.caller;
+    const at = new Date(ctx.clock.now()).toISOString();
+    const updated = await ctx.store.runTransaction(async (tx) => {
+      const p = await getPayment(tx, businessId, paymentId);
+      assertAllowed('cancel', p.status);
+      const changes = { status: 'canceled', canceledAt: at, updatedAt: at } as const;
+      tx.update(paymentsPath(businessId, paymentId), changes);
+      return { ...p, ...changes } satisfies PaymentRecord;
+    });
+    return paymentView(updated, viewDeps(ctx));
+  },
+  activity: (_input, result) => ({ targetIds: [result.id], summary: `canceled the payment to ${result.supplierName}` }),
+});

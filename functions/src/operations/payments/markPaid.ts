@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { base64, id, input, LIMITS, text } from '../../core/schema.ts';
+import { invalid, notFound } from '../../core/errors.ts';
+import { businessPath } from '../../domain/business.ts';
+import { formatAmount } from '../../domain/money.ts';
+import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments.ts';
+import { paymentPaidMessages } from '../../domain/paymentMessages.ts';
+import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+
+export const PROOF_MAX_BYTES = 5 * 1024 * 1024;
+export const PROOF_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+type ProofType = (typeof PROOF_TYPES)[number];
+
+const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs', 'mif1', 'msf1']);
+
+/** What the bytes really are, from their signature; null when none of the accepted types. */
+export function sniffProofType(b: Buffer): ProofType | null {
+  const ascii = (from: number, to: number) => b.subarray(from, to).toString('latin1');
+  if (ascii(0, 5) === '%PDF-') return 'application/pdf';
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  if (ascii(4, 8) === 'ftyp' && HEIC_BRANDS.has(ascii(8, 12))) return 'image/heic';
+  return null;
+}
+
+/** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB. */
+function checkProof(proof: { fileName: string; mimeType: string; dataBase64: string }) {
+  const declared = proof.mimeType.trim().toLowerCase();
+  if (!(PROOF_TYPES as readonly string[]).includes(declared)) throw invalid('proof.mimeType', `"${proof.mimeType}" is not accepted; send a PDF or an image (${PROOF_TYPES.join(', ')})`);
+  const bytes = Buffer.from(proof.dataBase64, 'base64');
+  if (bytes.length === 0) throw invalid('proof.dataBase64', 'the file is empty');
+  if (bytes.length > PROOF_MAX_BYTES) throw invalid('proof.dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${PROOF_MAX_BYTES} bytes)`);
+  const actual = sniffProofType(bytes);
+  if (actual !== declared) throw invalid('proof.dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF or an image (${declared} declared)`);
+  return { fileName: proof.fileName.trim(), contentType: declared, bytes };
+}
+
+export default defineOperation({
+  name: 'markPaid',
+  group: 'payments',
+  summary:
+    'Mark an unpaid payment paid, optionally with a proof of payment (a bank screenshot or PDF, base64 without a data: prefix, at most 5 MB); the supplier is told.',
+  flags: {},
+  input: input({
+    paymentId: id(),
+    proof: z
+      .strictObject({
+        fileName: text().trim().min(1),
+        mimeType: text(100),
+        dataBase64: base64(PROOF_MAX_BYTES),
+      })
+      .optional(),
+  }),
+  output: paymentViewSchema,
+  async run({ paymentId, proof }, ctx) {
+    const { businessId } = ctx.caller;
+    const file = proof ? checkProof(proof) : null;
+    // Fail fast before storing a file that could not be used; the transaction checks again.
+    assertAllowed('markPaid', (await getPayment(ctx.store, businessId, paymentId)).status);
+
+    const now = ctx.clock.now();
+    const at = new Date(now).toISOString();
+    let stored: PaymentFile | null = null;
+    if (file) {
+      const ref = await ctx.files.save(businessId, { fileName: file.fileName, contentType: file.contentType, bytes: file.bytes });
+      stored = { fileId: ref.fileId, fileName: ref.fileName, contentType: ref.contentType, size: ref.size, sha256: createHash('sha256').update(file.bytes).digest('hex'), uploadedAt: at };
+    }
+    let updated: PaymentRecord;
+    try {
+      updated = await ctx.store.runTransaction(async (tx) => {
+        const p = await getPayment(tx, businessId, paymentId);
+        const business = await tx.get(businessPath(businessId));
+        if (!business) throw notFound('business');
+        assertAllowed('markPaid', p.status);
+        const changes = { status: 'paid', paidAt: at, proof: stored, updatedAt: at } as const;
+        tx.update(paymentsPath(businessId, paymentId), changes);
+        const next: PaymentRecord = { ...p, ...changes };
+        for (const message of paymentPaidMessages(ctx.config, next, businessNameOf(business.data))) ctx.outbox(tx, message);
+        return next;
+      });
+    } catch (e) {
+      // The payment never pointed at the file (e.g. a concurrent markPaid or cancel won): drop it.
+      if (stored) await ctx.files.remove(businessId, stored.fileId).catch((err) => ctx.logger.warn('could not remove an unused proof file', { paymentId, error: String(err) }));
+      throw e;
+    }
+    return paymentView(updated, viewDeps(ctx));
+  },
+  activity: (input, result) => ({
+    targetIds: [result.id],
+    summary: `marked the payment to ${result.supplierName} paid (${formatAmount(result.amountAgorot, result.currency)})${input.proof ? ' with a proof' : ''}`,
+  }),
+});

@@ -1,0 +1,15 @@
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+
+export default defineOperation({
+  name: 'paymentGet',
+  group: 'payments',
+  summary: "One payment with the supplier's payout details, its invoices and proof of payment with download URLs, the ITA verdict, timestamps and the supplier link.",
+  flags: { readOnly: true },
+  input: input({ paymentId: id() }),
+  output: paymentViewSchema,
+  async run({ paymentId }, ctx) {
+    return paymentView(await getPayment(ctx.store, ctx.caller.businessId, paymentId), viewDeps(ctx));
+  },
+});

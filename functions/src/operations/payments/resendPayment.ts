@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { notFound, precondition } from '../../core/errors.ts';
+import { businessPath } from '../../domain/business.ts';
+import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
+import { paymentRequestMessages } from '../../domain/paymentMessages.ts';
+import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+
+export default defineOperation({
+  name: 'resendPayment',
+  group: 'payments',
+  summary: 'Send the supplier link again on one channel: wa (WhatsApp, needs supplierPhone) or em (email, needs supplierEmail). Only unpaid payments.',
+  flags: {},
+  input: input({ paymentId: id(), channel: z.enum(['wa', 'em']) }),
+  output: paymentViewSchema,
+  async run({ paymentId, channel }, ctx) {
+    const { businessId } = ctx.caller;
+    const at = new Date(ctx.clock.now()).toISOString();
+    const updated = await ctx.store.runTransaction(async (tx) => {
+      const p = await getPayment(tx, businessId, paymentId);
+      const business = await tx.get(businessPath(businessId));
+      if (!business) throw notFound('business');
+      assertAllowed('resend', p.status);
+      if (channel === 'wa' && !p.supplierPhone) throw precondition('channel wa needs a supplierPhone; this payment has none (add one with updatePaymentSettings)');
+      if (channel === 'em' && !p.supplierEmail) throw precondition('channel em needs a supplierEmail; this payment has none (add one with updatePaymentSettings)');
+      const changes = { sentAt: at, updatedAt: at };
+      tx.update(paymentsPath(businessId, paymentId), changes);
+      const next: PaymentRecord = { ...p, ...changes };
+      for (const message of paymentRequestMessages(ctx.config, next, businessNameOf(business.data), channel)) ctx.outbox(tx, message);
+      return next;
+    });
+    return paymentView(updated, viewDeps(ctx));
+  },
+  activity: (input, result) => ({ targetIds: [result.id], summary: `resent the payment link to ${result.supplierName} by ${input.channel === 'wa' ? 'WhatsApp' : 'email'}` }),
+});

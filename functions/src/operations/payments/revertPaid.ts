@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+
+export default defineOperation({
+  name: 'revertPaid',
+  group: 'payments',
+  summary: 'Undo markPaid: a paid payment goes back to the status asked for (sent, awaiting_invoice or ready); its proof of payment is removed.',
+  flags: {},
+  input: input({ paymentId: id(), status: z.enum(['sent', 'awaiting_invoice', 'ready']) }),
+  output: paymentViewSchema,
+  async run({ paymentId, status }, ctx) {
+    const { businessId } = ctx.caller;
+    const at = new Date(ctx.clock.now()).toISOString();
+    const { before, after } = await ctx.store.runTransaction(async (tx) => {
+      const p = await getPayment(tx, businessId, paymentId);
+      assertAllowed('revertPaid', p.status);
+      const changes = { status, paidAt: null, proof: null, updatedAt: at, ...(status === 'ready' && !p.readyAt ? { readyAt: at } : {}) };
+      tx.update(paymentsPath(businessId, paymentId), changes);
+      return { before: p, after: { ...p, ...changes } satisfies PaymentRecord };
+    });
+    // The proof belonged to the undone payment; its link dies with it. Best effort after the commit.
+    if (before.proof) {
+      await ctx.files.remove(businessId, before.proof.fileId).catch((e) => ctx.logger.warn('could not remove a reverted proof file', { paymentId, error: String(e) }));
+    }
+    return paymentView(after, viewDeps(ctx));
+  },
+  activity: (input, result) => ({ targetIds: [result.id], summary: `reverted the payment to ${result.supplierName} from paid to ${input.status}` }),
+});

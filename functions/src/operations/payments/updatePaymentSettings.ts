@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { bool, id, input, int, LIMITS, text } from '../../core/schema.ts';
+import { invalid, precondition } from '../../core/errors.ts';
+import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
+import { CURRENCIES } from '../../domain/money.ts';
+import { normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, SETTINGS_RULES, statusAfterSubmission, type Channel, type PaymentRecord } from '../../domain/payments.ts';
+import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+import { getPayment, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+
+type Settings = Pick<
+  PaymentRecord,
+  'invoiceRequired' | 'payMethods' | 'amountAgorot' | 'currency' | 'vatIncluded' | 'description' | 'supplierName' | 'supplierPhone' | 'supplierEmail' | 'channel'
+>;
+type Field = keyof Settings;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export default defineOperation({
+  name: 'updatePaymentSettings',
+  group: 'payments',
+  summary:
+    'Change a payment\'s settings; send only the fields to change. invoiceRequired and payMethods any time until canceled; amountAgorot, currency, vatIncluded and description while unpaid; supplierName, supplierPhone, supplierEmail and channel until the supplier has filled payout details. "" clears supplierPhone or supplierEmail, but one of them must remain.',
+  flags: {},
+  input: input({
+    paymentId: id(),
+    invoiceRequired: bool().optional(),
+    payMethods: z.array(z.enum(PAY_METHODS)).max(2).optional(),
+    amountAgorot: int().min(0).optional(),
+    currency: z.enum(CURRENCIES).optional(),
+    vatIncluded: bool().optional(),
+    description: text(LIMITS.text).trim().min(1).optional(),
+    supplierName: text().trim().min(1).optional(),
+    supplierPhone: text(PHONE_MAX).optional(),
+    supplierEmail: text(LIMITS.email).optional(),
+    channel: z.enum(['wa', 'em', 'link']).optional(),
+  }),
+  output: paymentViewSchema,
+  async run({ paymentId, ...sent }, ctx) {
+    const { businessId } = ctx.caller;
+    // Normalised before the transaction, so a bad value is refused without a read.
+    const wanted: Partial<Settings> = {};
+    if (sent.invoiceRequired !== undefined) wanted.invoiceRequired = sent.invoiceRequired;
+    if (sent.payMethods !== undefined) wanted.payMethods = normalizePayMethods(sent.payMethods);
+    if (sent.amountAgorot !== undefined) wanted.amountAgorot = sent.amountAgorot;
+    if (sent.currency !== undefined) wanted.currency = sent.currency;
+    if (sent.vatIncluded !== undefined) wanted.vatIncluded = sent.vatIncluded;
+    if (sent.description !== undefined) wanted.description = sent.description;
+    if (sent.supplierName !== undefined) wanted.supplierName = sent.supplierName;
+    if (sent.supplierPhone !== undefined) wanted.supplierPhone = sent.supplierPhone.trim() ? normalizePhone(sent.supplierPhone, 'supplierPhone') : null;
+    if (sent.supplierEmail !== undefined) wanted.supplierEmail = sent.supplierEmail.trim() ? normalizeEmail(sent.supplierEmail, 'supplierEmail') : null;
+    if (sent.channel !== undefined) wanted.channel = sent.channel;
+
+    const at = new Date(ctx.clock.now()).toISOString();
+    const updated = await ctx.store.runTransaction(async (tx) => {
+      const p = await getPayment(tx, businessId, paymentId);
+      // Only real changes are judged by the rules, so resending the current settings is harmless.
+      const changed = (Object.keys(wanted) as Field[]).filter((f) => !same(wanted[f], p[f] ?? null));
+      for (const field of changed) {
+        const rule = SETTINGS_RULES.find((r) => (r.fields as readonly string[]).includes(field))!;
+        if (!rule.allowed(p)) {
+          const state = p.payout && rule.rule.startsWith('rule 3') ? `${p.status}, payout details filled` : p.status;
+          throw precondition(`${rule.rule}: ${field} can change only ${rule.when}; this payment is ${state}. Nothing was changed.`);
+        }
+      }
+      if (changed.length === 0) return p;
+
+      const next: PaymentRecord = { ...p };
+      for (const field of changed) (next as Record<Field, unknown>)[field] = wanted[field];
+      if (!next.supplierPhone && !next.supplierEmail) {
+        throw invalid(wanted.supplierPhone === null ? 'supplierPhone' : 'supplierEmail', 'a payment needs a supplierPhone or a supplierEmail; this change would leave neither');
+      }
+      if (changed.includes('amountAgorot')) {
+        // A fixed amount ends the supplier's choice; 0 is only meaningful while the supplier fills it.
+        if (next.amountAgorot > 0) next.openAmount = false;
+        else if (!next.openAmount) throw invalid('amountAgorot', 'must be a positive integer (0 only on an open-amount payment)');
+      }
+      if (changed.includes('channel')) {
+        if (next.channel === 'wa' && !next.supplierPhone) throw invalid('channel', 'wa needs a supplierPhone');
+        if (next.channel === 'em' && !next.supplierEmail) throw invalid('channel', 'em needs a supplierEmail');
+      } else if (next.channel !== 'link' && (changed.includes('supplierPhone') || changed.includes('supplierEmail'))) {
+        // Same choice as createPayment: WhatsApp when there is a phone, else email.
+        next.channel = (next.supplierPhone ? 'wa' : 'em') satisfies Channel;
+      }
+      next.supplierKey = supplierKeyOf({ phone: next.supplierPhone, email: next.supplierEmail });
+      next.search = paymentSearchTokens(next);
+      // Toggling invoiceRequired after the submission moves between ready and awaiting_invoice.
+      if (next.payout && (next.status === 'ready' || next.status === 'awaiting_invoice')) {
+        next.status = statusAfterSubmission(next);
+        if (next.status === 'ready' && p.status !== 'ready') next.readyAt = at;
+      }
+      next.updatedAt = at;
+
+      const keyMoved = next.supplierKey !== p.supplierKey;
+      const supplierDoc = keyMoved ? await tx.get(suppliersPath(businessId, next.supplierKey)) : null;
+      const { id: _id, businessId: _b, ...fields } = next;
+      tx.update(paymentsPath(businessId, paymentId), fields);
+      // The supplier page records the supplier's side on the supplier of the payment's key, so it must exist.
+      if (keyMoved) recordPaymentToSupplier(tx, businessId, (supplierDoc?.data as unknown as SupplierRecord) ?? null, next, at);
+      return next;
+    });
+    return paymentView(updated, viewDeps(ctx));
+  },
+  activity: (input, result) => {
+    const fields = Object.keys(input).filter((k) => k !== 'paymentId' && input[k as keyof typeof input] !== undefined);
+    return { targetIds: [result.id], summary: `updated ${fields.join(', ') || 'nothing'} on the payment to ${result.supplierName}` };
+  },
+});

@@ -1,0 +1,167 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mailText } from '../../fakes/smtp.ts';
+import { post } from '../../http.ts';
+import { sniffProofType } from '../../../functions/src/operations/payments/markPaid.ts';
+import { countDocs, createPayment, deliver, fileToken, HEIC, JPEG, outbox, paymentsEnv, PDF, PNG, simulateSubmission, stored, WEBP, type PaymentsEnv } from './helpers.ts';
+
+let env: PaymentsEnv;
+before(async () => {
+  env = await paymentsEnv();
+});
+after(() => env.close());
+
+const proofOf = (bytes: Buffer, mimeType: string, fileName = 'proof') => ({ fileName, mimeType, dataBase64: bytes.toString('base64') });
+const filesCount = () => countDocs(env.h, `businesses/${env.h.owner.businessId}/files`);
+
+test('marks a sent payment paid and tells the supplier on WhatsApp and by email', async () => {
+  const { h, smtp, wa } = env;
+  const p = await createPayment(h, { supplierPhone: '0521234567', supplierEmail: 'paid@example.com' });
+  await deliver(env, { mails: 1 });
+  const was = wa.accepted.length;
+  const mails = smtp.mails.length;
+  const paid = await h.call('markPaid', { paymentId: p.id });
+  assert.equal(paid.status, 'paid');
+  assert.ok(paid.paidAt);
+  assert.equal(paid.proof, null);
+  await deliver(env, { mails: mails + 1 });
+  const message = wa.accepted.slice(was);
+  assert.equal(message.length, 1);
+  assert.equal(message[0].template.name, 'payment_paid');
+  assert.equal(message[0].to, '972521234567');
+  const mail = smtp.mails.at(-1)!;
+  assert.deepEqual(mail.to, ['paid@example.com']);
+  assert.match(mailText(mail.raw), /Test Business marked your payment of =?.*123\.45/);
+});
+
+test('works from every unpaid state, and refuses paid and canceled naming the status', async () => {
+  const { h } = env;
+  for (const status of ['ready', 'awaiting_invoice'] as const) {
+    const p = await createPayment(h, { channel: 'link' });
+    await simulateSubmission(h, p.id, status);
+    assert.equal((await h.call('markPaid', { paymentId: p.id })).status, 'paid');
+    await assert.rejects(h.call('markPaid', { paymentId: p.id }), { code: 'failed-precondition', message: /status is paid/ });
+  }
+  const c = await createPayment(h, { channel: 'link' });
+  await h.call('cancelPayment', { paymentId: c.id });
+  await assert.rejects(h.call('markPaid', { paymentId: c.id }), { code: 'failed-precondition', message: /status is canceled/ });
+});
+
+test('stores a PDF or image proof with a download link', async () => {
+  const { h } = env;
+  for (const [bytes, type] of [[PDF, 'application/pdf'], [PNG, 'image/png'], [JPEG, 'image/jpeg'], [WEBP, 'image/webp'], [HEIC, 'image/HEIC']] as const) {
+    const p = await createPayment(h, { channel: 'link' });
+    const paid = await h.call('markPaid', { paymentId: p.id, proof: proofOf(bytes, type, `proof.${type.split('/')[1]}`) });
+    assert.equal(paid.proof.contentType, type.toLowerCase());
+    assert.equal(paid.proof.size, bytes.length);
+    const file = await h.app.services.files.open(fileToken(paid.proof.url));
+    assert.ok(file?.bytes.equals(bytes), type);
+    assert.equal((await stored(h, p.id)).proof!.sha256.length, 64);
+  }
+});
+
+test('refuses a proof that is not a PDF or an image, checking the declared type and the bytes; nothing is stored', async () => {
+  const { h } = env;
+  const p = await createPayment(h, { channel: 'link' });
+  const files = await filesCount();
+  const bad = (proof: unknown) => h.call('markPaid', { paymentId: p.id, proof });
+  await assert.rejects(bad(proofOf(PDF, 'text/plain')), { code: 'invalid-argument', message: /^proof\.mimeType: "text\/plain" is not accepted/ });
+  await assert.rejects(bad(proofOf(Buffer.from('MZ not really an exe'), 'application/pdf')), { code: 'invalid-argument', message: /^proof\.dataBase64: the bytes are not a PDF or an image/ });
+  await assert.rejects(bad(proofOf(PNG, 'application/pdf')), { code: 'invalid-argument', message: /^proof\.dataBase64: the bytes are image\/png, not application\/pdf/ });
+  await assert.rejects(bad(proofOf(Buffer.alloc(0), 'application/pdf')), { code: 'invalid-argument', message: /^proof\.dataBase64: the file is empty/ });
+  await assert.rejects(bad({ fileName: 'x.pdf', mimeType: 'application/pdf', dataBase64: 'data:application/pdf;base64,AAAA' }), { code: 'invalid-argument', message: /^proof\.dataBase64:/ });
+  await assert.rejects(bad({ fileName: 'x.pdf', mimeType: 'application/pdf' }), { code: 'invalid-argument', message: /^proof\.dataBase64: is required/ });
+  assert.equal(await filesCount(), files);
+  assert.equal((await stored(h, p.id)).status, 'sent');
+});
+
+test('refuses a proof over 5 MB once decoded', async () => {
+  const { h } = env;
+  const p = await createPayment(h, { channel: 'link' });
+  const big = Buffer.concat([PDF, Buffer.alloc(5 * 1024 * 1024 + 1 - PDF.length)]);
+  await assert.rejects(h.call('markPaid', { paymentId: p.id, proof: proofOf(big, 'application/pdf') }), { code: 'invalid-argument', message: /^proof\.dataBase64: the file is 5242881 bytes; at most 5 MB/ });
+  const max = Buffer.concat([PDF, Buffer.alloc(5 * 1024 * 1024 - PDF.length)]);
+  assert.equal((await h.call('markPaid', { paymentId: p.id, proof: proofOf(max, 'application/pdf') })).proof.size, 5 * 1024 * 1024);
+});
+
+test('two markPaid at once: exactly one wins, one paid message is staged, one proof file is kept', async () => {
+  const { h } = env;
+  const p = await createPayment(h, { supplierEmail: 'race@example.com', supplierPhone: undefined });
+  const files = await filesCount();
+  const before = (await outbox(h)).filter((r) => r.reason === 'markPaid').length;
+  const results = await Promise.allSettled([
+    h.call('markPaid', { paymentId: p.id, proof: proofOf(PDF, 'application/pdf', 'a.pdf') }),
+    h.call('markPaid', { paymentId: p.id, proof: proofOf(PNG, 'image/png', 'b.png') }),
+  ]);
+  const won = results.filter((r) => r.status === 'fulfilled');
+  const lost = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+  assert.equal(won.length, 1);
+  assert.equal(lost.length, 1);
+  assert.equal(lost[0].reason.code, 'failed-precondition');
+  assert.match(lost[0].reason.message, /status is paid/);
+  const rec = await stored(h, p.id);
+  assert.equal(rec.status, 'paid');
+  assert.equal(rec.proof!.fileName, (won[0] as PromiseFulfilledResult<any>).value.proof.fileName);
+  assert.equal((await outbox(h)).filter((r) => r.reason === 'markPaid').length - before, 1, 'one paid message');
+  assert.equal(await filesCount(), files + 1, "the loser's proof file was removed");
+});
+
+test('markPaid against cancelPayment at once: exactly one wins and the state matches it', async () => {
+  const { h } = env;
+  for (let round = 0; round < 4; round++) {
+    const p = await createPayment(h, { supplierEmail: `race${round}@example.com`, supplierPhone: undefined });
+    const before = (await outbox(h)).filter((r) => r.reason === 'markPaid').length;
+    const [paid, canceled] = await Promise.allSettled([h.call('markPaid', { paymentId: p.id }), h.call('cancelPayment', { paymentId: p.id })]);
+    assert.equal([paid, canceled].filter((r) => r.status === 'fulfilled').length, 1);
+    const rec = await stored(h, p.id);
+    const staged = (await outbox(h)).filter((r) => r.reason === 'markPaid').length - before;
+    if (paid.status === 'fulfilled') {
+      assert.equal(rec.status, 'paid');
+      assert.equal(rec.canceledAt, null);
+      assert.equal(staged, 1);
+      assert.match((canceled as PromiseRejectedResult).reason.message, /status is paid/);
+    } else {
+      assert.equal(rec.status, 'canceled');
+      assert.equal(rec.paidAt, null);
+      assert.equal(staged, 0);
+      assert.equal(paid.reason.code, 'failed-precondition');
+      assert.match(paid.reason.message, /status is canceled/);
+    }
+  }
+});
+
+test("another business's payment is not-found, and no file is stored for it", async () => {
+  const { h } = env;
+  const other = await h.newBusiness('Other');
+  const theirs = await createPayment(h, { channel: 'link' }, other);
+  const files = await filesCount();
+  await assert.rejects(h.call('markPaid', { paymentId: theirs.id, proof: proofOf(PDF, 'application/pdf') }), { code: 'not-found' });
+  assert.equal(await filesCount(), files);
+  assert.equal((await stored(h, theirs.id, other.businessId)).status, 'sent');
+});
+
+test('works over HTTP with a proof, and records an activity row', async () => {
+  const { h } = env;
+  const origin = await h.listen();
+  const p = await createPayment(h, { channel: 'link', supplierName: 'Http Supplier' });
+  const res = await post(origin, '/v1/markPaid', { paymentId: p.id, proof: proofOf(JPEG, 'image/jpeg', 'receipt.jpg') }, h.owner.apiKey);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal(res.body.result.status, 'paid');
+  assert.equal(res.body.result.proof.fileName, 'receipt.jpg');
+  const again = await post(origin, '/v1/markPaid', { paymentId: p.id }, h.owner.apiKey);
+  assert.equal(again.status, 400);
+  assert.equal(again.body.error.code, 'failed-precondition');
+  const [row] = await h.app.services.store.query({ collection: `businesses/${h.owner.businessId}/activity`, orderBy: [['at', 'desc']], limit: 1 });
+  assert.equal(row.data.operation, 'markPaid');
+  assert.match(String(row.data.summary), /Http Supplier .*with a proof/);
+});
+
+test('sniffs file signatures', () => {
+  assert.equal(sniffProofType(PDF), 'application/pdf');
+  assert.equal(sniffProofType(PNG), 'image/png');
+  assert.equal(sniffProofType(JPEG), 'image/jpeg');
+  assert.equal(sniffProofType(WEBP), 'image/webp');
+  assert.equal(sniffProofType(HEIC), 'image/heic');
+  assert.equal(sniffProofType(Buffer.from('GIF89a')), null);
+  assert.equal(sniffProofType(Buffer.from('%PD')), null);
+});
