@@ -14,7 +14,8 @@ export const LIMITS = {
 } as const;
 
 export const text = (max: number = LIMITS.shortText) => z.string().max(max);
-export const id = () => z.string().min(1).max(LIMITS.id);
+/** A record id: one path segment, so it can never reach another document. */
+export const id = () => z.string().min(1).max(LIMITS.id).regex(/^(?!\.\.?$)[^/]+$/, 'not a valid id');
 export const email = () => z.string().max(LIMITS.email).pipe(z.email()).transform((s) => s.toLowerCase());
 export const bool = () => z.boolean();
 export const int = () => z.int();
