@@ -29,6 +29,17 @@ export interface Config {
   geminiApiKey: string;
   geminiModel: string;
   geminiBaseUrl: string;
+  /** Origin the browser returns to after a third-party consent: `{oauthReturnBase}/oauth/<provider>/callback`. */
+  oauthReturnBase: string;
+  /** Israel Tax Authority OAuth server (authorize and token live under it). */
+  itaAuthUrl: string;
+  /** Israel Tax Authority API gateway (invoice-information lives under it). */
+  itaBaseUrl: string;
+  itaClientId: string;
+  itaClientSecret: string;
+  itaScope: string;
+  /** How long one call to the tax authority may take. */
+  itaTimeoutMs: number;
   quotas: Record<string, number>;
   /** Fail queries that no index in firestore.indexes.json serves (on in tests). */
   strictIndexes: boolean;
@@ -83,6 +94,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geminiApiKey: env.GEMINI_API_KEY ?? '',
     geminiModel: env.GEMINI_MODEL ?? 'gemini-2.5-flash',
     geminiBaseUrl: env.GEMINI_BASE_URL ?? '',
+    oauthReturnBase: (env.OAUTH_RETURN_BASE || origin).replace(/\/+$/, ''),
+    itaAuthUrl: env.ITA_AUTH_URL ?? 'https://openapi.taxes.gov.il/shaam/production/longtimetoken/oauth2',
+    itaBaseUrl: env.ITA_BASE_URL ?? 'https://openapi.taxes.gov.il/shaam/production',
+    itaClientId: env.ITA_CLIENT_ID ?? '',
+    itaClientSecret: env.ITA_CLIENT_SECRET ?? '',
+    itaScope: env.ITA_SCOPE ?? 'scope',
+    itaTimeoutMs: Number(env.ITA_TIMEOUT_MS ?? 15_000),
     quotas,
     strictIndexes: env.STRICT_INDEXES === '1',
     validateOutput: env.VALIDATE_OUTPUT === '1',

@@ -5,6 +5,7 @@ import { notFound } from '../../core/errors.ts';
 import { APPS, businessPath, profileOf, profileSchema, type BusinessRecord } from '../../domain/business.ts';
 import { integrationsPath, integrationView, type IntegrationRecord } from '../../domain/integrations.ts';
 import { publicLinkUrl } from '../../domain/publicLink.ts';
+import { itaConsentPath, itaStatus } from '../../domain/ita.ts';
 
 export default defineOperation({
   name: 'getBusiness',
@@ -17,6 +18,8 @@ export default defineOperation({
     apps: z.record(z.enum(APPS), z.boolean()),
     integrations: z.array(z.object({ provider: z.string(), connected: z.boolean(), note: z.string(), hasApiKey: z.boolean(), hasApiSecret: z.boolean(), connectedAt: z.string(), updatedAt: z.string() })),
     role: z.enum(['admin', 'user']),
+    /** The tax authority consent: connected while its 90 days last; expiresAt stays shown after expiry. */
+    ita: z.object({ connected: z.boolean(), expiresAt: z.string().nullable() }),
     publicSlug: z.string().nullable(),
     publicLink: z.string().nullable(),
     createdAt: z.string(),
@@ -24,9 +27,10 @@ export default defineOperation({
   }),
   async run(_input, ctx) {
     const { businessId } = ctx.caller;
-    const [doc, integrations] = await Promise.all([
+    const [doc, integrations, ita] = await Promise.all([
       ctx.store.get(businessPath(businessId)),
       ctx.store.query({ collection: integrationsPath(businessId) }),
+      ctx.store.get(itaConsentPath(businessId)),
     ]);
     if (!doc) throw notFound('business');
     const b = doc.data as unknown as BusinessRecord;
@@ -36,6 +40,7 @@ export default defineOperation({
       apps: b.apps,
       integrations: integrations.map((i) => integrationView(i.data as unknown as IntegrationRecord)),
       role: ctx.caller.role,
+      ita: itaStatus(ita?.data, ctx.clock.now()),
       publicSlug: b.publicSlug ?? null,
       publicLink: b.publicSlug ? publicLinkUrl(ctx.config.publicLinkBase, b.publicSlug) : null,
       createdAt: b.createdAt,
