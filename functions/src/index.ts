@@ -21,6 +21,7 @@ const CREDENTIALS_KEY = secret('CREDENTIALS_KEY');
 const SMTP_URL = secret('SMTP_URL');
 const WHATSAPP_TOKEN = secret('WHATSAPP_TOKEN');
 const GEMINI_API_KEY = secret('GEMINI_API_KEY');
+const ITA_CLIENT_SECRET = secret('ITA_CLIENT_SECRET');
 
 let app: Promise<App> | undefined;
 let http: Promise<HttpHandler> | undefined;
@@ -124,7 +125,7 @@ function unavailable(res: RawResponse, e: unknown): void {
 }
 
 export const api = onRequest(
-  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY] },
+  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY, ...ITA_CLIENT_SECRET] },
   async (req, res) => {
     let handler: HttpHandler;
     try {

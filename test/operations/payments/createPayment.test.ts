@@ -131,7 +131,7 @@ test('a refused create writes nothing: bad phone, bad email, no contact, unknown
   await assert.rejects(createPayment(h, { supplierPhone: undefined }), { code: 'invalid-argument', message: /supplierPhone or a supplierEmail is required/ });
   await assert.rejects(createPayment(h, { supplierPhone: '', supplierEmail: '  ' }), { code: 'invalid-argument', message: /is required/ });
   await assert.rejects(createPayment(h, { invoiceDocId: 'missing-doc' }), { code: 'not-found', message: /^invoiceDocId: invoice document missing-doc not found/ });
-  await assert.rejects(createPayment(h, { invoiceDocId: 'a/b' }), { code: 'not-found' });
+  await assert.rejects(createPayment(h, { invoiceDocId: 'a/b' }), { code: 'invalid-argument', message: /^invoiceDocId: not a valid id/ });
   assert.deepEqual(await counts(), start);
 });
 

@@ -59,7 +59,7 @@ test("another business's payment id, or an unknown one, is not-found", async () 
   const theirs = await createPayment(h, { channel: 'link' }, other);
   await assert.rejects(h.call('paymentGet', { paymentId: theirs.id }), { code: 'not-found', message: /^paymentId: payment .* not found/ });
   await assert.rejects(h.call('paymentGet', { paymentId: 'nope' }), { code: 'not-found' });
-  await assert.rejects(h.call('paymentGet', { paymentId: '../x' }), { code: 'not-found' });
+  await assert.rejects(h.call('paymentGet', { paymentId: '../x' }), { code: 'invalid-argument', message: /^paymentId: not a valid id/ });
   assert.equal((await h.call('paymentGet', { paymentId: theirs.id }, other)).id, theirs.id);
 });
 
