@@ -19,6 +19,8 @@ export interface SuggestionRecord {
   vatId: string | null;
   docIds: string[];
   status: SuggestionStatus;
+  /** The supplier it became (status `created`); absent on older records. */
+  supplierKey?: string | null;
   createdAt: string;
   updatedAt: string;
 }
