@@ -1,0 +1,171 @@
+import type { App } from '../../app.ts';
+import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.ts';
+import type { PaymentRecord } from '../../domain/payments.ts';
+import { isApiError } from '../../core/errors.ts';
+import { businessPath, profileOf } from '../../domain/business.ts';
+import {
+  attachInvoice,
+  businessBySlug,
+  fileStandingRequest,
+  isSubmissionId,
+  isSubmissionInvalid,
+  newSubmissionId,
+  paymentByToken,
+  submitPayout,
+  type SubmissionInvalid,
+  type Upload,
+} from '../../domain/supplierSubmission.ts';
+import { langOf, messages, type Lang } from './i18n.ts';
+import { messagePage, redirect } from './layout.ts';
+import { FormError, parseForm, type Form } from './multipart.ts';
+import { paymentPage, standingLinkPage, type Notice } from './views.ts';
+
+/**
+ * The supplier-facing pages under the path of PUBLIC_LINK_BASE: `/pay/<token>` (one payment's link)
+ * and `/link/<slug>` (a business's standing request link). Server-rendered, no JavaScript.
+ * A successful POST redirects (303) to the payment's page, so a reload never posts again.
+ */
+export function createPagesHandler(app: App): HttpHandler {
+  const s = app.services;
+  const prefix = new URL(s.config.publicLinkBase).pathname.replace(/\/+$/, '');
+
+  const withLang = (path: string, lang: Lang, extra: Record<string, string> = {}) => {
+    const q = new URLSearchParams({ ...(lang === 'en' ? { lang } : {}), ...extra }).toString();
+    return q ? `${path}?${q}` : path;
+  };
+  const switchOf = (path: string, lang: Lang) => withLang(path, lang === 'he' ? 'en' : 'he');
+
+  async function businessName(businessId: string, lang: Lang): Promise<string> {
+    const doc = await s.store.get(businessPath(businessId));
+    const p = profileOf(doc?.data ?? {});
+    return (lang === 'en' ? p.businessNameEn || p.businessName || p.nameEn || p.name : p.businessName || p.name || p.businessNameEn || p.nameEn) || '—';
+  }
+
+  const notFoundPage = (lang: Lang, path: string | null = null) => {
+    const t = messages(lang);
+    return messagePage(404, lang, t.notFoundTitle, t.notFoundBody, path && switchOf(path, lang));
+  };
+  const badForm = (lang: Lang) => messagePage(400, lang, messages(lang).badFormTitle, messages(lang).badFormBody);
+
+  const upload = (form: Form): Upload | null =>
+    form.invoice ? { fileName: form.invoice.fileName, contentType: form.invoice.contentType, bytes: form.invoice.bytes } : null;
+
+  /** The entered values to refill a refused form with (files cannot be refilled). */
+  const valuesOf = (form: Form) => {
+    const { submissionId: _s, action: _a, ...rest } = form.fields;
+    return rest;
+  };
+
+  async function showPayment(path: string, token: string, lang: Lang, query: URLSearchParams): Promise<HttpResponse> {
+    const payment = await paymentByToken(s.store, token);
+    if (!payment) return notFoundPage(lang, path);
+    const notice: Notice = query.get('done') === '1' ? 'done' : query.get('notice') === 'stale' ? 'stale' : null;
+    return paymentPage({ lang, payment, notice, businessName: await businessName(payment.businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: newSubmissionId() });
+  }
+
+  async function postPayment(req: HttpRequest, path: string, token: string, lang: Lang): Promise<HttpResponse> {
+    const payment = await paymentByToken(s.store, token);
+    if (!payment) return notFoundPage(lang, path);
+    let form: Form;
+    try {
+      form = await parseForm(req.headers['content-type'], req.body);
+    } catch (e) {
+      if (e instanceof FormError) return badForm(lang);
+      throw e;
+    }
+    const { submissionId, action } = form.fields;
+    if (!isSubmissionId(submissionId) || (action !== 'payout' && action !== 'invoice')) return badForm(lang);
+    try {
+      const result =
+        action === 'payout'
+          ? await submitPayout(s, {
+              token,
+              submissionId,
+              payout: form.fields,
+              amount: form.fields.amount,
+              invoice: upload(form),
+            })
+          : await attachInvoice(s, { token, submissionId, invoice: upload(form) });
+      return redirect(withLang(path, lang, result.outcome === 'applied' ? { done: '1' } : {}));
+    } catch (e) {
+      if (isSubmissionInvalid(e)) return refusedPayment(e, payment, form, path, lang, submissionId);
+      if (isApiError(e) && e.code === 'failed-precondition') return redirect(withLang(path, lang, { notice: 'stale' }));
+      if (isApiError(e) && e.code === 'not-found') return notFoundPage(lang, path);
+      throw e;
+    }
+  }
+
+  async function refusedPayment(e: SubmissionInvalid, payment: PaymentRecord, form: Form, path: string, lang: Lang, submissionId: string) {
+    // The refused submission applied nothing, so its id stays good for the corrected form.
+    return paymentPage(
+      { lang, payment, notice: null, businessName: await businessName(payment.businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId, values: valuesOf(form), problems: e.problems, chooseAgain: form.invoice !== null },
+      422,
+    );
+  }
+
+  async function showLink(path: string, slug: string, lang: Lang): Promise<HttpResponse> {
+    const businessId = await businessBySlug(s.store, slug);
+    if (!businessId) return notFoundPage(lang, path);
+    return standingLinkPage({ lang, businessName: await businessName(businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: newSubmissionId() });
+  }
+
+  async function postLink(req: HttpRequest, path: string, slug: string, lang: Lang): Promise<HttpResponse> {
+    const businessId = await businessBySlug(s.store, slug);
+    if (!businessId) return notFoundPage(lang, path);
+    let form: Form;
+    try {
+      form = await parseForm(req.headers['content-type'], req.body);
+    } catch (e) {
+      if (e instanceof FormError) return badForm(lang);
+      throw e;
+    }
+    const f = form.fields;
+    if (!isSubmissionId(f.submissionId)) return badForm(lang);
+    try {
+      const result = await fileStandingRequest(s, {
+        slug,
+        submissionId: f.submissionId,
+        name: f.name,
+        phone: f.phone,
+        email: f.email,
+        amount: f.amount,
+        vatIncluded: f.vatIncluded === 'on',
+        description: f.description,
+        payout: f,
+        invoice: upload(form),
+      });
+      // The filer is the supplier: their new payment's own page shows its state and takes a later invoice.
+      return redirect(withLang(`${prefix}/pay/${result.payment.linkToken}`, lang, result.outcome === 'applied' ? { done: '1' } : {}));
+    } catch (e) {
+      if (isSubmissionInvalid(e)) {
+        return standingLinkPage(
+          { lang, businessName: await businessName(businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: f.submissionId, values: valuesOf(form), problems: e.problems, chooseAgain: form.invoice !== null },
+          422,
+        );
+      }
+      if (isApiError(e) && e.code === 'not-found') return notFoundPage(lang, path);
+      throw e;
+    }
+  }
+
+  return async (req) => {
+    const lang = langOf(req.query);
+    const m = /^\/(pay|link)\/([^/]+)\/?$/.exec(req.path.slice(prefix.length));
+    try {
+      if (!m) return notFoundPage(lang);
+      const [, kind, key] = m;
+      const path = `${prefix}/${kind}/${key}`;
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        const res = kind === 'pay' ? await showPayment(path, key, lang, new URLSearchParams(req.query)) : await showLink(path, key, lang);
+        return req.method === 'HEAD' ? { ...res, body: '' } : res;
+      }
+      if (req.method === 'POST') return kind === 'pay' ? await postPayment(req, path, key, lang) : await postLink(req, path, key, lang);
+      const res = messagePage(405, lang, messages(lang).badFormTitle, messages(lang).badFormBody);
+      return { ...res, headers: { ...res.headers, allow: 'GET, HEAD, POST' } };
+    } catch (e) {
+      // The token is a secret: log only its start.
+      s.logger.error('public page failed', { method: req.method, page: m ? `${m[1]}/${m[2].slice(0, 6)}…` : req.path, error: e instanceof Error ? e.stack : String(e) });
+      return messagePage(500, lang, messages(lang).errorTitle, messages(lang).errorBody);
+    }
+  };
+}
