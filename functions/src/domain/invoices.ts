@@ -75,9 +75,13 @@ export interface InvoiceDoc {
   folderRuleId: string | null;
   category: string;
   categoryBy: 'rule' | 'ai' | 'hand' | null;
+  /** categorySync without AI found no rule for it: only the AI can classify it (docs/decisions.md). */
+  categoryNeedsAi?: boolean;
   note: string;
   /** The explicit mark; "" lets the AI reading and the pay rules decide. */
   payMark: PayMark | '';
+  /** The issuer's pay rule as last applied here ("" = none), so a rule change can find the documents it has not reached. */
+  payRule?: 'card' | 'not_card' | '';
   /** The mark in force: payMark, else the pay rule, else the AI reading. */
   effectivePayMark: PayMark;
   supplierKey: string | null;

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { input, LIMITS } from '../../core/schema.ts';
+import { iso } from '../../core/clock.ts';
+import { invalid, notFound, precondition } from '../../core/errors.ts';
+import { invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
+import { getPayment } from '../../domain/paymentView.ts';
+import {
+  getInvoice,
+  invoiceView,
+  invoiceViewSchema,
+  matchSupplier,
+  newInvoiceDoc,
+  readInvoiceSafely,
+  readStoredFile,
+  settleDocument,
+  supplierDocId,
+} from '../../domain/invoiceDocs.ts';
+
+/** An id, or "" for none. */
+const optionalId = () => z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]*$/, 'not a valid id').default('');
+
+export default defineOperation({
+  name: 'analyzeInvoice',
+  group: 'invoices',
+  summary:
+    'Run (or run again) the AI reading of an invoice: an uploaded or imported document (docId), or a supplier attachment on a payment ' +
+    '(paymentId, plus fileId for a document other than its first invoice), which then becomes an invoice document with source "supplier". ' +
+    'Re-derives the issuer key, duplicates, pay mark, category rule, supplier match and rule-based folder. Needs AI configured; counts against the daily AI quota.',
+  flags: { openWorld: true },
+  input: input({ docId: optionalId(), paymentId: optionalId(), fileId: optionalId() }),
+  output: invoiceViewSchema,
+  async run({ docId, paymentId, fileId }, ctx) {
+    const { businessId } = ctx.caller;
+    if (docId && (paymentId || fileId)) throw invalid('docId', 'send either docId, or paymentId (with an optional fileId), not both');
+    if (!docId && !paymentId) throw invalid('docId', fileId ? 'fileId needs paymentId' : 'send docId, or paymentId for a supplier attachment');
+    if (!ctx.ai.configured) throw precondition('AI is not configured: set GEMINI_API_KEY to read invoices');
+
+    // Which document, and which file it reads.
+    let target: { docId: string; fileId: string; fileName: string; contentType: string };
+    let fresh: InvoiceDoc | null = null;
+    let known: InvoiceDoc;
+    const now = ctx.clock.now();
+    const at = iso(now);
+    if (docId) {
+      known = await getInvoice(ctx.store, businessId, docId);
+      target = { docId, fileId: known.fileId, fileName: known.fileName, contentType: known.contentType };
+    } else {
+      const payment = await getPayment(ctx.store, businessId, paymentId);
+      const file = fileId ? payment.invoices.find((f) => f.fileId === fileId) : payment.invoices[0];
+      if (!file) {
+        if (fileId) throw notFound(`fileId: invoice file ${fileId} on payment ${paymentId}`);
+        throw precondition(`payment ${paymentId} has no invoice attached`);
+      }
+      target = { docId: supplierDocId(paymentId, file.fileId), fileId: file.fileId, fileName: file.fileName, contentType: file.contentType };
+      // A supplier attachment's issuer is the payment's supplier.
+      fresh = newInvoiceDoc(
+        { docId: target.docId, businessId, fileId: file.fileId, fileName: file.fileName, contentType: file.contentType, size: file.size, sha256: file.sha256, source: 'supplier', createdAtMs: now },
+        { paymentId, supplierKey: payment.supplierKey, supplierName: payment.supplierName, supplierBy: 'auto' },
+      );
+      known = ((await ctx.store.get(invoicesPath(businessId, target.docId)))?.data as unknown as InvoiceDoc | undefined) ?? fresh;
+    }
+    const bytes = await readStoredFile(ctx.files, businessId, target.fileId);
+    if (!bytes) throw precondition(`the file of ${docId ? `invoice document ${docId}` : `payment ${paymentId}`} is no longer stored`);
+
+    // A refused quota leaves the document as it was (still unread) for a later call.
+    await ctx.consumeQuota('ai');
+    const r = await readInvoiceSafely(ctx.ai, { bytes, contentType: target.contentType, fileName: target.fileName });
+    // Hand assignments and a payment's own supplier are kept; otherwise the issuer is matched again.
+    const matched = r.ok && known.supplierBy !== 'hand' && known.source !== 'supplier' ? await matchSupplier(ctx.store, businessId, r.value) : undefined;
+
+    const doc = await ctx.store.runTransaction(async (tx) => {
+      const stored = await tx.get(invoicesPath(businessId, target.docId));
+      if (!stored && docId) throw notFound(`docId: invoice document ${docId}`);
+      const previous = (stored?.data as unknown as InvoiceDoc | undefined) ?? null;
+      if (!r.ok && previous) {
+        // A failed re-read keeps what an earlier reading found; only the status says it failed.
+        const changes = { readingStatus: 'failed' as const, readingError: r.reason, readAt: at, updatedAt: at };
+        tx.update(stored!.path, changes);
+        return { ...previous, ...changes };
+      }
+      const base: InvoiceDoc = { ...(previous ?? fresh!) };
+      if (r.ok) Object.assign(base, { reading: r.value, readingStatus: 'read', readingError: null, readAt: at });
+      else Object.assign(base, { readingStatus: 'failed', readingError: r.reason, readAt: at });
+      // The supplier match was made for the document as read before the transaction; a hand change since then wins.
+      const m = previous?.supplierBy === 'hand' ? undefined : matched;
+      const settled = await settleDocument(tx, { businessId, at, doc: base, previous, matched: m, refile: base.folderBy !== 'hand' });
+      settled.commit();
+      return settled.doc;
+    });
+    return invoiceView(doc, (await ctx.files.ref(businessId, doc.fileId))?.url ?? null);
+  },
+  activity: (input, result) => ({
+    targetIds: [result.docId, ...(input.paymentId ? [input.paymentId] : [])],
+    summary: `AI reading of ${result.source} invoice ${result.fileName}: ${result.readingStatus}${result.vendorKey ? ` (${result.vendorKey})` : ''}`,
+  }),
+});

@@ -1,0 +1,15 @@
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { getInvoice, invoiceViewSchema, viewWithUrl } from '../../domain/invoiceDocs.ts';
+
+export default defineOperation({
+  name: 'invoiceGet',
+  group: 'invoices',
+  summary: 'One invoice document in full: the AI reading, duplicates, mailbox origin, folder, category, pay mark, supplier, and a download URL.',
+  flags: { readOnly: true },
+  input: input({ docId: id() }),
+  output: invoiceViewSchema,
+  async run({ docId }, ctx) {
+    return viewWithUrl(ctx.files, await getInvoice(ctx.store, ctx.caller.businessId, docId));
+  },
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input, LIMITS, text } from '../../core/schema.ts';
+import { iso } from '../../core/clock.ts';
+import { invalid, notFound } from '../../core/errors.ts';
+import { normalizeSupplierKey } from '../../domain/contacts.ts';
+import { suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+import { invoicesPath, PAY_MARKS, type InvoiceDoc } from '../../domain/invoices.ts';
+import { softwarePath, suggestionsPath } from '../../domain/issuers.ts';
+import { effectivePayMark } from '../../domain/payMarks.ts';
+import { getInvoice, invoiceSearchTokens, invoiceView, invoiceViewSchema, placementOf, planRefile, writeBuiltIns } from '../../domain/invoiceDocs.ts';
+
+export default defineOperation({
+  name: 'updateInvoiceDoc',
+  group: 'invoices',
+  summary:
+    'Edit an invoice document: reassign its supplier (supplierKey, a phone or email of an existing supplier; "" clears the assignment), ' +
+    'rename the supplier shown (supplierName), edit the note, or set the pay mark (payMark; "" lets the AI reading and the pay rules decide).',
+  flags: { idempotent: true },
+  input: input({
+    docId: id(),
+    supplierKey: text(LIMITS.email).optional(),
+    supplierName: text().optional(),
+    note: text(LIMITS.text).optional(),
+    payMark: z.enum(['', ...PAY_MARKS]).optional(),
+  }),
+  output: invoiceViewSchema,
+  async run(input, ctx) {
+    const { businessId } = ctx.caller;
+    const { docId } = input;
+    if (input.supplierKey === undefined && input.supplierName === undefined && input.note === undefined && input.payMark === undefined) {
+      throw invalid('body', 'send at least one of supplierKey, supplierName, note, payMark');
+    }
+    const key = input.supplierKey?.trim() ? normalizeSupplierKey(input.supplierKey) : input.supplierKey === undefined ? undefined : '';
+    const at = iso(ctx.clock.now());
+    const doc = await ctx.store.runTransaction(async (tx) => {
+      const cur = await getInvoice(tx, businessId, docId);
+      const next: InvoiceDoc = { ...cur, updatedAt: at };
+      let supplierChanged = false;
+      if (key) {
+        const supplier = await tx.get(suppliersPath(businessId, key));
+        if (!supplier) throw notFound(`supplierKey: supplier ${key}`);
+        const name = input.supplierName?.trim() || (supplier.data as unknown as SupplierRecord).name || '';
+        Object.assign(next, { supplierKey: key, supplierName: name, supplierBy: 'hand' });
+        supplierChanged = true;
+      } else if (key === '') {
+        Object.assign(next, { supplierKey: null, supplierName: input.supplierName?.trim() ?? '', supplierBy: null });
+        supplierChanged = true;
+      } else if (input.supplierName !== undefined) {
+        Object.assign(next, { supplierName: input.supplierName.trim(), supplierBy: next.supplierKey || input.supplierName.trim() ? 'hand' : null });
+        supplierChanged = true;
+      }
+      // A document assigned by hand leaves the suggestion or software item it was collected under.
+      const leaving = supplierChanged && next.supplierBy === 'hand';
+      const suggestion = leaving && cur.suggestionId ? await tx.get(suggestionsPath(businessId, cur.suggestionId)) : null;
+      const software = leaving && cur.softwareId ? await tx.get(softwarePath(businessId, cur.softwareId)) : null;
+      if (leaving) Object.assign(next, { suggestionId: null, softwareId: null });
+      if (input.note !== undefined) {
+        next.note = input.note.trim();
+        next.search = invoiceSearchTokens(next);
+      }
+      if (input.payMark !== undefined) next.payMark = input.payMark;
+      next.effectivePayMark = effectivePayMark({ payMark: next.payMark ?? '', payRule: next.payRule ?? '', aiPayMethod: next.reading?.payMethod });
+      // Folder rules can name a supplier.
+      const plan = supplierChanged ? await planRefile(tx, businessId, [next], at) : null;
+
+      if (plan) {
+        writeBuiltIns(tx, businessId, plan);
+        Object.assign(next, placementOf(plan, docId));
+      }
+      for (const rec of [suggestion, software]) {
+        if (rec) tx.update(rec.path, { docIds: ((rec.data.docIds as string[]) ?? []).filter((x) => x !== docId), updatedAt: at });
+      }
+      tx.set(invoicesPath(businessId, docId), { ...next });
+      return next;
+    });
+    return invoiceView(doc, (await ctx.files.ref(businessId, doc.fileId))?.url ?? null);
+  },
+  activity: (input, result) => ({
+    targetIds: [result.docId],
+    summary: `edited invoice ${result.fileName}: ${(['supplierKey', 'supplierName', 'note', 'payMark'] as const).filter((f) => input[f] !== undefined).join(', ')}`,
+  }),
+});

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { base64, bool, input, LIMITS, text } from '../../core/schema.ts';
+import { ApiError, isApiError, notFound } from '../../core/errors.ts';
+import { iso } from '../../core/clock.ts';
+import { appendActivity } from '../../core/activity.ts';
+import { normalizeSupplierKey } from '../../domain/contacts.ts';
+import { suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+import { readFolder } from '../../domain/folders.ts';
+import { findDuplicate } from '../../domain/duplicates.ts';
+import type { InvoiceReading, ReadingStatus } from '../../domain/invoices.ts';
+import {
+  checkUpload,
+  invoiceView,
+  invoiceViewSchema,
+  matchSupplier,
+  newInvoiceDoc,
+  readInvoiceSafely,
+  settleDocument,
+  sha256Bytes,
+  UPLOAD_MAX_BYTES,
+  type Settled,
+} from '../../domain/invoiceDocs.ts';
+
+const skippedSchema = z.object({
+  skipped: z.literal(true),
+  /** The earlier document this upload duplicates. */
+  duplicateOf: z.string(),
+  reason: z.enum(['sha256', 'number', 'date_total']),
+});
+
+export default defineOperation({
+  name: 'uploadInvoiceDoc',
+  group: 'invoices',
+  summary:
+    'Upload an invoice or receipt (PDF, JPEG or PNG, base64 without a data: prefix, at most 5 MB). AI reads it; a duplicate (same file, ' +
+    'same issuer and number, or same issuer, date and total) is skipped with skipped=true and duplicateOf unless skipDuplicates=false. ' +
+    'Without supplierKey the issuer is matched to a supplier (else software, else a supplier suggestion). folderId "" files by the folder rules. ' +
+    'Without AI configured the document is stored unread; when the daily AI quota is used up it is stored unread and the call answers 429.',
+  flags: { openWorld: true },
+  input: input({
+    fileName: text().trim().min(1),
+    mimeType: text(100),
+    dataBase64: base64(UPLOAD_MAX_BYTES),
+    supplierKey: text(LIMITS.email).optional(),
+    supplierName: text().optional(),
+    note: text(LIMITS.text).optional(),
+    skipDuplicates: bool().default(true),
+    folderId: z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]*$/, 'not a valid id').default(''),
+  }),
+  output: z.discriminatedUnion('skipped', [invoiceViewSchema.extend({ skipped: z.literal(false) }), skippedSchema]),
+  async run(input, ctx) {
+    const { businessId } = ctx.caller;
+    const file = checkUpload(input);
+    const sha256 = sha256Bytes(file.bytes);
+    const now = ctx.clock.now();
+    const at = iso(now);
+
+    // Everything the caller names is checked before anything is stored or charged.
+    let hand: { key: string | null; name: string } | null = null;
+    if (input.supplierKey?.trim()) {
+      const key = normalizeSupplierKey(input.supplierKey);
+      const supplier = await ctx.store.get(suppliersPath(businessId, key));
+      if (!supplier) throw notFound(`supplierKey: supplier ${key}`);
+      hand = { key, name: input.supplierName?.trim() || (supplier.data as unknown as SupplierRecord).name || '' };
+    } else if (input.supplierName?.trim()) hand = { key: null, name: input.supplierName.trim() };
+    const folderId = input.folderId;
+    if (folderId && !(await readFolder(ctx.store, businessId, folderId, at))) throw notFound(`folderId: folder ${folderId}`);
+    // The same bytes again cost neither storage nor an AI reading; the transaction re-checks race-free.
+    if (input.skipDuplicates) {
+      const same = await findDuplicate(ctx.store, businessId, { sha256, vendorKey: null, reading: null });
+      if (same.duplicateOf) return { skipped: true as const, duplicateOf: same.duplicateOf, reason: 'sha256' as const };
+    }
+
+    let reading: InvoiceReading | null = null;
+    let status: ReadingStatus = 'unread';
+    let readingError: string | null = null;
+    let quotaError: ApiError | null = null;
+    if (!ctx.ai.configured) readingError = 'AI is not configured (no GEMINI_API_KEY): stored unread; analyzeInvoice reads it once AI is configured';
+    else {
+      try {
+        await ctx.consumeQuota('ai');
+      } catch (e) {
+        if (!isApiError(e) || e.code !== 'resource-exhausted') throw e;
+        quotaError = e;
+        readingError = `not read: ${e.message}`;
+      }
+      if (!quotaError) {
+        const r = await readInvoiceSafely(ctx.ai, { bytes: file.bytes, contentType: file.contentType, fileName: file.fileName });
+        if (r.ok) [reading, status] = [r.value, 'read'];
+        else [status, readingError] = ['failed', r.reason];
+      }
+    }
+    const matched = hand ? undefined : await matchSupplier(ctx.store, businessId, reading);
+
+    const ref = await ctx.files.save(businessId, { fileName: file.fileName, contentType: file.contentType, bytes: file.bytes });
+    const docId = ctx.ids();
+    const base = newInvoiceDoc(
+      { docId, businessId, fileId: ref.fileId, fileName: file.fileName, contentType: file.contentType, size: file.bytes.length, sha256, source: 'upload', createdAtMs: now },
+      {
+        reading,
+        readingStatus: status,
+        readingError,
+        readAt: status === 'unread' ? null : at,
+        note: input.note?.trim() ?? '',
+        supplierKey: hand?.key ?? null,
+        supplierName: hand?.name ?? '',
+        supplierBy: hand ? 'hand' : null,
+        folderId,
+        folderBy: folderId ? 'hand' : 'default',
+      },
+    );
+    const attempt = () =>
+      ctx.store.runTransaction(async (tx) => {
+        if (folderId && !(await readFolder(tx, businessId, folderId, at))) throw notFound(`folderId: folder ${folderId}`);
+        const settled = await settleDocument(tx, { businessId, at, doc: base, previous: null, matched, refile: !folderId });
+        if (settled.duplicate.duplicateOf && input.skipDuplicates) return { skip: true, settled };
+        settled.commit();
+        return { skip: false, settled };
+      });
+    let outcome: { skip: boolean; settled: Settled };
+    try {
+      try {
+        outcome = await attempt();
+      } catch (e) {
+        // A parallel upload created the hash marker first; run again to see it as a duplicate.
+        if (!isApiError(e) || e.code !== 'already-exists') throw e;
+        outcome = await attempt();
+      }
+    } catch (e) {
+      await ctx.files.remove(businessId, ref.fileId).catch((err) => ctx.logger.warn('could not remove an unused upload', { fileId: ref.fileId, error: String(err) }));
+      throw e;
+    }
+    const { doc, duplicate } = outcome.settled;
+    if (outcome.skip) {
+      await ctx.files.remove(businessId, ref.fileId);
+      return { skipped: true as const, duplicateOf: duplicate.duplicateOf!, reason: duplicate.reason! };
+    }
+    if (quotaError) {
+      // The call fails, so the executor writes no activity row; the stored document still gets one.
+      await appendActivity(ctx.store, ctx.ids, ctx.caller, ctx.clock.now(), {
+        operation: 'uploadInvoiceDoc',
+        targetIds: [docId, doc.folderId],
+        summary: `uploaded ${doc.fileName}, stored unread: the daily AI quota is used up`,
+      });
+      throw new ApiError('resource-exhausted', `${quotaError.message}. The file was stored unread as document ${docId}; run analyzeInvoice with this docId to read it later.`);
+    }
+    return { ...invoiceView(doc, ref.url), skipped: false as const };
+  },
+  activity: (input, result) =>
+    result.skipped
+      ? { targetIds: [result.duplicateOf], summary: `skipped ${input.fileName}: a duplicate (${result.reason}) of ${result.duplicateOf}` }
+      : {
+          targetIds: [result.docId, result.folderId],
+          summary: `uploaded ${result.fileName} (${result.readingStatus}${result.duplicateOf ? `, duplicate of ${result.duplicateOf}` : ''}) into folder ${result.folderId}`,
+        },
+});
