@@ -28,6 +28,8 @@ export interface Files {
   save(businessId: string, file: { fileName: string; contentType: string; bytes: Buffer }): Promise<FileRef>;
   ref(businessId: string, fileId: string): Promise<FileRef | null>;
   remove(businessId: string, fileId: string): Promise<void>;
+  /** The bytes of a business's file; null when it is gone. */
+  read(businessId: string, fileId: string): Promise<Buffer | null>;
   /** Resolves a download link's token; null once the file is deleted. */
   open(token: string): Promise<{ fileName: string; contentType: string; bytes: Buffer } | null>;
 }
@@ -66,6 +68,9 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
       batch.delete(doc.path);
       await batch.commit();
       await blobs.delete(`${businessId}/${fileId}`);
+    },
+    async read(businessId, fileId) {
+      return (await blobs.get(`${businessId}/${fileId}`))?.bytes ?? null;
     },
     async open(token) {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;

@@ -19,8 +19,8 @@ export const id = () => z.string().min(1).max(LIMITS.id).regex(/^(?!\.\.?$)[^/]+
 export const email = () => z.string().max(LIMITS.email).pipe(z.email()).transform((s) => s.toLowerCase());
 export const bool = () => z.boolean();
 export const int = () => z.int();
-export const month = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM');
-export const day = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+export const month = () => z.string().max(7).regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM');
+export const day = () => z.string().max(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 export const unixMs = () => z.int().min(0);
 
 /** Base64 of at most `maxBytes` decoded bytes, without a `data:` prefix. */

@@ -53,16 +53,6 @@ export function checkUpload(file: { fileName: string; mimeType: string; dataBase
 
 export const sha256Bytes = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/**
- * The bytes of a stored file. The files service hands out bytes only through a download link,
- * so this resolves the file's link and opens it.
- */
-export async function readStoredFile(files: Files, businessId: string, fileId: string): Promise<Buffer | null> {
-  const ref = await files.ref(businessId, fileId);
-  if (!ref) return null;
-  const token = new URL(ref.url).pathname.split('/').at(-2) ?? '';
-  return (await files.open(token))?.bytes ?? null;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Records

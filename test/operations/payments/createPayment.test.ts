@@ -151,7 +151,7 @@ test('records the supplier (created, then counted) and the global link record, i
   assert.ok(rec.search.includes('avi') && rec.search.includes('kitchen'), 'search tokens written');
 });
 
-test('invoiceDocId copies the uploaded document onto the payment', async () => {
+test('invoiceDocId copies the uploaded document onto the payment, as a file of its own', async () => {
   const { h } = env;
   const b = h.owner.businessId;
   const file = await h.app.services.files.save(b, { fileName: 'inv-77.pdf', contentType: 'application/pdf', bytes: PDF });
@@ -167,11 +167,16 @@ test('invoiceDocId copies the uploaded document onto the payment', async () => {
   });
   const p = await createPayment(h, { channel: 'link', invoiceDocId: 'doc77' });
   assert.equal(p.invoices.length, 1);
-  assert.deepEqual({ ...p.invoices[0], url: undefined }, { fileId: file.fileId, fileName: 'inv-77.pdf', contentType: 'application/pdf', size: PDF.length, uploadedAt: '2026-01-02T03:04:05.000Z', url: undefined });
-  assert.equal(p.invoices[0].url, file.url);
-  assert.deepEqual(p.invoice, { fileName: 'inv-77.pdf', url: file.url });
+  assert.equal(p.invoices[0].fileName, 'inv-77.pdf');
+  assert.equal(p.invoices[0].contentType, 'application/pdf');
+  assert.equal(p.invoices[0].size, PDF.length);
+  assert.notEqual(p.invoices[0].fileId, file.fileId, 'a copy, not the document\'s file');
+  assert.deepEqual(p.invoice, { fileName: 'inv-77.pdf', url: p.invoices[0].url });
   assert.equal(p.invoiceNumber, 'INV-77');
   assert.equal((await stored(h, p.id)).invoices[0].sha256, 'abc');
+  // Deleting the document's file leaves the payment's copy readable.
+  await h.app.services.files.remove(b, file.fileId);
+  assert.deepEqual(await h.app.services.files.read(b, p.invoices[0].fileId), PDF);
   // Another business cannot name this document.
   const other = await h.newBusiness('Other');
   await assert.rejects(createPayment(h, { channel: 'link', invoiceDocId: 'doc77' }, other), { code: 'not-found' });

@@ -12,7 +12,6 @@ import {
   matchSupplier,
   newInvoiceDoc,
   readInvoiceSafely,
-  readStoredFile,
   settleDocument,
   supplierDocId,
 } from '../../domain/invoiceDocs.ts';
@@ -60,7 +59,7 @@ export default defineOperation({
       );
       known = ((await ctx.store.get(invoicesPath(businessId, target.docId)))?.data as unknown as InvoiceDoc | undefined) ?? fresh;
     }
-    const bytes = await readStoredFile(ctx.files, businessId, target.fileId);
+    const bytes = await ctx.files.read(businessId, target.fileId);
     if (!bytes) throw precondition(`the file of ${docId ? `invoice document ${docId}` : `payment ${paymentId}`} is no longer stored`);
 
     // A refused quota leaves the document as it was (still unread) for a later call.

@@ -8,10 +8,9 @@ import { businessPath } from '../../domain/business.ts';
 import { newPaymentLink, normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, type Channel, type PaymentFile, type PaymentRecord } from '../../domain/payments.ts';
 import { paymentRequestMessages } from '../../domain/paymentMessages.ts';
 import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
-import { businessNameOf, isDocId, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { businessNameOf, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
 
-/** The invoice document an invoiceDocId names (invoices issue); only its file reference is used here. */
-const invoiceDocPath = (businessId: string, docId: string) => `businesses/${businessId}/invoices/${docId}`;
+import { invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
 
 export default defineOperation({
   name: 'createPayment',
@@ -50,20 +49,25 @@ export default defineOperation({
     const paymentId = ctx.ids();
     const link = newPaymentLink(ctx.config.publicLinkBase);
 
+    // The payment gets its own copy of the uploaded invoice, so deleting the document never takes the payment's file.
+    let copied: PaymentFile | null = null;
+    let invoiceNumber = '';
+    if (input.invoiceDocId) {
+      const doc = await ctx.store.get(invoicesPath(businessId, input.invoiceDocId));
+      if (!doc) throw notFound(`invoiceDocId: invoice document ${input.invoiceDocId}`);
+      const d = doc.data as unknown as InvoiceDoc;
+      const bytes = await ctx.files.read(businessId, d.fileId);
+      if (!bytes) throw precondition(`invoiceDocId: invoice document ${input.invoiceDocId} has no stored file`);
+      const saved = await ctx.files.save(businessId, { fileName: d.fileName, contentType: d.contentType, bytes });
+      copied = { fileId: saved.fileId, fileName: d.fileName, contentType: d.contentType, size: saved.size, sha256: d.sha256, uploadedAt: at };
+      invoiceNumber = d.reading?.number ?? '';
+    }
+
     const record = await ctx.store.runTransaction(async (tx) => {
       const business = await tx.get(businessPath(businessId));
       if (!business) throw notFound('business');
       const supplierDoc = await tx.get(suppliersPath(businessId, supplierKey));
-      let invoices: PaymentFile[] = [];
-      let invoiceNumber = '';
-      if (input.invoiceDocId) {
-        const doc = isDocId(input.invoiceDocId) ? await tx.get(invoiceDocPath(businessId, input.invoiceDocId)) : null;
-        if (!doc) throw notFound(`invoiceDocId: invoice document ${input.invoiceDocId}`);
-        const d = doc.data as Record<string, any>;
-        if (typeof d.fileId !== 'string') throw precondition(`invoiceDocId: invoice document ${input.invoiceDocId} has no stored file`);
-        invoices = [{ fileId: d.fileId, fileName: d.fileName, contentType: d.contentType, size: d.size, sha256: d.sha256 ?? '', uploadedAt: d.createdAt ?? at }];
-        invoiceNumber = typeof d.reading?.number === 'string' ? d.reading.number : '';
-      }
+      const invoices: PaymentFile[] = copied ? [copied] : [];
       const p: PaymentRecord = {
         id: paymentId,
         businessId,
@@ -106,6 +110,9 @@ export default defineOperation({
         for (const message of paymentRequestMessages(ctx.config, p, businessNameOf(business.data))) ctx.outbox(tx, message);
       }
       return p;
+    }).catch(async (e) => {
+      if (copied) await ctx.files.remove(businessId, copied.fileId);
+      throw e;
     });
     return paymentView(record, viewDeps(ctx));
   },
