@@ -11,7 +11,6 @@ import {
   linkSubmissionPath,
   newSubmissionId,
   parseMajorAmount,
-  sniffType,
   submitPayout,
   SubmissionInvalid,
   KEPT_SUBMISSIONS,
@@ -190,7 +189,6 @@ test('files: PDF or image by type and magic bytes, at most 5 MB', async () => {
   const ok = await attachInvoice(s, { token, submissionId: newSubmissionId(), invoice: { fileName: '../../etc/x', contentType: 'application/octet-stream', bytes: PDF } });
   assert.equal(ok.payment.invoices[0].contentType, 'application/pdf');
   assert.equal(ok.payment.invoices[0].fileName, 'x');
-  assert.equal(sniffType(Buffer.from('GIF89a')), null);
 });
 
 test('a failed transaction removes the file saved for it', async () => {

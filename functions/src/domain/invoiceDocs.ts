@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sniffFileType } from '../core/fileTypes.ts';
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { invalid, notFound } from '../core/errors.ts';
@@ -31,14 +32,6 @@ export const UPLOAD_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as co
 export type UploadType = (typeof UPLOAD_TYPES)[number];
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
-/** What the bytes are by their signature; null for anything but a PDF, JPEG or PNG. */
-export function sniffUploadType(b: Buffer): UploadType | null {
-  if (b.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
-  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  return null;
-}
-
 /** Declared type accepted, bytes of that very type, 1 byte to 5 MB. */
 export function checkUpload(file: { fileName: string; mimeType: string; dataBase64: string }): { fileName: string; contentType: UploadType; bytes: Buffer } {
   const declared = file.mimeType.trim().toLowerCase();
@@ -46,9 +39,9 @@ export function checkUpload(file: { fileName: string; mimeType: string; dataBase
   const bytes = Buffer.from(file.dataBase64, 'base64');
   if (bytes.length === 0) throw invalid('dataBase64', 'the file is empty');
   if (bytes.length > UPLOAD_MAX_BYTES) throw invalid('dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${UPLOAD_MAX_BYTES} bytes)`);
-  const actual = sniffUploadType(bytes);
+  const actual = sniffFileType(bytes);
   if (actual !== declared) throw invalid('dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF, JPEG or PNG (${declared} declared)`);
-  return { fileName: file.fileName.trim(), contentType: actual, bytes };
+  return { fileName: file.fileName.trim(), contentType: declared as UploadType, bytes };
 }
 
 export const sha256Bytes = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sniffFileType } from '../core/fileTypes.ts';
 import type { Services, Caller } from '../core/context.ts';
 import type { Doc, Reader, Transaction, UpdateData } from '../ports/store.ts';
 import type { FileRef } from '../core/files.ts';
@@ -169,17 +170,6 @@ const ALLOWED_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp
 const TYPE_ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/heif': 'image/heic' };
 const EXTENSION: Record<string, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic' };
 
-/** The type the bytes really are, from their magic numbers. */
-export function sniffType(b: Buffer): string | null {
-  const ascii = (start: number, end: number) => b.subarray(start, end).toString('latin1');
-  if (ascii(0, 5) === '%PDF-') return 'application/pdf';
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
-  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  if (ascii(4, 8) === 'ftyp' && /^(heic|heix|heim|heis|hevc|hevx|mif1|msf1)$/.test(ascii(8, 12))) return 'image/heic';
-  return null;
-}
-
 /** A PDF or an image, at most 5 MB: the declared type and the magic bytes must agree. */
 export function checkInvoice(upload: Upload, problems: Problems, field = 'invoice'): Checked | null {
   if (upload.bytes.length > MAX_INVOICE_BYTES) {
@@ -188,7 +178,7 @@ export function checkInvoice(upload: Upload, problems: Problems, field = 'invoic
   }
   const declared = upload.contentType.split(';')[0].trim().toLowerCase();
   const normalized = TYPE_ALIASES[declared] ?? declared;
-  const actual = sniffType(upload.bytes);
+  const actual = sniffFileType(upload.bytes);
   // Some browsers label a file they do not know as octet-stream; then the bytes decide.
   const generic = normalized === '' || normalized === 'application/octet-stream';
   if (!actual || !(ALLOWED_TYPES as readonly string[]).includes(actual) || (!generic && normalized !== actual)) {

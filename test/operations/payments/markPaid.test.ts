@@ -2,7 +2,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mailText } from '../../fakes/smtp.ts';
 import { post } from '../../http.ts';
-import { sniffProofType } from '../../../functions/src/operations/payments/markPaid.ts';
 import { countDocs, createPayment, deliver, fileToken, HEIC, JPEG, outbox, paymentsEnv, PDF, PNG, simulateSubmission, stored, WEBP, type PaymentsEnv } from './helpers.ts';
 
 let env: PaymentsEnv;
@@ -156,12 +155,3 @@ test('works over HTTP with a proof, and records an activity row', async () => {
   assert.match(String(row.data.summary), /Http Supplier .*with a proof/);
 });
 
-test('sniffs file signatures', () => {
-  assert.equal(sniffProofType(PDF), 'application/pdf');
-  assert.equal(sniffProofType(PNG), 'image/png');
-  assert.equal(sniffProofType(JPEG), 'image/jpeg');
-  assert.equal(sniffProofType(WEBP), 'image/webp');
-  assert.equal(sniffProofType(HEIC), 'image/heic');
-  assert.equal(sniffProofType(Buffer.from('GIF89a')), null);
-  assert.equal(sniffProofType(Buffer.from('%PD')), null);
-});

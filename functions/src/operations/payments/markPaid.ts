@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { base64, id, input, LIMITS, text } from '../../core/schema.ts';
 import { invalid, notFound } from '../../core/errors.ts';
+import { sniffFileType } from '../../core/fileTypes.ts';
 import { businessPath } from '../../domain/business.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments.ts';
@@ -13,19 +14,6 @@ export const PROOF_MAX_BYTES = 5 * 1024 * 1024;
 export const PROOF_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 type ProofType = (typeof PROOF_TYPES)[number];
 
-const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs', 'mif1', 'msf1']);
-
-/** What the bytes really are, from their signature; null when none of the accepted types. */
-export function sniffProofType(b: Buffer): ProofType | null {
-  const ascii = (from: number, to: number) => b.subarray(from, to).toString('latin1');
-  if (ascii(0, 5) === '%PDF-') return 'application/pdf';
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
-  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  if (ascii(4, 8) === 'ftyp' && HEIC_BRANDS.has(ascii(8, 12))) return 'image/heic';
-  return null;
-}
-
 /** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB. */
 function checkProof(proof: { fileName: string; mimeType: string; dataBase64: string }) {
   const declared = proof.mimeType.trim().toLowerCase();
@@ -33,7 +21,7 @@ function checkProof(proof: { fileName: string; mimeType: string; dataBase64: str
   const bytes = Buffer.from(proof.dataBase64, 'base64');
   if (bytes.length === 0) throw invalid('proof.dataBase64', 'the file is empty');
   if (bytes.length > PROOF_MAX_BYTES) throw invalid('proof.dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${PROOF_MAX_BYTES} bytes)`);
-  const actual = sniffProofType(bytes);
+  const actual = sniffFileType(bytes);
   if (actual !== declared) throw invalid('proof.dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF or an image (${declared} declared)`);
   return { fileName: proof.fileName.trim(), contentType: declared, bytes };
 }
