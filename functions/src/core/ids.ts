@@ -1,6 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+// Random bytes are drawn from a pool: one call into the CSPRNG serves many ids.
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+function randomByte(): number {
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++];
+}
 
 /** Opaque random record id: 20 characters of [A-Za-z0-9] (~119 bits), like Firestore's auto ids. */
 export function newId(length = 20, alphabet = ALPHABET): string {
@@ -8,10 +19,8 @@ export function newId(length = 20, alphabet = ALPHABET): string {
   const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
-      if (b < limit) out += alphabet[b % alphabet.length];
-      if (out.length === length) break;
-    }
+    const b = randomByte();
+    if (b < limit) out += alphabet[b % alphabet.length];
   }
   return out;
 }
