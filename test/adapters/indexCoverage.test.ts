@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_INDEXES_FILE, fieldSegments, loadIndexes, missingIndex } from '../../functions/src/adapters/indexCoverage.ts';
+import { DEFAULT_INDEXES_FILE, loadIndexes, missingIndex } from '../../functions/src/adapters/indexCoverage.ts';
+import { fieldSegments } from '../../functions/src/adapters/storeRules.ts';
 import type { CompositeIndex, FieldOverride, IndexesFile } from '../../functions/src/adapters/indexCoverage.ts';
 import type { Query } from '../../functions/src/ports/store.ts';
 

@@ -16,20 +16,10 @@ import { ApiError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/errors.ts';
 import { DELETE_FIELD, isIncrement } from '../../ports/store.ts';
 import type { Batch, Doc, DocData, DocStore, Meter, Query, Transaction, UpdateData } from '../../ports/store.ts';
-import {
-  WriteBuffer,
-  addTo,
-  assertIndexed,
-  checkDocSize,
-  checkQuery,
-  checkWriteCount,
-  countReads,
-  docPathParts,
-  fieldSegments,
-  loadIndexes,
-  queryReads,
-} from '../indexCoverage.ts';
-import type { IndexesFile, UpdateValue, WriteOp } from '../indexCoverage.ts';
+import { assertIndexed, loadIndexes } from '../indexCoverage.ts';
+import { WriteBuffer, addTo, checkDocSize, checkQuery, checkWriteCount, countReads, docPathParts, fieldSegments, queryReads } from '../storeRules.ts';
+import type { IndexesFile } from '../indexCoverage.ts';
+import type { UpdateValue, WriteOp } from '../storeRules.ts';
 
 export interface FirestoreStoreOptions {
   /** Refuse queries that the indexes file does not cover (the emulator would accept them; production would not). */

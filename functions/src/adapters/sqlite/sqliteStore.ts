@@ -12,21 +12,10 @@ import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { ApiError } from '../../core/errors.ts';
 import { LIMITS } from '../../ports/store.ts';
 import type { Batch, Doc, DocData, DocStore, Meter, Query, Transaction, UpdateData, WhereOp } from '../../ports/store.ts';
-import {
-  WriteBuffer,
-  addTo,
-  applyUpdate,
-  assertIndexed,
-  checkQuery,
-  checkWriteCount,
-  countReads,
-  docPathParts,
-  fieldSegments,
-  loadIndexes,
-  normalizedOrder,
-  queryReads,
-} from '../indexCoverage.ts';
-import type { IndexesFile, WriteOp } from '../indexCoverage.ts';
+import { assertIndexed, loadIndexes, normalizedOrder } from '../indexCoverage.ts';
+import { WriteBuffer, addTo, applyUpdate, checkQuery, checkWriteCount, countReads, docPathParts, fieldSegments, queryReads } from '../storeRules.ts';
+import type { IndexesFile } from '../indexCoverage.ts';
+import type { WriteOp } from '../storeRules.ts';
 
 export interface SqliteStoreOptions {
   file: string;
