@@ -5,7 +5,7 @@ import { consumeQuota } from './quota.ts';
 import { enqueueDelivery, stageMessage } from './outbox.ts';
 import type { AnyOperation } from './defineOperation.ts';
 import type { Caller, Ctx, Services } from './context.ts';
-import type { Meter } from '../ports/store.ts';
+import type { DocStore, Meter } from '../ports/store.ts';
 
 export interface Execution {
   result: unknown;
@@ -16,12 +16,21 @@ export interface Execution {
  * Runs one operation for one caller: the role check, input validation, the handler,
  * then the activity row and the delivery of staged messages. Shared by every surface.
  */
-export async function execute(op: AnyOperation, rawInput: unknown, caller: Caller, services: Services, requestId: string, meter: Meter = { reads: 0, writes: 0 }): Promise<Execution> {
+export async function execute(
+  op: AnyOperation,
+  rawInput: unknown,
+  caller: Caller,
+  services: Services,
+  requestId: string,
+  meter: Meter = { reads: 0, writes: 0 },
+  /** The request's metered store when the surface already made one (it authenticated with it). */
+  meteredStore?: DocStore,
+): Promise<Execution> {
   if (op.flags.adminOnly && caller.role !== 'admin') {
     throw new ApiError('permission-denied', `${op.name} requires the admin role; this key acts as a ${caller.role}`);
   }
   const input = parseInput(op.input, rawInput ?? {});
-  const store = services.store.metered(meter);
+  const store = meteredStore ?? services.store.metered(meter);
   const staged: string[] = [];
   const ctx: Ctx = {
     ...services,

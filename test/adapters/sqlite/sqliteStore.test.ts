@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { openSqliteStore } from '../../../functions/src/adapters/sqlite/sqliteStore.ts';
+import { openSqliteStore, REVALIDATE_MS } from '../../../functions/src/adapters/sqlite/sqliteStore.ts';
 import type { IndexesFile } from '../../../functions/src/adapters/indexCoverage.ts';
 import { storeContract } from '../storeContract.ts';
 import type { OpenOptions } from '../storeContract.ts';
@@ -206,5 +206,66 @@ describe('sqlite store: indexes from firestore.indexes.json', () => {
       .all('businesses/b1/payments', 'open') as { detail: string }[];
     assert.match(plan.map((p) => p.detail).join('\n'), /USING INDEX ix_/);
     raw.close();
+  });
+});
+
+describe('sqlite store: the per-request document cache', () => {
+  const meter = () => ({ reads: 0, writes: 0 });
+
+  test('a request view sees every write of its own connection at once', async () => {
+    const s = openSqliteStore({ file: file() });
+    const view = s.metered(meter());
+    assert.equal(await view.get('a/1'), null);
+    await s.set('a/1', { v: 1 });
+    assert.deepEqual((await view.get('a/1'))?.data, { v: 1 });
+    await s.runTransaction(async (tx) => tx.update('a/1', { v: 2 }));
+    assert.deepEqual((await view.get('a/1'))?.data, { v: 2 });
+    const b = s.batch();
+    b.delete('a/1');
+    await b.commit();
+    assert.equal(await view.get('a/1'), null);
+    await s.close();
+  });
+
+  test('a request view made after the revalidation interval sees what another connection (another process) committed', async () => {
+    const f = file();
+    const server = openSqliteStore({ file: f });
+    const cli = openSqliteStore({ file: f });
+    const pause = () => new Promise((r) => setTimeout(r, REVALIDATE_MS + 5));
+    await server.set('apiKeys/k', { revokedAt: null });
+    assert.equal((await server.metered(meter()).get('apiKeys/k'))?.data.revokedAt, null);
+    await cli.update('apiKeys/k', { revokedAt: '2026-11-21T00:00:00.000Z' });
+    await pause();
+    assert.equal((await server.metered(meter()).get('apiKeys/k'))?.data.revokedAt, '2026-11-21T00:00:00.000Z');
+    await cli.delete('apiKeys/k');
+    await pause();
+    assert.equal(await server.metered(meter()).get('apiKeys/k'), null);
+    // Transactions always read the database itself.
+    await cli.set('apiKeys/k', { revokedAt: 'x' });
+    assert.equal(await server.runTransaction(async (tx) => (await tx.get('apiKeys/k'))?.data.revokedAt), 'x');
+    await server.close();
+    await cli.close();
+  });
+
+  test('callers get their own copy: changing a returned document changes nothing stored', async () => {
+    const s = openSqliteStore({ file: file() });
+    await s.set('a/1', { list: [1], nested: { x: 1 } });
+    const view = s.metered(meter());
+    const first = (await view.get('a/1'))!;
+    (first.data.list as number[]).push(2);
+    (first.data.nested as { x: number }).x = 9;
+    assert.deepEqual((await view.get('a/1'))?.data, { list: [1], nested: { x: 1 } });
+    await s.close();
+  });
+
+  test('cached reads are still counted as reads', async () => {
+    const s = openSqliteStore({ file: file() });
+    await s.set('a/1', { v: 1 });
+    const m = meter();
+    const view = s.metered(m);
+    await view.get('a/1');
+    await view.get('a/1');
+    assert.equal(m.reads, 2);
+    await s.close();
   });
 });

@@ -377,6 +377,15 @@ class Core {
   readonly indexes: IndexesFile;
   private readonly cache = new Map<string, StatementSync>();
   private closed = false;
+  /**
+   * Documents read through metered (per-request) views, as stored JSON. Own commits drop the paths
+   * they write at once. Another connection's commit (the admin CLI) changes `PRAGMA data_version`,
+   * which new views check at most every REVALIDATE_MS, clearing everything: such writes show within
+   * that bound. Transactions never read through the cache.
+   */
+  private readonly docs = new Map<string, { json: string; version: number } | null>();
+  private dataVersion = -1;
+  private checkedAt = -Infinity;
 
   constructor(opts: SqliteStoreOptions) {
     if (opts.file !== ':memory:' && !opts.file.startsWith('file:')) mkdirSync(dirname(opts.file), { recursive: true });
@@ -477,6 +486,31 @@ class Core {
   readRow(path: string): Row | null {
     const r = this.stmt('SELECT data, version FROM docs WHERE path = ?').get(path) as { data: string; version: number } | undefined;
     return r ? { path, data: JSON.parse(r.data) as DocData, version: r.version } : null;
+  }
+
+  /** Forgets cached documents when another connection has committed since the last check. */
+  revalidate(): void {
+    // The check costs about as much as a row read, so busy servers make it once per interval, not per request.
+    const now = performance.now();
+    if (now - this.checkedAt < REVALIDATE_MS) return;
+    this.checkedAt = now;
+    const v = (this.stmt('PRAGMA data_version').get() as { data_version: number }).data_version;
+    if (v !== this.dataVersion) {
+      this.docs.clear();
+      this.dataVersion = v;
+    }
+  }
+
+  /** readRow through the document cache (callers get their own parsed copy). */
+  readRowCached(path: string): Row | null {
+    let hit = this.docs.get(path);
+    if (hit === undefined) {
+      const r = this.stmt('SELECT data, version FROM docs WHERE path = ?').get(path) as { data: string; version: number } | undefined;
+      hit = r ? { json: r.data, version: r.version } : null;
+      if (this.docs.size >= DOC_CACHE_ENTRIES) this.docs.clear();
+      this.docs.set(path, hit);
+    }
+    return hit ? { path, data: JSON.parse(hit.json) as DocData, version: hit.version } : null;
   }
 
   readRows(paths: string[]): (Row | null)[] {
@@ -587,6 +621,7 @@ class Core {
           state.set(op.path, next);
         }
         for (const [path, data] of state) {
+          this.docs.delete(path);
           if (data === null) {
             this.stmt('DELETE FROM docs WHERE path = ?').run(path);
             continue;
@@ -611,9 +646,14 @@ class Core {
     if (this.closed) return;
     this.closed = true;
     this.cache.clear();
+    this.docs.clear();
     this.db.close();
   }
 }
+
+const DOC_CACHE_ENTRIES = 10_000;
+/** How stale another process's writes may look to a request view (milliseconds). */
+export const REVALIDATE_MS = 5;
 
 const READ_AFTER_WRITE = 'Firestore transactions require all reads to be executed before all writes';
 
@@ -691,6 +731,8 @@ const signature = (rows: Row[]) => rows.map((r) => `${r.path}@${r.version}`).joi
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 2 ** attempt)));
 
 function makeStore(core: Core, meters: readonly Meter[]): DocStore {
+  // Metered views serve requests: they read through the document cache, checked once at creation.
+  const cached = meters.length > 0;
   const write = async (op: (b: WriteBuffer) => void) => {
     const buf = new WriteBuffer();
     op(buf);
@@ -700,7 +742,7 @@ function makeStore(core: Core, meters: readonly Meter[]): DocStore {
   return {
     async get(path) {
       docPathParts(path);
-      const row = core.readRow(path);
+      const row = cached ? core.readRowCached(path) : core.readRow(path);
       addTo(meters, 1, 0);
       return row ? docOf(row) : null;
     },
@@ -774,7 +816,10 @@ function makeStore(core: Core, meters: readonly Meter[]): DocStore {
         },
       };
     },
-    metered: (meter) => makeStore(core, [...meters, meter]),
+    metered: (meter) => {
+      core.revalidate();
+      return makeStore(core, [...meters, meter]);
+    },
     async close() {
       core.close();
     },

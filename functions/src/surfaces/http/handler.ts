@@ -83,7 +83,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     }
     const store = services.store.metered(meter);
     const caller = await authenticate(store, req.headers.authorization, services.clock.now());
-    const { result } = await execute(op, input, caller, services, requestId, meter);
+    const { result } = await execute(op, input, caller, services, requestId, meter, store);
     return json(200, { ok: true, result });
   }
 
