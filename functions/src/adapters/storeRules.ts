@@ -4,7 +4,7 @@
  */
 import { ApiError, invalid } from '../core/errors.ts';
 import { DELETE_FIELD, isIncrement, LIMITS } from '../ports/store.ts';
-import type { DocData, Increment, Query, UpdateData, WhereOp, Writer } from '../ports/store.ts';
+import type { Batch, DocData, Increment, Query, UpdateData, WhereOp, Writer } from '../ports/store.ts';
 
 
 /** Splits a field path on dots; a backtick-quoted segment may contain dots (Firestore's syntax). */
@@ -240,4 +240,26 @@ export function addTo(meters: readonly { reads: number; writes: number }[], read
     m.reads += reads;
     m.writes += writes;
   }
+}
+
+/** A batch over a buffer: writes are validated as made, and `commit` applies them once. */
+export function bufferedBatch(apply: (ops: WriteOp[]) => Promise<void> | void, meters: readonly { reads: number; writes: number }[]): Batch {
+  const buf = new WriteBuffer();
+  let committed = false;
+  const open = () => {
+    if (committed) throw new ApiError('failed-precondition', 'this batch has already been committed');
+    return buf;
+  };
+  return {
+    set: (path, data) => open().set(path, data),
+    create: (path, data) => open().create(path, data),
+    update: (path, data) => open().update(path, data),
+    delete: (path) => open().delete(path),
+    async commit() {
+      open();
+      committed = true;
+      await apply(buf.ops);
+      addTo(meters, 0, buf.ops.length);
+    },
+  };
 }

@@ -17,7 +17,7 @@ import type { ErrorCode } from '../../core/errors.ts';
 import { DELETE_FIELD, isIncrement } from '../../ports/store.ts';
 import type { Batch, Doc, DocData, DocStore, Meter, Query, Transaction, UpdateData } from '../../ports/store.ts';
 import { assertIndexed, loadIndexes } from '../indexCoverage.ts';
-import { WriteBuffer, addTo, checkDocSize, checkQuery, checkWriteCount, countReads, docPathParts, fieldSegments, queryReads } from '../storeRules.ts';
+import { WriteBuffer, addTo, bufferedBatch, checkDocSize, checkQuery, checkWriteCount, countReads, docPathParts, fieldSegments, queryReads } from '../storeRules.ts';
 import type { IndexesFile } from '../indexCoverage.ts';
 import type { UpdateValue, WriteOp } from '../storeRules.ts';
 
@@ -278,27 +278,7 @@ function makeStore(engine: Engine, meters: readonly Meter[]): DocStore {
         addTo(meters, 0, writes);
         return result;
       }),
-    batch(): Batch {
-      const buf = new WriteBuffer();
-      let committed = false;
-      const open = () => {
-        if (committed) throw new ApiError('failed-precondition', 'this batch has already been committed');
-        return buf;
-      };
-      return {
-        set: (path, data) => open().set(path, data),
-        create: (path, data) => open().create(path, data),
-        update: (path, data) => open().update(path, data),
-        delete: (path) => open().delete(path),
-        commit: () =>
-          guard(async () => {
-            open();
-            committed = true;
-            await engine.commit(buf.ops);
-            addTo(meters, 0, buf.ops.length);
-          }),
-      };
-    },
+    batch: (): Batch => bufferedBatch((ops) => guard(() => engine.commit(ops)), meters),
     metered: (meter) => makeStore(engine, [...meters, meter]),
     async close() {},
   };

@@ -13,7 +13,7 @@ import { ApiError } from '../../core/errors.ts';
 import { LIMITS } from '../../ports/store.ts';
 import type { Batch, Doc, DocData, DocStore, Meter, Query, Transaction, UpdateData, WhereOp } from '../../ports/store.ts';
 import { assertIndexed, loadIndexes, normalizedOrder } from '../indexCoverage.ts';
-import { WriteBuffer, addTo, applyUpdate, checkQuery, checkWriteCount, countReads, docPathParts, fieldSegments, queryReads } from '../storeRules.ts';
+import { WriteBuffer, addTo, bufferedBatch, applyUpdate, checkQuery, checkWriteCount, countReads, docPathParts, fieldSegments, queryReads } from '../storeRules.ts';
 import type { IndexesFile } from '../indexCoverage.ts';
 import type { WriteOp } from '../storeRules.ts';
 
@@ -796,26 +796,7 @@ function makeStore(core: Core, meters: readonly Meter[]): DocStore {
         return result;
       }
     },
-    batch(): Batch {
-      const buf = new WriteBuffer();
-      let committed = false;
-      const open = () => {
-        if (committed) throw new ApiError('failed-precondition', 'this batch has already been committed');
-        return buf;
-      };
-      return {
-        set: (path, data) => open().set(path, data),
-        create: (path, data) => open().create(path, data),
-        update: (path, data) => open().update(path, data),
-        delete: (path) => open().delete(path),
-        async commit() {
-          open();
-          committed = true;
-          core.commit(buf.ops);
-          addTo(meters, 0, buf.ops.length);
-        },
-      };
-    },
+    batch: (): Batch => bufferedBatch((ops) => core.commit(ops), meters),
     metered: (meter) => {
       core.revalidate();
       return makeStore(core, [...meters, meter]);
