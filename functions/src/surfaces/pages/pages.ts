@@ -45,6 +45,15 @@ export function createPagesHandler(app: App): HttpHandler {
     const t = messages(lang);
     return messagePage(404, lang, t.notFoundTitle, t.notFoundBody, path && switchOf(path, lang));
   };
+  /** The posted form, or null when it cannot be read (answered with the bad-form page). */
+  async function readForm(req: HttpRequest): Promise<Form | null> {
+    try {
+      return await parseForm(req.headers['content-type'], req.body);
+    } catch (e) {
+      if (e instanceof FormError) return null;
+      throw e;
+    }
+  }
   const badForm = (lang: Lang) => messagePage(400, lang, messages(lang).badFormTitle, messages(lang).badFormBody);
 
   const upload = (form: Form): Upload | null =>
@@ -66,13 +75,8 @@ export function createPagesHandler(app: App): HttpHandler {
   async function postPayment(req: HttpRequest, path: string, token: string, lang: Lang): Promise<HttpResponse> {
     const payment = await paymentByToken(s.store, token);
     if (!payment) return notFoundPage(lang, path);
-    let form: Form;
-    try {
-      form = await parseForm(req.headers['content-type'], req.body);
-    } catch (e) {
-      if (e instanceof FormError) return badForm(lang);
-      throw e;
-    }
+    const form = await readForm(req);
+    if (!form) return badForm(lang);
     const { submissionId, action } = form.fields;
     if (!isSubmissionId(submissionId) || (action !== 'payout' && action !== 'invoice')) return badForm(lang);
     try {
@@ -112,13 +116,8 @@ export function createPagesHandler(app: App): HttpHandler {
   async function postLink(req: HttpRequest, path: string, slug: string, lang: Lang): Promise<HttpResponse> {
     const businessId = await businessBySlug(s.store, slug);
     if (!businessId) return notFoundPage(lang, path);
-    let form: Form;
-    try {
-      form = await parseForm(req.headers['content-type'], req.body);
-    } catch (e) {
-      if (e instanceof FormError) return badForm(lang);
-      throw e;
-    }
+    const form = await readForm(req);
+    if (!form) return badForm(lang);
     const f = form.fields;
     if (!isSubmissionId(f.submissionId)) return badForm(lang);
     try {
