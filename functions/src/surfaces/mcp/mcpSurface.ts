@@ -17,7 +17,7 @@ import type { App } from '../../app.ts';
 import type { Registry } from '../../operations/index.ts';
 import type { AnyOperation } from '../../core/defineOperation.ts';
 import type { Caller } from '../../core/context.ts';
-import type { Meter } from '../../ports/store.ts';
+import type { DocStore, Meter } from '../../ports/store.ts';
 import { MAX_BODY_BYTES, type HttpHandler, type HttpRequest, type HttpResponse } from '../http/types.ts';
 import { ApiError, isApiError, type ErrorCode } from '../../core/errors.ts';
 import { authenticate } from '../../core/auth.ts';
@@ -33,6 +33,8 @@ interface Exchange {
   caller: Caller;
   requestId: string;
   meter: Meter;
+  /** The request's metered store: authentication and the tool call share it. */
+  store: DocStore;
 }
 
 interface ToolEntry {
@@ -130,7 +132,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     let result: CallToolResult;
     try {
-      const out = (await execute(entry.op, params.arguments ?? {}, exchange.caller, services, exchange.requestId, exchange.meter)).result;
+      const out = (await execute(entry.op, params.arguments ?? {}, exchange.caller, services, exchange.requestId, exchange.meter, exchange.store)).result;
       result = { content: [{ type: 'text', text: JSON.stringify(out ?? null) }] };
       if (entry.structured && isPlainObject(out)) result.structuredContent = out;
     } catch (e) {
@@ -184,9 +186,10 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
   }
 
   async function serve(req: HttpRequest, requestId: string, meter: Meter): Promise<HttpResponse> {
+    const store = services.store.metered(meter);
     let caller: Caller;
     try {
-      caller = await authenticate(services.store.metered(meter), req.headers.authorization, services.clock.now());
+      caller = await authenticate(store, req.headers.authorization, services.clock.now());
     } catch (e) {
       if (!isApiError(e)) throw e;
       return envelope(e, e.code === 'unauthenticated' ? { 'www-authenticate': 'Bearer' } : {});
@@ -214,7 +217,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     if (!headers.get('accept')?.includes('text/event-stream')) headers.set('accept', 'application/json, text/event-stream');
     // The SDK needs no real origin: it does no host checks, and the key already guards the endpoint.
     const request = new Request(new URL(req.path, 'http://localhost'), { method: 'POST', headers, body: new Uint8Array(bytes) });
-    const exchange: Exchange = { caller, requestId, meter };
+    const exchange: Exchange = { caller, requestId, meter, store };
     const response = (await isLegacyRequest(request, parsedBody))
       ? await serveLegacy(request, parsedBody, exchange)
       : await modern.fetch(request, { authInfo: authInfoOf(exchange), parsedBody });
