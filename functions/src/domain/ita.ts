@@ -4,11 +4,10 @@ import { DELETE_FIELD, type DocStore } from '../ports/store.ts';
 import type { InvoiceReading } from './invoices.ts';
 import type { ItaVerdict } from './payments.ts';
 import { ApiError, precondition } from '../core/errors.ts';
-import { newSecret, sha256 } from '../core/ids.ts';
 import { seal, unseal } from '../core/secrets.ts';
 import { appendActivity } from '../core/activity.ts';
-import { memberPath, type MemberRecord } from '../core/auth.ts';
-import { businessPath, profileOf } from './business.ts';
+import { profileOf } from './business.ts';
+import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE } from './oauthState.ts';
 import { itaClient, ItaError, type ItaClient, type ItaInvoiceDetails, type ItaSettings, type ItaTokens } from '../adapters/ita/itaClient.ts';
 
 /**
@@ -19,7 +18,6 @@ import { itaClient, ItaError, type ItaClient, type ItaInvoiceDetails, type ItaSe
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Spec §8: the consent counts as valid 90 days from the grant. */
 export const ITA_CONSENT_DAYS = 90;
-export const OAUTH_STATE_TTL_MS = 15 * 60 * 1000;
 /** Refresh a little before the access token's stated expiry, so it does not die in flight. */
 const ACCESS_SKEW_MS = 30_000;
 /** The ITA's access tokens last 10 minutes; assumed when the token answer omits expires_in. */
@@ -27,19 +25,7 @@ const DEFAULT_ACCESS_SEC = 600;
 
 export const ITA_CALLBACK_PATH = '/oauth/ita/callback';
 export const itaConsentPath = (businessId: string) => `businesses/${businessId}/consents/ita`;
-/** Global record keyed by the state's hash (DESIGN.md: global records are keyed by their secret's hash). */
-export const oauthStatePath = (state: string) => `oauthStates/${sha256(state)}`;
-
-export interface OAuthStateRecord {
-  provider: 'ita';
-  businessId: string;
-  userId: string;
-  email: string;
-  keyName: string;
-  createdAt: string;
-  expiresAtMs: number;
-  usedAt: string | null;
-}
+export { oauthStatePath, OAUTH_STATE_TTL_MS, type OAuthStateRecord } from './oauthState.ts';
 
 export interface ItaConsentRecord {
   provider: 'ita';
@@ -91,19 +77,8 @@ export function itaStatus(data: Record<string, unknown> | null | undefined, now:
 /** Starts a consent: a single-use, expiring state stored hashed with the business and the starting user. */
 export async function startItaConsent(store: DocStore, config: Config, caller: Caller, now: number): Promise<{ url: string; stateExpiresAt: string }> {
   const client = itaClient(itaSettings(config));
-  const state = newSecret();
-  const record: OAuthStateRecord = {
-    provider: 'ita',
-    businessId: caller.businessId,
-    userId: caller.userId,
-    email: caller.email,
-    keyName: caller.keyName,
-    createdAt: new Date(now).toISOString(),
-    expiresAtMs: now + OAUTH_STATE_TTL_MS,
-    usedAt: null,
-  };
-  await store.create(oauthStatePath(state), { ...record });
-  return { url: client.authorizeUrl({ redirectUri: itaRedirectUri(config), state }), stateExpiresAt: new Date(record.expiresAtMs).toISOString() };
+  const { state, expiresAtMs } = await createOAuthState(store, 'ita', caller, now);
+  return { url: client.authorizeUrl({ redirectUri: itaRedirectUri(config), state }), stateExpiresAt: new Date(expiresAtMs).toISOString() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,9 +108,6 @@ export class ConsentFailure extends Error {
 
 const fail = (reason: ConsentFailureReason, detail?: string) => new ConsentFailure(reason, detail);
 
-/** Limits on what the return URL may carry, checked before anything is hashed or sent. */
-const MAX_STATE = 200;
-const MAX_CODE = 4096;
 
 const consentRecord = (tokens: ItaTokens, secret: string, now: number, grantedBy: string, grantId: string): ItaConsentRecord => ({
   provider: 'ita',
@@ -160,27 +132,19 @@ export async function completeItaConsent(
   client?: ItaClient,
 ): Promise<{ businessId: string; businessName: string; expiresAt: string }> {
   const { store, config, clock, logger } = services;
-  const state = params.state ?? '';
-  if (!state || state.length > MAX_STATE) throw fail('missing_state');
   const now = clock.now();
-  const at = new Date(now).toISOString();
-
-  const record = await store.runTransaction(async (tx) => {
-    const doc = await tx.get(oauthStatePath(state));
-    if (!doc || doc.data.provider !== 'ita') throw fail('unknown_state');
-    const r = doc.data as unknown as OAuthStateRecord;
-    if (r.usedAt) throw fail('used_state');
-    if (r.expiresAtMs <= now) throw fail('expired_state');
-    tx.update(doc.path, { usedAt: at });
-    return r;
-  });
+  let spent;
+  try {
+    spent = await spendOAuthState(store, 'ita', params.state, now);
+  } catch (e) {
+    if (e instanceof StateFailure) throw fail(e.reason);
+    throw e;
+  }
+  const { record, caller, business } = spent;
 
   if (params.error) throw fail('declined', `the consent was not given (${params.error.slice(0, 60)})`);
   const code = params.code ?? '';
   if (!code || code.length > MAX_CODE) throw fail('missing_code');
-
-  const [member, business] = await store.getAll([memberPath(record.businessId, record.userId), businessPath(record.businessId)]);
-  if (!member || !business) throw fail('member_removed');
 
   let settings: ItaSettings;
   try {
@@ -203,20 +167,13 @@ export async function completeItaConsent(
   const consent = consentRecord(tokens, config.credentialsKey, now, record.userId, services.ids());
   // A new grant replaces any earlier one, and starts a new 90 days.
   await store.set(itaConsentPath(record.businessId), { ...consent });
-  const caller: Caller = {
-    businessId: record.businessId,
-    userId: record.userId,
-    email: record.email,
-    role: (member.data as unknown as MemberRecord).role,
-    keyName: record.keyName,
-  };
   await appendActivity(store, services.ids, caller, now, {
     operation: 'itaConnectCallback',
     targetIds: ['ita'],
     summary: `connected the tax authority; consent valid until ${consent.expiresAt.slice(0, 10)}`,
   });
   // The page names the business, so a user sent someone else's consent link notices whose it is.
-  return { businessId: record.businessId, businessName: profileOf(business.data).businessName || profileOf(business.data).name, expiresAt: consent.expiresAt };
+  return { businessId: record.businessId, businessName: profileOf(business).businessName || profileOf(business).name, expiresAt: consent.expiresAt };
 }
 
 // ---------------------------------------------------------------------------------------------
