@@ -21,7 +21,10 @@ export interface ActivityNote {
 export interface Operation<I extends z.ZodObject = z.ZodObject, O = unknown> {
   name: string;
   group: string;
+  /** One short line (under 80 characters): the OpenAPI summary and the start of the MCP description. */
   summary: string;
+  /** The rest: behaviour, limits, what to call next. OpenAPI `description`; appended for MCP. */
+  description?: string;
   flags: OperationFlags;
   input: I;
   output: z.ZodType<O>;

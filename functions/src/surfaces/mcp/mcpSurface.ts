@@ -61,7 +61,7 @@ function inputSchemaOf(op: AnyOperation): Tool['inputSchema'] {
 }
 
 function descriptionOf(op: AnyOperation): string {
-  let text = op.summary;
+  let text = op.description ? `${op.summary} ${op.description}` : op.summary;
   if (op.flags.adminOnly) text += ' Requires the admin role.';
   if (op.flags.dangerous) text += ' Dangerous: the client asks the human for confirmation first.';
   return text;

@@ -80,6 +80,7 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
     const common = {
       tags: [op.group],
       summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
       'x-flags': { readOnly: Boolean(op.flags.readOnly), dangerous: Boolean(op.flags.dangerous), adminOnly: Boolean(op.flags.adminOnly) },
       responses: responses(op),
     };
