@@ -1,0 +1,110 @@
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/**
+ * Request overhead, measured with a real load generator: autocannon runs in a process of its own
+ * against (a) a bare node:http server answering a body of whoami's size and (b) whoami through the
+ * service (`functions/src/server.ts`, what `npm start` runs), each in its own process. Rounds alternate
+ * so machine noise hits both alike; medians are reported. The bare server's rate shows the client's
+ * ceiling: the service's rate must sit well below it for the ratio to measure the service.
+ * Also: the functions entry's load time, and the time from spawning a fresh server to its first whoami.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+const run = promisify(execFile);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'bfo-bench-'));
+const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' };
+const children: ChildProcess[] = [];
+
+async function waitFor(url: string, init?: RequestInit): Promise<Response> {
+  for (;;) {
+    try {
+      return await fetch(url, init);
+    } catch {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+}
+
+function start(args: string[], port: number): ChildProcess {
+  const child = spawn(process.execPath, args, { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  child.on('exit', (code, signal) => {
+    if (!child.killed) console.error(`${args[0]} exited early: ${code ?? signal}`);
+  });
+  return child;
+}
+
+/** One autocannon run in its own process; returns requests per second (non-2xx fail the run). */
+async function load(url: string, headers: Record<string, string>): Promise<number> {
+  const args = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', 'POST', '-b', '{}', '-H', 'content-type=application/json'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  const { stdout } = await run(process.execPath, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
+  const r = JSON.parse(stdout) as { requests: { average: number; total: number }; non2xx: number; errors: number; duration: number };
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.total / r.duration;
+}
+
+function entryLoadMs(): number {
+  const code = "const t = performance.now(); await import('./functions/src/index.ts'); process.stdout.write(String(performance.now() - t));";
+  const runs = Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { env }).toString()));
+  return runs.sort((a, b) => a - b)[2];
+}
+
+/** Spawn a fresh server and time its first whoami answer (what a user of `npm start` waits for). */
+async function firstWhoamiMs(port: number, auth: Record<string, string>): Promise<number> {
+  const t = performance.now();
+  const child = start(['functions/src/server.ts'], port);
+  const res = await waitFor(`http://127.0.0.1:${port}/v1/whoami`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+  if (res.status !== 200) throw new Error(`first whoami: ${res.status}`);
+  const ms = performance.now() - t;
+  child.kill('SIGTERM');
+  return ms;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+try {
+  const owner = JSON.parse(execFileSync(process.execPath, ['functions/src/admin.ts', 'create-business', '--name', 'Bench', '--email', 'bench@example.com'], { env }).toString());
+  const auth = { authorization: `Bearer ${owner.apiKey}` };
+  const firsts = [await firstWhoamiMs(18790, auth), await firstWhoamiMs(18791, auth), await firstWhoamiMs(18792, auth)];
+
+  const apiPort = 18787;
+  const barePort = 18788;
+  start(['functions/src/server.ts'], apiPort);
+  const api = `http://127.0.0.1:${apiPort}/v1/whoami`;
+  const sample = await (await waitFor(api, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })).text();
+  const bytes = Buffer.byteLength(sample);
+  start(['bench/bareServer.ts', String(bytes), String(barePort)], barePort);
+  const bare = `http://127.0.0.1:${barePort}/`;
+  await waitFor(bare);
+
+  // Warm-up (JIT, SQLite page cache), then alternating rounds.
+  await load(bare, {});
+  await load(api, auth);
+  const bares: number[] = [];
+  const apis: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    bares.push(await load(bare, {}));
+    apis.push(await load(api, auth));
+  }
+  const ratios = apis.map((a, i) => a / bares[i]);
+  console.log(`load generator: autocannon in its own process, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s; body ${bytes} bytes`);
+  console.log(`bare node:http           ${fmt(median(bares))} req/s  (rounds: ${bares.map(fmt).join(', ')})`);
+  console.log(`whoami via the service   ${fmt(median(apis))} req/s  (rounds: ${apis.map(fmt).join(', ')})`);
+  console.log(`client headroom: the bare server ran ${(median(bares) / median(apis)).toFixed(1)}x faster than the service, so the client is not the limit`);
+  console.log(`ratio whoami/bare        ${median(ratios).toFixed(2)}  (per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; target >= 0.50, aim 0.70)`);
+  console.log(`functions entry load     ${entryLoadMs().toFixed(0)} ms  (median of 5; target <= 300)`);
+  console.log(`first whoami of a fresh npm start   ${median(firsts).toFixed(0)} ms  (median of 3: ${firsts.map((m) => m.toFixed(0)).join(', ')})`);
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+}
