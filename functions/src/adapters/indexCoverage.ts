@@ -188,3 +188,60 @@ export function assertIndexed(q: Query, indexes: IndexesFile): void {
   const need = missingIndex(q, indexes);
   if (need !== null) throw new ApiError('failed-precondition', 'The query requires an index: ' + need);
 }
+
+// ---------------------------------------------------------------------------------------------
+// What a write costs in index entries
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Leaf fields as Firestore's automatic indexing sees them: maps are entered, arrays are one field. */
+function leafFields(data: Record<string, unknown>, prefix = ''): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(data)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (isMap(v)) out.push(...leafFields(v, path));
+    else out.push([path, v]);
+  }
+  return out;
+}
+
+const distinctCount = (xs: unknown[]) => new Set(xs.map((x) => JSON.stringify(x))).size;
+
+function fieldValue(data: Record<string, unknown>, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (isMap(o) ? o[k] : undefined), data);
+}
+
+/**
+ * The index entries one document of `collectionGroup` holds under Firestore's model: automatic
+ * single-field indexes (ascending and descending per scalar, one array-contains entry per distinct
+ * array element; field overrides replace them), plus each composite index whose fields the document
+ * has (an array-contains field multiplies by its distinct elements). Firestore allows 40,000 a document.
+ */
+export function indexEntries(collectionGroup: string, data: Record<string, unknown>, indexes: IndexesFile): { single: number; composite: number; total: number } {
+  let single = 0;
+  for (const [path, v] of leafFields(data)) {
+    const override = (indexes.fieldOverrides ?? []).find((o) => o.collectionGroup === collectionGroup && o.fieldPath === path);
+    const modes = override
+      ? override.indexes
+      : [{ order: 'ASCENDING' }, { order: 'DESCENDING' }, { arrayConfig: 'CONTAINS' }];
+    for (const m of modes) {
+      if ('arrayConfig' in m && m.arrayConfig) single += Array.isArray(v) ? distinctCount(v) : 0;
+      else if (!Array.isArray(v)) single += 1;
+    }
+  }
+  let composite = 0;
+  for (const ix of indexes.indexes) {
+    if (ix.collectionGroup !== collectionGroup) continue;
+    let n = 1;
+    for (const f of meaningfulFields(ix)) {
+      const v = fieldValue(data, f.fieldPath);
+      if (v === undefined) {
+        n = 0;
+        break;
+      }
+      if (f.arrayConfig) n *= Array.isArray(v) ? distinctCount(v) : 0;
+    }
+    composite += n;
+  }
+  return { single, composite, total: single + composite };
+}

@@ -10,7 +10,7 @@ import type { DocStore, Reader, Transaction, Writer } from '../ports/store.ts';
 import type { Ai, AiFile, AiResult } from '../ports/ai.ts';
 import { isDocId } from './paymentView.ts';
 import { PAY_MARKS, readingSchema, invoicesPath, type InvoiceDoc, type InvoiceReading, type InvoiceSource } from './invoices.ts';
-import { searchTokens } from './search.ts';
+import { searchTokensOf } from './search.ts';
 import { suppliersPath, type SupplierRecord } from './suppliers.ts';
 import { vendorKeyOf } from './vendorKeys.ts';
 import { issuerId, recordSuggestion, softwarePath, suggestionsPath, type SoftwareRecord, type SuggestionRecord } from './issuers.ts';
@@ -63,9 +63,12 @@ export function isRealDay(s: string | null | undefined): s is string {
 /** The reading's date when it is a real day, else the upload day (UTC). */
 export const documentDate = (reading: InvoiceReading | null, createdAtMs: number) => (isRealDay(reading?.date) ? reading!.date! : utcDay(createdAtMs));
 
-/** q covers file name, issuer, invoice number, note and mail subject (spec §4 invoicesList). */
+/**
+ * q covers file name, issuer, invoice number, note and mail subject (spec §4 invoicesList): word
+ * beginnings of the issuer and the number, whole words of the rest (docs/performance.md).
+ */
 export const invoiceSearchTokens = (d: Pick<InvoiceDoc, 'fileName' | 'reading' | 'note' | 'mailbox'>) =>
-  searchTokens(d.fileName, d.reading?.issuer.name, d.reading?.number, d.note, d.mailbox?.subject);
+  searchTokensOf([d.reading?.issuer.name, d.reading?.number], [d.fileName, d.note, d.mailbox?.subject]);
 
 export interface NewDocFields {
   docId: string;

@@ -1,9 +1,12 @@
 /**
  * Text search without reading the whole collection (DESIGN.md): documents keep normalized
- * word prefixes in `search`, and a query asks `array-contains` for one word of `q`.
+ * search tokens in `search`, and a query asks `array-contains` for one word of `q`.
+ * Every token costs one index entry per index that carries `search`, so tokens are kept few.
  */
 const MAX_PREFIX = 15;
 const MAX_TOKENS = 400;
+/** Invoices: 7 indexes carry `search`, so 150 tokens stay near 1,000 index entries. */
+export const MAX_INVOICE_TOKENS = 150;
 
 export function words(text: string): string[] {
   return text
@@ -24,6 +27,20 @@ export function searchTokens(...texts: (string | null | undefined)[]): string[] 
     if (out.size >= MAX_TOKENS) break;
   }
   return [...out].slice(0, MAX_TOKENS);
+}
+
+/**
+ * Tokens of invoices: every prefix (2..15 characters) of the words of `prefixed` (names and numbers,
+ * typed as beginnings), and only the whole words (cut to 15) of `whole` (notes, subjects, file names).
+ * Prefixes come first, so a cap drops note words before issuer prefixes.
+ */
+export function searchTokensOf(prefixed: (string | null | undefined)[], whole: (string | null | undefined)[], max = MAX_INVOICE_TOKENS): string[] {
+  const out = new Set<string>();
+  for (const w of words(prefixed.filter(Boolean).join(' '))) {
+    for (let i = 2; i <= Math.min(w.length, MAX_PREFIX); i++) out.add(w.slice(0, i));
+  }
+  for (const w of words(whole.filter(Boolean).join(' '))) out.add(w.slice(0, MAX_PREFIX));
+  return [...out].slice(0, max);
 }
 
 /** The words of `q`, cut to the indexed prefix length; the longest one drives the query. */

@@ -5,8 +5,8 @@ import { get, post } from '../../http.ts';
 import { b64 } from '../../fakes/pdfs.ts';
 import { invoicesPath, type InvoiceDoc } from '../../../functions/src/domain/invoices.ts';
 import { invoiceSearchTokens, newInvoiceDoc } from '../../../functions/src/domain/invoiceDocs.ts';
-import { EQUALITY_FILTERS, listQuery } from '../../../functions/src/operations/invoices/invoicesList.ts';
-import { loadIndexes, missingIndex } from '../../../functions/src/adapters/indexCoverage.ts';
+import { EQUALITY_FILTERS, listQuery, storeFilters } from '../../../functions/src/operations/invoices/invoicesList.ts';
+import { indexEntries, loadIndexes, missingIndex } from '../../../functions/src/adapters/indexCoverage.ts';
 import { authenticate } from '../../../functions/src/core/auth.ts';
 import { execute } from '../../../functions/src/core/execute.ts';
 
@@ -131,7 +131,8 @@ test('every filter combination the code issues has its index in firestore.indexe
   const combos = combinations();
   assert.equal(combos.length, 128);
   for (const c of combos) {
-    const q = listQuery('b1', { ...c, word: c.q, q: undefined } as any);
+    const { q: word, ...filters } = c;
+    const q = listQuery('b1', storeFilters(filters as any, word).store);
     assert.equal(missingIndex(q, indexes), null, JSON.stringify(c));
   }
 });
@@ -154,12 +155,80 @@ test('reads per page: the page itself plus one count read; q reads only document
   assert.equal(await reads({ limit: 10 }), 10 + 1);
   // Offsets are billed: the skipped documents count too.
   assert.equal(await reads({ limit: 10, offset: 40 }), 50 + 1);
+  // One word: the matching documents (12 hold "rare") and the count.
   assert.equal(await reads({ q: 'rare' }), 12 + 1, '12 documents hold "rare"');
-  // Several words: each word's matches are counted (one read each here), then only the rarest word's documents are read.
+  // Several words: each word's matches are counted (one read each here), then the rarest word's documents are scanned.
   assert.equal(await reads({ q: 'rare vendor' }), 1 + 1 + 12);
   assert.deepEqual((await list({ q: 'vendor rare', limit: 200 })).total, 12);
   assert.equal(await reads({ folderId: 'card-4242' }), 1 + 1);
   assert.equal(await reads({ folderId: 'no-such' }), 1 + 1, 'an empty page still costs one read, and the count one');
+});
+
+test('pageToken walks the list one page at a time, at the cost of a page, and agrees with offset paging', async () => {
+  const all = (await list({ limit: 200 })).items.map((i: any) => i.docId);
+  assert.ok(all.length > 100);
+  for (const input of [{}, { q: 'vendor' }, { q: 'vendor common' }, { folderId: 'general', q: 'vendor', payMark: 'unpaid' }]) {
+    const expected = (await list({ ...input, limit: 200 })).items.map((i: any) => i.docId);
+    const walked: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const r = await list({ ...input, limit: 7, ...(token ? { pageToken: token } : {}) });
+      walked.push(...r.items.map((i: any) => i.docId));
+      token = r.nextPageToken ?? undefined;
+      pages++;
+    } while (token && pages < 100);
+    assert.deepEqual(walked, expected, JSON.stringify(input));
+  }
+  const caller = await authenticate(env.h.app.services.store, `Bearer ${env.h.owner.apiKey}`, Date.now());
+  const run = (input: Record<string, unknown>) => execute(env.h.registry.get('invoicesList')!, input, caller, env.h.app.services, 'test');
+  let token = (await list({ limit: 10 })).nextPageToken;
+  for (let i = 0; i < 5; i++) {
+    const { result, meter } = await run({ limit: 10, pageToken: token });
+    assert.ok(meter.reads <= 10 + 2, `page ${i + 2} read ${meter.reads} documents`);
+    token = (result as any).nextPageToken;
+  }
+  // Two-word q: a later page skips the counts too.
+  const first = await list({ q: 'vendor common', limit: 10 });
+  assert.equal(first.totalIsEstimate, true);
+  const second = await run({ q: 'vendor common', limit: 10, pageToken: first.nextPageToken });
+  assert.ok(second.meter.reads <= 10 + 2, `read ${second.meter.reads}`);
+});
+
+test('a page token belongs to its filters; with a token, offset must be 0; a forged token is refused', async () => {
+  const { nextPageToken } = await list({ limit: 2 });
+  await assert.rejects(list({ limit: 2, folderId: 'general', pageToken: nextPageToken }), { code: 'invalid-argument', message: /^pageToken: belongs to a list with other filters/ });
+  await assert.rejects(list({ limit: 2, offset: 2, pageToken: nextPageToken }), { code: 'invalid-argument', message: /^offset: must be 0/ });
+  await assert.rejects(list({ pageToken: 'bm90LWEtdG9rZW4' }), { code: 'invalid-argument', message: /^pageToken: not a page token/ });
+  await assert.rejects(list({ pageToken: 'a b' }), { code: 'invalid-argument', message: /^pageToken/ });
+});
+
+test('totals: exact without filters in memory; an upper bound flagged totalIsEstimate when the scan stopped early', async () => {
+  const exact = await list({ q: 'vendor' });
+  assert.equal(exact.totalIsEstimate, false);
+  const small = await list({ q: 'rare vendor' });
+  assert.deepEqual([small.total, small.totalIsEstimate], [12, false], 'a scan that reached the end knows the total');
+  const paged = await list({ q: 'vendor common', limit: 5 });
+  assert.equal(paged.totalIsEstimate, true);
+  assert.ok(paged.total >= 108, 'an upper bound never undercounts');
+});
+
+test('an invoice write costs at most 2,000 index entries, even with a long note and a long issuer', async () => {
+  const indexes = loadIndexes();
+  const long = Array.from({ length: 400 }, (_, i) => `word${i}longer${i}`).join(' ');
+  const worst = newInvoiceDoc(
+    { docId: 'w', businessId: 'b', fileId: 'f', fileName: `${long.slice(0, 180)}.pdf`, contentType: 'application/pdf', size: 1, sha256: 'x'.repeat(64), source: 'mailbox', createdAtMs: 1 },
+    { readingStatus: 'read', folderId: 'general', note: long, reading: reading({ issuer: { name: long.slice(0, 200) }, number: 'INV-2024-000123456789' }), supplierKey: '+972501234567', category: 'software', effectivePayMark: 'unpaid' },
+  );
+  worst.search = invoiceSearchTokens(worst);
+  const entries = indexEntries('invoices', { ...worst }, indexes);
+  assert.ok(entries.total <= 2000, `worst case: ${JSON.stringify(entries)}`);
+  const typical = newInvoiceDoc(
+    { docId: 't', businessId: 'b', fileId: 'f', fileName: 'invoice-march.pdf', contentType: 'application/pdf', size: 1, sha256: 'y'.repeat(64), source: 'upload', createdAtMs: 1 },
+    { readingStatus: 'read', folderId: 'general', reading: reading({ issuer: { name: 'Acme Printing Ltd' }, number: 'A-1024' }) },
+  );
+  typical.search = invoiceSearchTokens(typical);
+  assert.ok(indexEntries('invoices', { ...typical }, indexes).total < 500);
 });
 
 test('over HTTP: upload, then list with GET and POST; responses report their document reads', async () => {
