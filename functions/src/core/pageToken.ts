@@ -108,13 +108,13 @@ export async function scanPage(
   let more = false;
   let exhausted = false;
   const extra = opts.probe === false ? 0 : 1;
-  let grow = 0;
+  let kept = 0;
   while (!more && examined.length < scanCap) {
     if (!extra && docs.length === opts.limit) break;
     const want = opts.limit + extra - docs.length + toSkip;
-    // Filtered in memory, batches grow when matches are sparse: few round trips, no large first read.
-    const size = Math.min(keep ? Math.max(want, grow) : want, scanCap - examined.length + 1, 1000) + skip.size;
-    grow *= 2;
+    // Filtered in memory, the next batch is sized by the match rate seen so far: few round trips, little overshoot.
+    const rate = examined.length ? Math.max(kept / examined.length, 0.02) : 1;
+    const size = Math.min(keep ? Math.ceil(want / rate + (examined.length ? 2 : 0)) : want, scanCap - examined.length + 1, 1000) + skip.size;
     const batch = await store.query({ ...query, limit: size, ...(storeOffset ? { offset: storeOffset } : {}) });
     storeOffset = 0;
     for (const d of batch) {
@@ -123,6 +123,7 @@ export async function scanPage(
         examined.push(d);
         continue;
       }
+      kept++;
       if (toSkip > 0) {
         toSkip--;
         examined.push(d);
@@ -140,7 +141,6 @@ export async function scanPage(
       exhausted = true;
       break;
     }
-    grow = Math.max(grow, size);
     // Ties at the batch edge: resume at its values, skipping what was already looked at.
     const edge = valuesOf(q, batch.at(-1)!);
     const tied = batch.filter((d) => sameValues(valuesOf(q, d), edge)).map((d) => d.id);

@@ -67,19 +67,30 @@ export function storeFilters(f: ListFilters, word: string | undefined): { store:
 
 const fieldOf = Object.fromEntries(EQUALITY_FILTERS) as Record<(typeof EQUALITY_FILTERS)[number][0], keyof InvoiceDoc>;
 
+/**
+ * The count of a list. Every invoice has createdAtMs, so ordering by it excludes none: without a range
+ * or a search word the count drops the order and runs on the equality filters alone (in SQLite, a scan
+ * of a covering index rather than of the documents).
+ */
+const countQuery = (q: Query, f: ListFilters): Query => (f.word || f.from || f.to ? q : { ...q, orderBy: undefined });
+
 /** Words of q whose match counts are compared; beyond that the longest ones are tried. */
 export const MAX_COUNTED_WORDS = 4;
 
+/** Word counts stop here: a count costs one read per 1,000 matches, so a common word costs one read, not ten. */
+export const COUNT_CAP = 1001;
+
 /**
  * The word the store should match: with several words, the one with the fewest matching documents
- * (a count costs one read per 1000 matches), so a multi-word q reads as few documents as it can.
+ * (each counted up to COUNT_CAP; ties among saturated words go to the longest), so a multi-word q
+ * reads as few documents as it can. The chosen word's count doubles as the total when it is below the cap.
  */
 async function mostSelective(store: Reader & { count(q: Query): Promise<number> }, businessId: string, filters: ListFilters, words: string[]): Promise<{ word?: string; count?: number }> {
   if (words.length <= 1) return { word: words[0] };
   const tried = words.slice(0, MAX_COUNTED_WORDS);
-  const counts = await Promise.all(tried.map((word) => store.count(listQuery(businessId, storeFilters(filters, word).store))));
+  const counts = await Promise.all(tried.map((word) => store.count({ ...listQuery(businessId, storeFilters(filters, word).store), limit: COUNT_CAP })));
   const i = counts.indexOf(Math.min(...counts));
-  return { word: tried[i], count: counts[i] };
+  return { word: tried[i], ...(counts[i] < COUNT_CAP ? { count: counts[i] } : {}) };
 }
 
 /** YYYY-MM-DD (a bounded string, so oversized input is refused by validation). */
@@ -159,7 +170,7 @@ export default defineOperation({
     const probe = Boolean(cursor || keep);
     const [page, counted] = await Promise.all([
       scanPage(ctx.store, base, { limit, offset, cursor, keep, probe }),
-      cursor ? Promise.resolve(cursor.total) : picked.count !== undefined ? Promise.resolve(picked.count) : ctx.store.count(base),
+      cursor ? Promise.resolve(cursor.total) : picked.count !== undefined ? Promise.resolve(picked.count) : ctx.store.count(countQuery(base, plan.store)),
     ]);
     let total = counted;
     let totalIsEstimate = cursor ? cursor.totalIsEstimate : inMemory;
