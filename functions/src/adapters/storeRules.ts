@@ -40,8 +40,9 @@ function pathSegments(path: string, what: string): string[] {
   if (typeof path !== 'string' || path === '') throw invalid(what, 'path must be a non-empty string');
   const segs = path.split('/');
   for (const s of segs) {
-    if (s === '' || s === '.' || s === '..' || /^__.*__$/.test(s)) throw invalid(what, `invalid path segment in "${path}"`);
-    if (Buffer.byteLength(s) > 1500) throw invalid(what, 'path segment longer than 1500 bytes');
+    if (s === '' || s === '.' || s === '..' || (s.length >= 4 && s.startsWith('__') && s.endsWith('__'))) throw invalid(what, `invalid path segment in "${path}"`);
+    // A UTF-16 unit is at most 3 UTF-8 bytes, so short segments need no byte count (paths are read on every call).
+    if (s.length > 500 && Buffer.byteLength(s) > 1500) throw invalid(what, 'path segment longer than 1500 bytes');
   }
   return segs;
 }
