@@ -17,6 +17,8 @@ export interface ApiKeyRecord {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** Why it was revoked, when the service did it (a removed member's keys). */
+  revokedReason?: 'member_removed';
 }
 
 export interface MemberRecord {
@@ -61,6 +63,20 @@ export async function revokeApiKey(store: DocStore, apiKey: string, now: number)
   });
 }
 
+/** Revokes every live key of one user in one business; returns how many. */
+export async function revokeUserKeys(store: DocStore, businessId: string, userId: string, now: number): Promise<number> {
+  const at = new Date(now).toISOString();
+  let n = 0;
+  for (;;) {
+    const live = await store.query({ collection: 'apiKeys', where: [['businessId', '==', businessId], ['userId', '==', userId], ['revokedAt', '==', null]], limit: 400 });
+    if (!live.length) return n;
+    const batch = store.batch();
+    for (const k of live) batch.update(k.path, { revokedAt: at, revokedReason: 'member_removed' });
+    await batch.commit();
+    n += live.length;
+  }
+}
+
 /** Resolves `Authorization: Bearer <key>` to the caller, with the user's role as it is now. */
 export async function authenticate(store: DocStore, authorization: string | undefined, now: number): Promise<Caller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -70,9 +86,11 @@ export async function authenticate(store: DocStore, authorization: string | unde
   const keyDoc = await store.get(apiKeyPath(sha256(key)));
   if (!keyDoc) throw new ApiError('unauthenticated', 'invalid API key');
   const record = keyDoc.data as unknown as ApiKeyRecord;
-  if (record.revokedAt) throw new ApiError('unauthenticated', 'this API key was revoked');
-  const memberDoc = await store.get(memberPath(record.businessId, record.userId));
-  if (!memberDoc) throw new ApiError('permission-denied', 'the user of this API key is no longer a member of the business');
+  const memberDoc = record.revokedAt && record.revokedReason !== 'member_removed' ? null : await store.get(memberPath(record.businessId, record.userId));
+  const removed = new ApiError('permission-denied', 'the user of this API key is no longer a member of the business');
+  // A removed member is told so (403, spec §5.5); their keys stay revoked if they re-join (401).
+  if (record.revokedAt) throw record.revokedReason === 'member_removed' && !memberDoc ? removed : new ApiError('unauthenticated', 'this API key was revoked');
+  if (!memberDoc) throw removed;
   const member = memberDoc.data as unknown as MemberRecord;
   if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {
     await store.update(keyDoc.path, { lastUsedAt: new Date(now).toISOString() });

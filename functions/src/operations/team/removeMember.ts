@@ -3,18 +3,19 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
 import { countAdmins, findMemberByEmail } from '../../domain/team.ts';
-import type { MemberRecord } from '../../core/auth.ts';
+import { revokeUserKeys, type MemberRecord } from '../../core/auth.ts';
 
 export default defineOperation({
   name: 'removeMember',
   group: 'team',
-  summary: 'Remove a member; their API keys stop working at once. The last admin cannot be removed. Admin only.',
+  summary: 'Remove a member and revoke their API keys',
+  description: 'Their keys stop working at once and stay revoked if they re-join. The last admin cannot be removed.',
   flags: { adminOnly: true, dangerous: true },
-  input: input({ email: email() }),
-  output: z.object({ userId: z.string(), email: z.string(), removed: z.literal(true) }),
+  input: input({ email: email().describe('Email of the member to remove.') }),
+  output: z.object({ userId: z.string(), email: z.string(), removed: z.literal(true), keysRevoked: z.int() }),
   async run({ email: who }, ctx) {
     const { businessId } = ctx.caller;
-    return ctx.store.runTransaction(async (tx) => {
+    const removed = await ctx.store.runTransaction(async (tx) => {
       const doc = await findMemberByEmail(tx, businessId, who);
       if (!doc) throw notFound(`member ${who}`);
       const member = doc.data as unknown as MemberRecord;
@@ -25,6 +26,9 @@ export default defineOperation({
       tx.delete(doc.path);
       return { userId: member.userId, email: member.email, removed: true as const };
     });
+    // The keys are revoked too, so re-joining later does not bring them back.
+    const keysRevoked = await revokeUserKeys(ctx.store, businessId, removed.userId, ctx.clock.now());
+    return { ...removed, keysRevoked };
   },
   activity: ({ email: who }, result) => ({ targetIds: [result.userId], summary: `removed ${who}` }),
 });
