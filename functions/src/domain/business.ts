@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_AMOUNT_AGOROT } from './money.ts';
 import { email, text, LIMITS } from '../core/schema.ts';
 import type { DocStore } from '../ports/store.ts';
 import type { IdSource } from '../core/ids.ts';
@@ -28,7 +29,7 @@ export const profileShape = {
   notifyLateInvoiceEmail: z.boolean(),
   publicListing: z.boolean(),
   publicListingBy: z.enum(['name', 'phone', 'both']),
-  priceList: z.array(z.strictObject({ title: text().min(1), amountAgorot: z.int().min(0) })).max(200),
+  priceList: z.array(z.strictObject({ title: text().min(1), amountAgorot: z.int().min(0).max(MAX_AMOUNT_AGOROT) })).max(200),
   docBankName: text(),
   docBankCode: text(10),
   docBankBranch: text(10),

@@ -12,6 +12,7 @@ import { businessPath } from './business.ts';
 import { businessContact, businessNotifications, type BusinessContact } from './paymentMessages.ts';
 import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
 import { publicSlugPath } from './publicLink.ts';
+import { MAX_AMOUNT_AGOROT } from './money.ts';
 import {
   PAY_METHODS,
   assertAllowed,
@@ -36,7 +37,6 @@ import {
 export const MAX_INVOICE_BYTES = 5 * 1024 * 1024;
 /** Applied submission ids kept on a payment; older ones age out. */
 export const KEPT_SUBMISSIONS = 50;
-const MAX_AMOUNT_AGOROT = 10_000_000_000; // 100 million in major units
 
 /** 128 random bits, URL-safe: one per rendered form. */
 export const newSubmissionId = () => randomBytes(16).toString('base64url');

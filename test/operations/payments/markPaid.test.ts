@@ -155,3 +155,20 @@ test('works over HTTP with a proof, and records an activity row', async () => {
   assert.match(String(row.data.summary), /Http Supplier .*with a proof/);
 });
 
+
+test('an open-amount payment cannot be marked paid before it has an amount; once set, it can', async () => {
+  const { h } = env;
+  const p = await createPayment(h, { channel: 'link', openAmount: true, amountAgorot: 0 });
+  await assert.rejects(h.call('markPaid', { paymentId: p.id }), { code: 'failed-precondition', message: /^amountAgorot: this open-amount payment has no amount yet/ });
+  assert.equal((await stored(h, p.id)).status, 'sent');
+  await h.call('updatePaymentSettings', { paymentId: p.id, amountAgorot: 5000 });
+  assert.equal((await h.call('markPaid', { paymentId: p.id })).status, 'paid');
+});
+
+test('amounts are bounded: at most 1,000,000,000 agorot (₪10M) on create and update', async () => {
+  const { h } = env;
+  await assert.rejects(createPayment(h, { amountAgorot: 1_000_000_001 }), { code: 'invalid-argument', message: /^amountAgorot:/ });
+  const p = await createPayment(h, { amountAgorot: 1_000_000_000, channel: 'link' });
+  await assert.rejects(h.call('updatePaymentSettings', { paymentId: p.id, amountAgorot: 2 ** 53 }), { code: 'invalid-argument', message: /^amountAgorot:/ });
+  await assert.rejects(h.call('updateBusiness', { priceList: [{ title: 'x', amountAgorot: 1_000_000_001 }] }), { code: 'invalid-argument', message: /^priceList\.0\.amountAgorot:/ });
+});

@@ -64,3 +64,14 @@ test('is not-found across businesses', async () => {
   await assert.rejects(h.call('revertPaid', { paymentId: theirs.id, status: 'sent' }), { code: 'not-found' });
   assert.equal((await stored(h, theirs.id, other.businessId)).status, 'paid');
 });
+
+test('a payment that never had payout details can only go back to sent: ready or awaiting_invoice would hide the supplier form', async () => {
+  const { h } = env;
+  const p = await createPayment(h, { channel: 'link' });
+  await h.call('markPaid', { paymentId: p.id });
+  for (const status of ['ready', 'awaiting_invoice'] as const) {
+    await assert.rejects(h.call('revertPaid', { paymentId: p.id, status }), { code: 'failed-precondition', message: /^status: cannot revert to .* never gave payout details/ });
+    assert.equal((await stored(h, p.id)).status, 'paid', 'nothing changed');
+  }
+  assert.equal((await h.call('revertPaid', { paymentId: p.id, status: 'sent' })).status, 'sent');
+});

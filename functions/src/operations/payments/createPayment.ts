@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, id, input, int, LIMITS, text } from '../../core/schema.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
-import { CURRENCIES, formatAmount } from '../../domain/money.ts';
+import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
 import { businessPath } from '../../domain/business.ts';
 import { newPaymentLink, normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, type Channel, type PaymentFile, type PaymentRecord } from '../../domain/payments.ts';
 import { paymentRequestMessages } from '../../domain/paymentMessages.ts';
@@ -19,7 +19,7 @@ export default defineOperation({
     'Create a payment request to a supplier and send them its link: by WhatsApp to supplierPhone, by email to supplierEmail (both when both are given); channel "link" sends nothing. At least one of supplierPhone or supplierEmail is required. openAmount=true with amountAgorot 0 lets the supplier fill the amount.',
   flags: {},
   input: input({
-    amountAgorot: int().min(0),
+    amountAgorot: int().min(0).max(MAX_AMOUNT_AGOROT),
     vatIncluded: bool(),
     description: text(LIMITS.text).trim().min(1),
     supplierName: text().trim().min(1),

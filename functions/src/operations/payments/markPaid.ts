@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { base64, id, input, LIMITS, text } from '../../core/schema.ts';
-import { invalid, notFound } from '../../core/errors.ts';
+import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { businessPath } from '../../domain/business.ts';
 import { formatAmount } from '../../domain/money.ts';
@@ -13,6 +13,13 @@ import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } 
 export const PROOF_MAX_BYTES = 5 * 1024 * 1024;
 export const PROOF_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
 type ProofType = (typeof PROOF_TYPES)[number];
+
+/** An open-amount payment whose amount nobody has filled yet has nothing to pay. */
+function assertPayable(p: PaymentRecord) {
+  if (p.openAmount && p.amountAgorot === 0) {
+    throw precondition('amountAgorot: this open-amount payment has no amount yet; wait for the supplier to fill it, or set it with updatePaymentSettings');
+  }
+}
 
 /** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB. */
 function checkProof(proof: { fileName: string; mimeType: string; dataBase64: string }) {
@@ -47,7 +54,9 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     const file = proof ? checkProof(proof) : null;
     // Fail fast before storing a file that could not be used; the transaction checks again.
-    assertAllowed('markPaid', (await getPayment(ctx.store, businessId, paymentId)).status);
+    const current = await getPayment(ctx.store, businessId, paymentId);
+    assertAllowed('markPaid', current.status);
+    assertPayable(current);
 
     const now = ctx.clock.now();
     const at = new Date(now).toISOString();
@@ -63,6 +72,7 @@ export default defineOperation({
         const business = await tx.get(businessPath(businessId));
         if (!business) throw notFound('business');
         assertAllowed('markPaid', p.status);
+        assertPayable(p);
         const changes = { status: 'paid', paidAt: at, proof: stored, updatedAt: at } as const;
         tx.update(paymentsPath(businessId, paymentId), changes);
         const next: PaymentRecord = { ...p, ...changes };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
+import { precondition } from '../../core/errors.ts';
 import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
 import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
 
@@ -17,6 +18,8 @@ export default defineOperation({
     const { before, after } = await ctx.store.runTransaction(async (tx) => {
       const p = await getPayment(tx, businessId, paymentId);
       assertAllowed('revertPaid', p.status);
+      // ready and awaiting_invoice mean "the supplier gave payout details"; without them the link page would hide its form.
+      if (status !== 'sent' && !p.payout) throw precondition(`status: cannot revert to ${status}; the supplier never gave payout details, so revert to sent`);
       const changes = { status, paidAt: null, proof: null, updatedAt: at, ...(status === 'ready' && !p.readyAt ? { readyAt: at } : {}) };
       tx.update(paymentsPath(businessId, paymentId), changes);
       return { before: p, after: { ...p, ...changes } satisfies PaymentRecord };

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, id, input, int, LIMITS, text } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
-import { CURRENCIES } from '../../domain/money.ts';
+import { CURRENCIES, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
 import { normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, SETTINGS_RULES, statusAfterSubmission, type Channel, type PaymentRecord } from '../../domain/payments.ts';
 import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
 import { getPayment, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
@@ -26,7 +26,7 @@ export default defineOperation({
     paymentId: id(),
     invoiceRequired: bool().optional(),
     payMethods: z.array(z.enum(PAY_METHODS)).max(2).optional(),
-    amountAgorot: int().min(0).optional(),
+    amountAgorot: int().min(0).max(MAX_AMOUNT_AGOROT).optional(),
     currency: z.enum(CURRENCIES).optional(),
     vatIncluded: bool().optional(),
     description: text(LIMITS.text).trim().min(1).optional(),
