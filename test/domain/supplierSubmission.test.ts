@@ -221,7 +221,7 @@ test('parseMajorAmount', () => {
   for (const bad of ['0', '1.234', '12,34', 'abc', '-1', '', '1e5']) assert.equal(parseMajorAmount(bad), null, bad);
 });
 
-test('standing link: files a ready payment with channel link, in the PaymentRecord shape', async () => {
+test('standing link: files a payment for review (status sent, filedBy public) with channel link, in the PaymentRecord shape', async () => {
   const biz = await h.newBusiness('Garage');
   await h.call('setMyPublicLink', { slug: 'garage-tlv' }, biz);
   const submissionId = newSubmissionId();
@@ -243,10 +243,11 @@ test('standing link: files a ready payment with channel link, in the PaymentReco
     id: true, businessId: true, status: true, supplierName: true, supplierPhone: true, supplierEmail: true, supplierKey: true, amountAgorot: true, openAmount: true,
     currency: true, vatIncluded: true, invoiceRequired: true, payMethods: true, description: true, channel: true, linkToken: true, invoices: true, proof: true, payout: true,
     itaVerdict: true, invoiceNumber: true, search: true, submissions: true, viaPublicLink: true, createdAt: true, createdAtMs: true, updatedAt: true, sentAt: true,
-    supplierSubmittedAt: true, readyAt: true, paidAt: true, canceledAt: true,
+    supplierSubmittedAt: true, readyAt: true, paidAt: true, canceledAt: true, filedBy: true, needsReview: true, payoutChanged: true, payoutChange: true,
   };
   assert.deepEqual(Object.keys(p).sort(), Object.keys(SHAPE).sort());
-  assert.equal(p.status, 'ready');
+  assert.equal(p.status, 'sent', 'nobody verified the filer: it waits for review by default');
+  assert.deepEqual([p.filedBy, p.needsReview, p.payoutChanged], ['public', true, false]);
   assert.equal(p.channel, 'link');
   assert.equal(p.viaPublicLink, true);
   assert.equal(p.supplierPhone, '+972521112222');
@@ -268,7 +269,7 @@ test('standing link: files a ready payment with channel link, in the PaymentReco
   assert.ok(activity.items.some((r: any) => r.operation === 'publicLinkRequest' && r.actorUserId === 'public-link' && r.targetIds[0] === p.id));
   // The operations see it like any other payment.
   const view = await h.call('paymentGet', { paymentId: p.id }, biz);
-  assert.equal(view.status, 'ready');
+  assert.equal(view.status, 'sent');
 
   // A replay, even two at once, shows the first result and files nothing new.
   const again = await Promise.all([1, 2].map(() => fileStandingRequest(s, { slug: 'garage-tlv', submissionId, name: 'Moshe Levi', phone: '0521112222', amount: '800', description: 'Tyres', payout: { method: 'bit', bitPhone: '0521112222' }, invoice: pdf('other') })));
@@ -304,4 +305,51 @@ test('standing link: validation and unknown slugs', async () => {
   // A released slug no longer leads to its old business.
   await h.call('setMyPublicLink', { slug: 'checks-2' }, biz);
   await assert.rejects(fileStandingRequest(s, { slug: 'checks', submissionId: newSubmissionId(), payout: BANK }), { code: 'not-found' });
+});
+
+test('standing link: a filing under a known supplier\'s phone never changes that supplier, and a different payout is flagged', async () => {
+  const biz = await h.newBusiness('Fraud target');
+  await h.call('setMyPublicLink', { slug: 'fraud-target' }, biz);
+  await h.call('createSupplier', { name: 'Real Supplier Ltd', phone: '052-333-4444' }, biz);
+  await h.call('saveSupplierContact', { supplierKey: '+972523334444', bankCode: '12', bankBranch: '600', bankAccount: '111222333', bankBeneficiary: 'Real Supplier Ltd' }, biz);
+  const before = (await s.store.get(suppliersPath(biz.businessId, '+972523334444')))!.data as unknown as SupplierRecord;
+  const res = await fileStandingRequest(s, {
+    slug: 'fraud-target', submissionId: newSubmissionId(), name: 'Attacker', phone: '052-333-4444', amount: '9000', description: 'Invoice 77',
+    payout: { method: 'bank', bankCode: '10', bankBranch: '800', bankAccount: '999888777', bankBeneficiary: 'Attacker' },
+  });
+  const p = await stored(res.payment.id, biz.businessId);
+  assert.equal(p.status, 'sent');
+  assert.equal(p.payoutChanged, true);
+  assert.deepEqual(p.payoutChange, { previous: 'bank 12-600 ••••333', filed: 'bank 10-800 ••••777' });
+  const after = (await s.store.get(suppliersPath(biz.businessId, '+972523334444')))!.data as unknown as SupplierRecord;
+  assert.equal(after.name, 'Real Supplier Ltd', 'not renamed');
+  assert.deepEqual(after.card, before.card, 'card untouched');
+  assert.deepEqual(after.supplierSide, before.supplierSide, 'what the supplier set on their side is untouched');
+  assert.equal(after.paymentCount, before.paymentCount + 1);
+  const contact = await h.call('getSupplierContact', { supplierKey: '+972523334444' }, biz);
+  assert.equal(contact.supplierSide, null);
+  const view = await h.call('paymentGet', { paymentId: p.id }, biz);
+  assert.deepEqual([view.payoutChanged, view.payoutChange?.previous, view.filedBy, view.needsReview], [true, 'bank 12-600 ••••333', 'public', true]);
+  const flagged = await h.call('paymentsList', { payoutChanged: true }, biz);
+  assert.deepEqual(flagged.items.map((i: any) => i.id), [p.id]);
+  assert.equal(flagged.items[0].payoutChanged, true);
+  const [mail] = (await outbox(biz.businessId)).filter((m) => m.channel === 'email');
+  assert.match((mail.message as any).subject, /^Check before paying/);
+  assert.match((mail.message as any).text, /classic way businesses are defrauded/);
+  assert.match((mail.message as any).text, /••••333.*••••777/);
+  // The same payout as known is not flagged.
+  const same = await fileStandingRequest(s, {
+    slug: 'fraud-target', submissionId: newSubmissionId(), name: 'Real', phone: '052-333-4444', amount: '10', description: 'x',
+    payout: { method: 'bank', bankCode: '12', bankBranch: '600', bankAccount: '111222333', bankBeneficiary: 'Real Supplier Ltd' },
+  });
+  assert.equal((await stored(same.payment.id, biz.businessId)).payoutChanged, false);
+});
+
+test('standing link: a business that opts in (publicFilingsReady) gets filings ready at once', async () => {
+  const biz = await h.newBusiness('Trusting');
+  await h.call('setMyPublicLink', { slug: 'trusting' }, biz);
+  await h.call('updateBusiness', { publicFilingsReady: true }, biz);
+  const res = await fileStandingRequest(s, { slug: 'trusting', submissionId: newSubmissionId(), name: 'A', email: 'a@example.com', amount: '10', description: 'x', payout: BANK });
+  const p = await stored(res.payment.id, biz.businessId);
+  assert.deepEqual([p.status, p.needsReview, p.filedBy], ['ready', false, 'public']);
 });

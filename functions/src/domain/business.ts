@@ -29,6 +29,8 @@ export const profileShape = {
   notifyLateInvoiceEmail: z.boolean(),
   publicListing: z.boolean(),
   publicListingBy: z.enum(['name', 'phone', 'both']),
+  /** Beyond the spec: standing-link filings start `ready` only when this is on (docs/decisions.md). */
+  publicFilingsReady: z.boolean(),
   priceList: z.array(z.strictObject({ title: text().min(1), amountAgorot: z.int().min(0).max(MAX_AMOUNT_AGOROT) })).max(200),
   docBankName: text(),
   docBankCode: text(10),
@@ -59,6 +61,7 @@ export const DEFAULT_PROFILE: Profile = {
   notifyLateInvoiceEmail: true,
   publicListing: false,
   publicListingBy: 'name',
+  publicFilingsReady: false,
   priceList: [],
   docBankName: '',
   docBankCode: '',

@@ -61,6 +61,8 @@ export interface BusinessContact {
   notifyUploadEmail: boolean;
   notifyLateInvoiceWhatsApp: boolean;
   notifyLateInvoiceEmail: boolean;
+  /** The business opted in to standing-link filings starting `ready` (default false: they wait for review). */
+  publicFilingsReady: boolean;
 }
 
 /** Reads where business notifications go: the owner's email, and their phone once verified. Call before any write in a transaction. */
@@ -78,25 +80,46 @@ export async function businessContact(reader: Reader, businessId: string): Promi
     notifyUploadEmail: profile.notifyUploadEmail,
     notifyLateInvoiceWhatsApp: profile.notifyLateInvoiceWhatsApp,
     notifyLateInvoiceEmail: profile.notifyLateInvoiceEmail,
+    publicFilingsReady: profile.publicFilingsReady === true,
   };
 }
 
-/** The business is told a payment turned ready, or that an invoice arrived on a paid payment, per its notify flags. */
-export function businessNotifications(cfg: Cfg, kind: 'ready' | 'lateInvoice', p: PaymentRecord, to: BusinessContact): OutboundMessage[] {
+/** What the business reads about a changed payout: changed bank details are the classic payment fraud. */
+export const payoutChangeWarning = (p: PaymentRecord) =>
+  p.payoutChanged && p.payoutChange
+    ? `WARNING: the payout details differ from the ones you know for this supplier (before ${p.payoutChange.previous}, now ${p.payoutChange.filed}). ` +
+      'Changed bank details are the classic way businesses are defrauded. Call the supplier on a number you already have before paying.'
+    : '';
+
+/**
+ * The business is told a payment turned ready, that an invoice arrived on a paid payment, or that a visitor
+ * filed a request through the standing link (with a fraud warning when the payout changed), per its notify flags.
+ */
+export function businessNotifications(cfg: Cfg, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact): OutboundMessage[] {
   const url = `${cfg.dashboardUrl}/payments/${p.id}`;
-  const wantWa = kind === 'ready' ? to.notifyUploadWhatsApp : to.notifyLateInvoiceWhatsApp;
-  const wantEmail = kind === 'ready' ? to.notifyUploadEmail : to.notifyLateInvoiceEmail;
+  const wantWa = kind === 'lateInvoice' ? to.notifyLateInvoiceWhatsApp : to.notifyUploadWhatsApp;
+  const wantEmail = kind === 'lateInvoice' ? to.notifyLateInvoiceEmail : to.notifyUploadEmail;
   const amount = formatAmount(p.amountAgorot, p.currency);
   const out: OutboundMessage[] = [];
   if (wantWa && to.phone) {
-    const template = kind === 'ready' ? cfg.whatsappTemplates.paymentReady : cfg.whatsappTemplates.lateInvoice;
+    const template = kind === 'lateInvoice' ? cfg.whatsappTemplates.lateInvoice : cfg.whatsappTemplates.paymentReady;
     out.push({ channel: 'whatsapp', to: to.phone, template, language: cfg.whatsappTemplates.language, bodyParams: [p.supplierName, amount], urlButtonParam: `payments/${p.id}` });
   }
   if (wantEmail && to.email) {
+    const warning = payoutChangeWarning(p);
     out.push(
       kind === 'ready'
         ? { channel: 'email', to: to.email, subject: `${p.supplierName} is ready to be paid ${amount}`, text: `${p.supplierName} entered payout details for "${p.description}" (${amount}). The payment is ready.\n\n${url}\n` }
-        : { channel: 'email', to: to.email, subject: `${p.supplierName} added an invoice to a paid payment`, text: `${p.supplierName} attached an invoice to "${p.description}" (${amount}), which was already paid.\n\n${url}\n` },
+        : kind === 'publicFiling'
+          ? {
+              channel: 'email',
+              to: to.email,
+              subject: `${warning ? 'Check before paying: ' : ''}${p.supplierName} asked to be paid ${amount} through your public link`,
+              text:
+                `Someone filed a payment request through your public link as ${p.supplierName} for "${p.description}" (${amount}). ` +
+                `Nobody verified who filed it. ${p.needsReview ? 'It waits for your review.' : 'It is ready to be paid.'}\n\n${warning ? warning + '\n\n' : ''}${url}\n`,
+            }
+          : { channel: 'email', to: to.email, subject: `${p.supplierName} added an invoice to a paid payment`, text: `${p.supplierName} attached an invoice to "${p.description}" (${amount}), which was already paid.\n\n${url}\n` },
     );
   }
   return out;

@@ -62,6 +62,13 @@ const rowShape = {
   invoiceCount: z.int(),
   hasProof: z.boolean(),
   itaVerdict: z.enum(['match', 'amount_mismatch', 'not_found']).nullable(),
+  /** `public`: filed anonymously through the standing link. */
+  filedBy: z.enum(['business', 'public']),
+  /** A public filing waiting for the owner's review. */
+  needsReview: z.boolean(),
+  /** The payout differs from the supplier's known details: verify before paying. */
+  payoutChanged: z.boolean(),
+  payoutChange: z.object({ previous: z.string(), filed: z.string() }).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   paidAt: z.string().nullable(),
@@ -156,6 +163,10 @@ export async function paymentRow(p: PaymentRecord, deps: ViewDeps): Promise<Paym
     invoiceCount: invoices.length,
     hasProof: Boolean(p.proof),
     itaVerdict: p.itaVerdict ?? null,
+    filedBy: p.filedBy ?? (p.viaPublicLink ? 'public' : 'business'),
+    needsReview: p.needsReview === true,
+    payoutChanged: p.payoutChanged === true,
+    payoutChange: p.payoutChange ?? null,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
     paidAt: p.paidAt ?? null,

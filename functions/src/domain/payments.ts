@@ -62,6 +62,14 @@ export interface PaymentRecord {
   submissions: string[];
   /** Set when the standing request link created the payment. */
   viaPublicLink: boolean;
+  /** `public`: filed by an anonymous visitor of the standing link; `business` otherwise. */
+  filedBy?: 'business' | 'public';
+  /** A public filing waiting for the owner's review (it starts in `sent`, not `ready`, unless the business opted in). */
+  needsReview?: boolean;
+  /** The filed payout differs from the supplier's known details: the classic payment-fraud signal. */
+  payoutChanged?: boolean;
+  /** Masked accounts (last 3 digits) before and after, when payoutChanged. */
+  payoutChange?: { previous: string; filed: string } | null;
   createdAt: string;
   createdAtMs: number;
   updatedAt: string;
@@ -83,6 +91,21 @@ export function newPaymentLink(publicLinkBase: string) {
 
 export const paymentSearchTokens = (p: Pick<PaymentRecord, 'supplierName' | 'description' | 'invoiceNumber'>) =>
   searchTokens(p.supplierName, p.description, p.invoiceNumber);
+
+/** A payout as a short masked text: "bank 12-345 ••••901" or "bit ••••567" (last 3 digits only). */
+export function maskPayout(p: Payout | null | undefined): string {
+  if (!p) return '';
+  const tail = (s: string | undefined) => `••••${(s ?? '').slice(-3)}`;
+  return p.method === 'bit' ? `bit ${tail(p.bitPhone)}` : `bank ${p.bankCode ?? ''}-${p.bankBranch ?? ''} ${tail(p.bankAccount)}`;
+}
+
+/** Whether two payouts send money to different places (beneficiary names aside). */
+export function payoutDiffers(a: Payout, b: Payout): boolean {
+  if (a.method !== b.method) return true;
+  if (a.method === 'bit') return (a.bitPhone ?? '') !== (b.bitPhone ?? '');
+  const n = (s: string | undefined) => (s ?? '').replace(/^0+/, '');
+  return n(a.bankCode) !== n(b.bankCode) || n(a.bankBranch) !== n(b.bankBranch) || n(a.bankAccount) !== n(b.bankAccount);
+}
 
 /** Both methods, or none, is the same free choice (spec §2); stored as []. */
 export function normalizePayMethods(methods: readonly PayMethod[] | undefined): PayMethod[] {

@@ -10,13 +10,15 @@ import { enqueueDelivery, stageMessage } from '../core/outbox.ts';
 import { normalizeEmail, normalizePhone, supplierKeyOf } from './contacts.ts';
 import { businessPath } from './business.ts';
 import { businessContact, businessNotifications, type BusinessContact } from './paymentMessages.ts';
-import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
+import { countAnonymousPayment, knownPayout, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
 import { publicSlugPath } from './publicLink.ts';
 import { MAX_AMOUNT_AGOROT } from './money.ts';
 import {
   PAY_METHODS,
   assertAllowed,
+  maskPayout,
   newPaymentLink,
+  payoutDiffers,
   paymentSearchTokens,
   paymentsPath,
   statusAfterSubmission,
@@ -262,7 +264,7 @@ async function discard(s: Services, businessId: string, fileId: string) {
   }
 }
 
-function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice', p: PaymentRecord, to: BusinessContact | null, reason: string): string[] {
+function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): string[] {
   if (!to) return [];
   return businessNotifications(s.config, kind, p, to).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now()));
 }
@@ -286,6 +288,9 @@ async function requirePayment(token: string, reader: Reader): Promise<PaymentRec
 
 const replayed = (payment: PaymentRecord): Applied => ({ outcome: 'replayed', payment, invoiceAdded: false, staged: [] });
 
+/** A payment that already holds payout details (a standing-link filing under review) takes no new ones. */
+const payoutGiven = () => new ApiError('failed-precondition', 'payout details were already given for this payment');
+
 export interface SubmitPayoutInput {
   token: string;
   submissionId: string;
@@ -304,6 +309,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
   const pre = await requirePayment(input.token, s.store);
   if (pre.submissions?.includes(input.submissionId)) return replayed(pre);
   assertAllowed('supplierSubmit', pre.status);
+  if (pre.payout) throw payoutGiven();
 
   const problems: Problems = {};
   const payout = checkPayout(input.payout, pre.payMethods, problems);
@@ -322,6 +328,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
       const contact = await businessContact(tx, businessId);
       if (p.submissions?.includes(input.submissionId)) return replayed(p);
       assertAllowed('supplierSubmit', p.status);
+      if (p.payout) throw payoutGiven();
       if (p.payMethods.length && !p.payMethods.includes(payout.method)) throw new SubmissionInvalid({ method: 'method' });
 
       const at = iso(s.clock.now());
@@ -500,7 +507,11 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
         const at = iso(now);
         const link = newPaymentLink(s.config.publicLinkBase);
         const invoices = saved ? [saved] : [];
-        const status = statusAfterSubmission({ invoiceRequired: false, invoices });
+        // Nobody verified the filer: unless the business opted in, the owner reviews before it counts as ready.
+        const autoReady = contact?.publicFilingsReady === true;
+        const status = autoReady ? statusAfterSubmission({ invoiceRequired: false, invoices }) : 'sent';
+        const known = knownPayout((supplierDoc?.data as SupplierRecord | undefined) ?? null);
+        const changed = known !== null && payoutDiffers(known, payout);
         const payment: PaymentRecord = {
           id: s.ids(),
           businessId,
@@ -526,6 +537,10 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           search: paymentSearchTokens({ supplierName: name, description, invoiceNumber: '' }),
           submissions: [input.submissionId],
           viaPublicLink: true,
+          filedBy: 'public',
+          needsReview: !autoReady,
+          payoutChanged: changed,
+          payoutChange: changed ? { previous: maskPayout(known), filed: maskPayout(payout) } : null,
           createdAt: at,
           createdAtMs: now,
           updatedAt: at,
@@ -538,9 +553,13 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
         tx.create(paymentsPath(businessId, payment.id), { ...payment });
         tx.create(link.path, { businessId, paymentId: payment.id });
         tx.create(linkSubmissionPath(businessId, input.submissionId), { paymentId: payment.id, createdAt: at });
-        const side = { ...payout, name, submittedAt: at };
-        recordPaymentToSupplier(sideWriter(tx, suppliersPath(businessId, supplierKey), side), businessId, (supplierDoc?.data as SupplierRecord | undefined) ?? null, payment, at);
-        const staged = status === 'ready' ? stageAll(s, tx, businessId, 'ready', payment, contact, 'publicLinkRequest') : [];
+        if (supplierDoc) {
+          countAnonymousPayment(tx, businessId, supplierDoc.data as unknown as SupplierRecord, supplierKey, at);
+        } else {
+          const side = { ...payout, name, submittedAt: at };
+          recordPaymentToSupplier(sideWriter(tx, suppliersPath(businessId, supplierKey), side), businessId, null, payment, at);
+        }
+        const staged = stageAll(s, tx, businessId, 'publicFiling', payment, contact, 'publicLinkRequest');
         return { outcome: 'applied', payment, invoiceAdded: saved !== null, staged };
       }),
     );

@@ -33,6 +33,24 @@ export interface SupplierRecord {
 
 export const suppliersPath = (businessId: string, key = '') => `businesses/${businessId}/suppliers${key ? '/' + keyId(key) : ''}`;
 
+/** The payout the business knows for a supplier: its own card first, else what the supplier set before. */
+export function knownPayout(r: SupplierRecord | null): Payout | null {
+  if (!r) return null;
+  const c = r.card ?? {};
+  if (c.bankAccount) return { method: 'bank', bankCode: c.bankCode ?? '', bankBranch: c.bankBranch ?? '', bankAccount: c.bankAccount };
+  if (r.supplierSide) return r.supplierSide;
+  if (c.bitPhone) return { method: 'bit', bitPhone: c.bitPhone };
+  return null;
+}
+
+/**
+ * An anonymous filing (standing link) counts one more payment to a known supplier and changes
+ * nothing else: no name, contact, card or payout details (nobody verified the filer).
+ */
+export function countAnonymousPayment(tx: Transaction, businessId: string, existing: SupplierRecord, supplierKey: string, at: string): void {
+  tx.update(suppliersPath(businessId, supplierKey), { paymentCount: existing.paymentCount + 1, lastPaymentAt: at, updatedAt: at });
+}
+
 /**
  * Inside a transaction that already read the supplier document (`existing`, or null):
  * records one more payment to this supplier, creating the supplier when it is new.

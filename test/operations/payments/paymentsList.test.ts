@@ -2,7 +2,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { get, post } from '../../http.ts';
 import { paymentSearchTokens, paymentsPath } from '../../../functions/src/domain/payments.ts';
-import { createPayment, paymentsEnv, type PaymentsEnv } from './helpers.ts';
+import { createPayment, paymentInput, paymentsEnv, type PaymentsEnv } from './helpers.ts';
+
+const paymentInputFor = (i: number) => paymentInput({ description: `Job number ${i}`, supplierName: `Supplier ${i % 4}` });
 
 let env: PaymentsEnv;
 let origin: string;
@@ -120,4 +122,22 @@ test('GET with query-string parameters', async () => {
   const bad = await get(origin, '/v1/paymentsList?limit=500', h.owner.apiKey);
   assert.equal(bad.status, 400);
   assert.match(bad.body.error.message, /^limit:/);
+});
+
+test('pageToken walks the list a page at a time and agrees with one big page', async () => {
+  const { h } = env;
+  const biz = await h.newBusiness('Pager');
+  for (let i = 0; i < 23; i++) await h.call('createPayment', { ...paymentInputFor(i), channel: 'link' }, biz);
+  for (const input of [{}, { q: 'job' }, { q: 'job number' }, { payoutChanged: false }]) {
+    const all = (await h.call('paymentsList', { ...input, limit: 200 }, biz)).items.map((i: any) => i.id);
+    const walked: string[] = [];
+    let token: string | undefined;
+    do {
+      const r = await h.call('paymentsList', { ...input, limit: 5, ...(token ? { pageToken: token } : {}) }, biz);
+      walked.push(...r.items.map((i: any) => i.id));
+      token = r.nextPageToken ?? undefined;
+    } while (token);
+    assert.deepEqual(walked, all, JSON.stringify(input));
+  }
+  await assert.rejects(h.call('paymentsList', { status: 'paid', pageToken: (await h.call('paymentsList', { limit: 5 }, biz)).nextPageToken }, biz), { code: 'invalid-argument', message: /^pageToken/ });
 });

@@ -15,7 +15,7 @@ describe('the standing request link in a browser', { skip: skipBrowser }, () => 
 
   const payments = async () => (await env.h.app.services.store.query({ collection: paymentsPath(env.h.owner.businessId) })).map((d) => d.data);
 
-  test('anyone files a request: a ready payment with channel link, the business emailed; then markPaid', async () => {
+  test('anyone files a request: a payment for review with channel link, the business emailed; then markPaid', async () => {
     const { page, h } = env;
     const res = await page.goto(linkUrl);
     assert.equal(res!.status(), 200);
@@ -41,12 +41,13 @@ describe('the standing request link in a browser', { skip: skipBrowser }, () => 
     const [p] = await payments();
     assert.equal(p.channel, 'link');
     assert.equal(p.viaPublicLink, true);
-    assert.equal(p.status, 'ready');
+    assert.equal(p.status, 'sent');
+    assert.equal(p.needsReview, true);
     assert.equal(p.supplierPhone, '+972521112222');
     assert.equal(p.amountAgorot, 80_000);
     assert.equal(p.vatIncluded, true);
     assert.equal((p.invoices as unknown[]).length, 1);
-    assert.equal((await mailsTo(env, h.owner.email, /The payment is ready/)).length, 1);
+    assert.equal((await mailsTo(env, h.owner.email, /through your public link/)).length, 1);
 
     // The same form again changes nothing and shows the first result.
     const replay = await page.request.post(linkUrl, {

@@ -1,46 +1,78 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input, LIMITS, page, text } from '../../core/schema.ts';
+import { decodePageToken, encodePageToken, fingerprint, pageTokenField, scanPage } from '../../core/pageToken.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import { matchesAll, queryWords } from '../../domain/search.ts';
 import { PAYMENT_STATUSES, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
 import { paymentRow, paymentRowSchema, viewDeps } from '../../domain/paymentView.ts';
-import type { Query, Where } from '../../ports/store.ts';
+import type { Doc, Query, Where } from '../../ports/store.ts';
 
 export default defineOperation({
   name: 'paymentsList',
   group: 'payments',
-  summary:
-    'Payments to suppliers, newest first, filtered by status, supplierKey (phone or email) and q (words of the supplier name, description or invoice number); result {items, total, limit, offset}; limit default 50, at most 200.',
+  summary: 'Payments to suppliers, newest first, with filters, text search and paging',
+  description:
+    'Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier\'s known ones: verify before paying), ' +
+    'q (words of the supplier name, description or invoice number). Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. ' +
+    'Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.',
   flags: { readOnly: true },
   input: input({
-    status: z.enum(PAYMENT_STATUSES).optional(),
-    supplierKey: text(LIMITS.email).optional(),
-    q: text().optional(),
-    ...page,
+    status: z.enum(PAYMENT_STATUSES).optional().describe('Only payments in this status.'),
+    supplierKey: text(LIMITS.email).optional().describe("Only payments to this supplier (the supplier's phone in E.164 or email)."),
+    payoutChanged: z.boolean().optional().describe('true: only payments whose filed payout differs from the known one (a fraud signal); false: only the others.'),
+    q: text().optional().describe('Words to find at word beginnings in the supplier name, description or invoice number; every word must match.'),
+    limit: page.limit.describe('Page size, 1 to 200 (default 50).'),
+    offset: page.offset.describe('Items to skip (default 0). Prefer pageToken for deep pages.'),
+    pageToken: pageTokenField(),
   }),
-  output: z.object({ items: z.array(paymentRowSchema), total: z.int(), limit: z.int(), offset: z.int() }),
-  async run({ status, supplierKey, q, limit, offset }, ctx) {
+  output: z.object({
+    items: z.array(paymentRowSchema),
+    total: z.int(),
+    totalIsEstimate: z.boolean(),
+    limit: z.int(),
+    offset: z.int(),
+    nextPageToken: z.string().nullable(),
+  }),
+  async run({ status, supplierKey, payoutChanged, q, limit, offset, pageToken }, ctx) {
+    const key = supplierKey?.trim() ? normalizeSupplierKey(supplierKey) : undefined;
+    const words = queryWords(q ?? '');
+    const fp = fingerprint({ status, key, payoutChanged, words: [...words].sort() });
+    const cursor = pageToken ? decodePageToken(pageToken, fp, offset) : undefined;
     const where: Where[] = [];
     if (status) where.push(['status', '==', status]);
-    if (supplierKey?.trim()) where.push(['supplierKey', '==', normalizeSupplierKey(supplierKey)]);
+    if (key) where.push(['supplierKey', '==', key]);
     // The longest word is the most selective: the store returns only its matches; the rest are checked here.
-    const [first, ...rest] = queryWords(q ?? '');
+    const [first, ...rest] = words;
     if (first) where.push(['search', 'array-contains', first]);
+    // Flagged payments have indexes of their own and with status; "false", or beside a supplier or a word,
+    // is checked here (older payments lack the field, so the store cannot match false).
+    const flagInStore = payoutChanged === true && !key && !first;
+    if (flagInStore) where.push(['payoutChanged', '==', payoutChanged]);
+    const flagInMemory = payoutChanged !== undefined && !flagInStore;
     const base: Query = { collection: paymentsPath(ctx.caller.businessId), where, orderBy: [['createdAtMs', 'desc']] };
-
-    let docs: PaymentRecord[];
-    let total: number;
-    if (rest.length === 0) {
-      const [found, n] = await Promise.all([ctx.store.query({ ...base, limit, offset }), ctx.store.count(base)]);
-      docs = found.map((d) => d.data as unknown as PaymentRecord);
-      total = n;
-    } else {
-      const matching = (await ctx.store.query(base)).map((d) => d.data as unknown as PaymentRecord).filter((p) => matchesAll(p.search, rest));
-      docs = matching.slice(offset, offset + limit);
-      total = matching.length;
+    const inMemory = rest.length > 0 || flagInMemory;
+    const keep = inMemory
+      ? (d: Doc) => {
+          const p = d.data as unknown as PaymentRecord;
+          return matchesAll(p.search, rest) && (!flagInMemory || (p.payoutChanged === true) === payoutChanged);
+        }
+      : undefined;
+    const probe = Boolean(cursor || keep);
+    const [found, counted] = await Promise.all([
+      scanPage(ctx.store, base, { limit, offset, cursor, keep, probe }),
+      cursor ? Promise.resolve(cursor.total) : ctx.store.count(base),
+    ]);
+    let total = counted;
+    let totalIsEstimate = cursor ? cursor.totalIsEstimate : inMemory;
+    if (inMemory && !cursor && found.exhausted) {
+      total = offset + found.docs.length;
+      totalIsEstimate = false;
     }
+    if (!probe && offset + found.docs.length >= total) found.next = null;
+    const nextPageToken = found.next ? encodePageToken(fp, { ...found.next, total, totalIsEstimate }) : null;
     const deps = viewDeps(ctx);
-    return { items: await Promise.all(docs.map((p) => paymentRow(p, deps))), total, limit, offset };
+    const items = await Promise.all(found.docs.map((d) => paymentRow(d.data as unknown as PaymentRecord, deps)));
+    return { items, total, totalIsEstimate, limit, offset, nextPageToken };
   },
 });

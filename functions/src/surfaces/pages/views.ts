@@ -68,7 +68,8 @@ ${invoiceInput(f, true, null)}
 </form>`;
 
   let body: Html;
-  switch (p.status) {
+  // A standing-link filing under review already holds its payout details: no form to fill again.
+  switch (p.status === 'sent' && p.payout ? 'ready' : p.status) {
     case 'sent':
       body = html`<form class="card" method="post" action="${v.action}" enctype="multipart/form-data">
 ${refused(f, v.chooseAgain)}
