@@ -14,6 +14,12 @@ export interface ActivityRow {
   summary: string;
 }
 
+/** Cuts text to `max` code points, never inside a surrogate pair (a lone half is not valid Unicode and the store refuses it). */
+export function cutCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return Array.from(text).slice(0, max).join('');
+}
+
 export const activityPath = (businessId: string, id = '') => `businesses/${businessId}/activity${id ? '/' + id : ''}`;
 
 export async function appendActivity(
@@ -33,7 +39,7 @@ export async function appendActivity(
     keyName: caller.keyName,
     operation: note.operation,
     targetIds: note.targetIds,
-    summary: note.summary.slice(0, 300),
+    summary: cutCodePoints(note.summary, 300),
   };
   await store.set(activityPath(caller.businessId, id), { ...row });
 }

@@ -52,16 +52,21 @@ export async function execute(
     const checked = op.output.safeParse(result);
     if (!checked.success) throw new Error(`${op.name} returned a result outside its output schema: ${checked.error.message}`);
   }
-  if (!op.flags.readOnly) {
-    const note = op.activity?.(input, result) ?? { targetIds: [], summary: op.name };
-    await appendActivity(store, services.ids, caller, services.clock.now(), { operation: op.name, ...note });
-  }
-  // A staged record whose transaction was retried away is simply not found by the delivery task.
+  // The operation has committed: from here on nothing may turn it into an error for the caller.
+  // Messages go first (a staged record whose transaction was retried away is simply not found by the task).
   for (const path of staged) {
     try {
       await enqueueDelivery(services.tasks, path);
     } catch (e) {
-      services.logger.error('could not enqueue outbox delivery; the sweeper will pick it up', { path, error: String(e) });
+      services.logger.error('could not enqueue outbox delivery; the outbox sweep re-queues it', { path, error: String(e) });
+    }
+  }
+  if (!op.flags.readOnly) {
+    try {
+      const note = op.activity?.(input, result) ?? { targetIds: [], summary: op.name };
+      await appendActivity(store, services.ids, caller, services.clock.now(), { operation: op.name, ...note });
+    } catch (e) {
+      services.logger.error('could not write the activity row of a committed operation', { operation: op.name, requestId, error: e instanceof Error ? e.message : String(e) });
     }
   }
   return { result, meter };
