@@ -12,6 +12,7 @@ import { randomIds, type IdSource } from './core/ids.ts';
 import { createLogger, type Logger } from './core/logger.ts';
 import { createFiles } from './core/files.ts';
 import { deliverOutboxRecord, OUTBOX_QUEUE, type Senders } from './core/outbox.ts';
+import { appendActivity } from './core/activity.ts';
 import { smtpSender } from './adapters/smtp/smtpSender.ts';
 import { whatsappSender } from './adapters/whatsapp/whatsappSender.ts';
 import { localFiles } from './adapters/local-files/localFiles.ts';
@@ -86,13 +87,22 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const store = await openStore(config);
   const files = createFiles(store, await openFiles(config), config.filesUrl, ids, () => clock.now());
   const senders: Senders = {
-    email: smtpSender(config.smtpUrl, config.mailFrom),
+    email: smtpSender(config.smtpUrl, config.mailFrom, undefined, config.smtpTimeoutMs),
     whatsapp: whatsappSender({ baseUrl: config.whatsappBaseUrl, apiVersion: config.whatsappApiVersion, token: config.whatsappToken, phoneNumberId: config.whatsappPhoneNumberId }),
     ...overrides.senders,
   } as Senders;
   const taskHandlers: Record<string, TaskHandler> = {
     [OUTBOX_QUEUE]: async (payload) => {
-      await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now());
+      await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
+        maxAttempts: config.outboxMaxAttempts,
+        // The business sees a message that never went out: an activity row naming the recipient and the reason.
+        onFailed: (r, reason) =>
+          appendActivity(store, ids, { businessId: r.businessId, userId: 'system', email: '', role: 'user', keyName: 'outbox' }, clock.now(), {
+            operation: 'messageFailed',
+            targetIds: [r.ref ?? r.id],
+            summary: `a ${r.channel} message to ${r.to} (${r.reason}) failed after ${r.attempts} attempts: ${reason}`,
+          }),
+      });
     },
   };
   let tasks: TaskQueue;
@@ -101,7 +111,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const { cloudTasks } = await import('./adapters/cloud-tasks/cloudTasks.ts');
     tasks = cloudTasks();
   } else {
-    queue = localQueue(store, taskHandlers, logger, () => clock.now());
+    queue = localQueue(store, taskHandlers, logger, () => clock.now(), 500, config.localQueueConcurrency);
     tasks = queue;
   }
   const resolved = { ...config, credentialsKey: config.store === 'sqlite' ? credentialsKey(config) : config.credentialsKey };

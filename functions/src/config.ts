@@ -41,12 +41,20 @@ export interface Config {
   /** How long one call to the tax authority may take. */
   itaTimeoutMs: number;
   quotas: Record<string, number>;
+  /** Delivery attempts before an outbox message ends `failed`. */
+  outboxMaxAttempts: number;
+  /** Connection, greeting and socket timeout of one SMTP delivery. */
+  smtpTimeoutMs: number;
+  /** Tasks the local queue runs at once (deliveries, imports). */
+  localQueueConcurrency: number;
   /** Fail queries that no index in firestore.indexes.json serves (on in tests). */
   strictIndexes: boolean;
   /** Check every result against the operation's declared output schema (on in tests). */
   validateOutput: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
+
+const positiveInt = (v: string | undefined, fallback: number) => (v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : fallback);
 
 const DEFAULT_QUOTAS: Record<string, number> = { ai: 500 };
 
@@ -102,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     itaScope: env.ITA_SCOPE ?? 'scope',
     itaTimeoutMs: Number(env.ITA_TIMEOUT_MS ?? 15_000),
     quotas,
+    outboxMaxAttempts: positiveInt(env.OUTBOX_MAX_ATTEMPTS, 6),
+    smtpTimeoutMs: positiveInt(env.SMTP_TIMEOUT_MS, 20_000),
+    localQueueConcurrency: positiveInt(env.LOCAL_QUEUE_CONCURRENCY, 4),
     strictIndexes: env.STRICT_INDEXES === '1',
     validateOutput: env.VALIDATE_OUTPUT === '1',
     logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',

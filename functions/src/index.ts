@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { onRequest, type Request } from 'firebase-functions/https';
 import { onTaskDispatched } from 'firebase-functions/tasks';
+import { onSchedule } from 'firebase-functions/scheduler';
 import { defineSecret } from 'firebase-functions/params';
 import type { App } from './app.ts';
 import type { HttpHandler, HttpRequest, HttpResponse } from './surfaces/http/types.ts';
@@ -165,3 +166,13 @@ function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
 
 // Export names must equal the queue names: firebase-admin enqueues by function name. A test checks they match App.taskHandlers.
 export const outboxDeliver = taskQueue(OUTBOX_QUEUE, [...SMTP_URL, ...WHATSAPP_TOKEN]);
+
+/**
+ * Re-queues outbox messages whose delivery task was lost (never enqueued, or dead after its retries
+ * while the record still said pending), with a fresh task id per generation. Locally, server.ts runs it.
+ */
+export const outboxSweep = onSchedule({ region, schedule: 'every 5 minutes', timeoutSeconds: 300, memory: '256MiB' }, async () => {
+  const [{ services }, { sweepOutbox }] = await Promise.all([getApp(), import('./core/outboxSweep.ts')]);
+  const n = await sweepOutbox(services);
+  if (n) services.logger.warn('outbox sweep re-queued lost deliveries', { count: n });
+});

@@ -134,10 +134,74 @@ test('the sweeper re-enqueues pending records that were never enqueued', async (
   );
   assert.equal(path, outboxPath(h.owner.businessId, 'lost1'));
   assert.equal(await sweepOutbox(h.app.services), 0, 'too fresh to be lost');
-  now += 5 * 60_000;
+  now += 16 * 60_000;
   assert.equal(await sweepOutbox(h.app.services), 1);
   await h.app.queue!.drain();
   await smtp.waitFor(1);
   assert.equal((await store.get(path))!.data.status, 'delivered');
   assert.equal(await sweepOutbox(h.app.services), 0);
+});
+
+test('an SMTP outage longer than the retry budget: every message ends delivered or failed, none pending; failures are visible', async () => {
+  let now = Date.now();
+  const smtp = await startSmtp();
+  const port = new URL(smtp.url).port;
+  await smtp.close();
+  const h = await createHarness({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, OUTBOX_MAX_ATTEMPTS: '3', SMTP_TIMEOUT_MS: '2000' }, overrides: { clock: { now: () => now } } });
+  cleanups.push(() => h.close());
+  const { store } = h.app.services;
+  for (let i = 0; i < 4; i++) await h.call('inviteMember', { email: `down${i}@example.com`, role: 'user' });
+  const p = await h.call('createPayment', { amountAgorot: 100, vatIncluded: true, description: 'x', supplierName: 'Dana', supplierEmail: 'dana@example.com' });
+  // The outage outlasts three attempts (and their backoff).
+  for (let i = 0; i < 6; i++) {
+    await h.app.queue!.drain();
+    now += 20 * 60_000;
+  }
+  let records = await outboxDocs(h);
+  assert.equal(records.length, 5);
+  assert.ok(records.every((r) => r.status === 'failed'), JSON.stringify(records.map((r) => [r.status, r.attempts])));
+  assert.ok(records.every((r) => r.attempts === 3 && r.lastError));
+  // The business sees it: on the payment and in the activity.
+  const view = await h.call('paymentGet', { paymentId: p.id });
+  assert.deepEqual(view.messages.map((m: any) => [m.channel, m.status, m.attempts]), [['email', 'failed', 3]]);
+  assert.match(view.messages[0].lastError, /ECONNREFUSED|connect/i);
+  const activity = await h.call('listActivity');
+  assert.equal(activity.items.filter((r: any) => r.operation === 'messageFailed').length, 5);
+
+  // A message staged while SMTP is down whose task died (e.g. a crash) is re-queued by the sweep with a fresh task id.
+  const { SMTPServer } = await import('smtp-server');
+  let received = 0;
+  const server = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], logger: false, onData(stream, _s, cb) { stream.resume(); stream.on('end', () => { received++; cb(); }); } });
+  await new Promise<void>((r) => server.listen(Number(port), '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => server.close(() => r())));
+  await h.call('inviteMember', { email: 'late@example.com', role: 'user' });
+  const tasks = await store.query({ collection: '_tasks', where: [['state', '==', 'queued']] });
+  for (const t of tasks) await store.update(t.path, { state: 'dead' });
+  now += 16 * 60_000;
+  assert.equal(await h.app.queue!.drain(), 0);
+  assert.equal(await sweepOutbox(h.app.services), 1, 'the stuck record is re-queued');
+  await h.app.queue!.drain();
+  records = await outboxDocs(h);
+  assert.deepEqual(records.filter((r) => r.status === 'pending'), []);
+  assert.equal(records.find((r) => r.to === 'late@example.com').status, 'delivered');
+  assert.equal(received, 1);
+});
+
+test('delivered records keep no working capability link: the invite token is nowhere in the store', async () => {
+  const smtp = await startSmtp();
+  const h = await createHarness({ env: { SMTP_URL: smtp.url } });
+  cleanups.push(() => smtp.close(), () => h.close());
+  await h.call('inviteMember', { email: 'tok@example.com', role: 'user' });
+  await h.app.queue!.drain();
+  const [mail] = await smtp.waitFor(1);
+  const token = /token=([A-Za-z0-9_-]{43})/.exec(mailText(mail.raw))?.[1];
+  assert.ok(token, 'the email carried the link');
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(`${h.config.dataDir}/store.sqlite`, { readOnly: true });
+  const hits = db.prepare('SELECT path FROM docs WHERE data LIKE ?').all(`%${token}%`);
+  db.close();
+  assert.deepEqual(hits, [], 'no document holds the token');
+  const [rec] = await outboxDocs(h);
+  assert.equal(rec.status, 'delivered');
+  assert.match(rec.message.text, /link removed after delivery/);
 });

@@ -53,7 +53,7 @@ const sleep = (ms: number, unref = false) =>
   });
 
 test('every task queue App.taskHandlers serves is exported by the functions entry under its queue name', async () => {
-  const entry = (await import('../../functions/src/index.ts')) as Record<string, { __endpoint?: { taskQueueTrigger?: unknown; httpsTrigger?: unknown } }>;
+  const entry = (await import('../../functions/src/index.ts')) as Record<string, { __endpoint?: { taskQueueTrigger?: unknown; httpsTrigger?: unknown; scheduleTrigger?: { schedule?: string } } }>;
   const dataDir = mkdtempSync(join(tmpdir(), 'bfo-entry-'));
   const app = await createApp(loadConfig({ DATA_DIR: dataDir }), { logger: silentLogger });
   try {
@@ -61,6 +61,7 @@ test('every task queue App.taskHandlers serves is exported by the functions entr
     assert.deepEqual(exported, Object.keys(app.taskHandlers).sort());
     assert.ok(exported.includes(OUTBOX_QUEUE));
     assert.ok(entry.api?.__endpoint?.httpsTrigger, 'api is an HTTPS function');
+    assert.equal(entry.outboxSweep?.__endpoint?.scheduleTrigger?.schedule, 'every 5 minutes', 'production sweeps the outbox on a schedule');
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });

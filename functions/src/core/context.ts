@@ -37,7 +37,7 @@ export interface Ctx extends Services {
   requestId: string;
   meter: Meter;
   /** Stage an outbound message inside `tx`; it is delivered by a task after the operation succeeds. */
-  outbox(tx: Transaction, message: OutboundMessage, meta?: { reason?: string }): string;
+  outbox(tx: Transaction, message: OutboundMessage, meta?: { reason?: string; ref?: string }): string;
   /** Charge a daily per-business quota; throws `resource-exhausted` when used up. */
   consumeQuota(name: string, amount?: number): Promise<void>;
 }

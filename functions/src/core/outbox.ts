@@ -5,7 +5,12 @@ import type { Logger } from './logger.ts';
 
 export const OUTBOX_QUEUE = 'outboxDeliver';
 
-export type OutboxStatus = 'pending' | 'delivered' | 'undelivered';
+/** A message that failed this many delivery attempts ends `failed` (about 4 minutes of backoff locally). */
+export const DEFAULT_MAX_DELIVERY_ATTEMPTS = 6;
+
+/** pending → delivered | undelivered (refused, or the channel is not configured) | failed (kept failing). */
+export type OutboxStatus = 'pending' | 'delivered' | 'undelivered' | 'failed';
+export const FINAL_STATUSES: readonly OutboxStatus[] = ['delivered', 'undelivered', 'failed'];
 
 export interface OutboxRecord {
   id: string;
@@ -14,20 +19,29 @@ export interface OutboxRecord {
   to: string;
   message: OutboundMessage;
   reason: string;
+  /** The record the message is about (e.g. a payment id), so its view can list its messages. */
+  ref: string | null;
   status: OutboxStatus;
   attempts: number;
+  /** Bumped by each re-queue of the sweep: a task id is never reused, so the queue never swallows it. */
+  generation: number;
   createdAt: string;
   /** Unix ms, for the sweeper's range query. */
   createdAtMs: number;
+  /** Unix ms of the last delivery attempt (the creation before any); the sweep re-queues records quiet for long. */
+  lastAttemptAtMs: number;
   deliveredAt: string | null;
+  failedAt?: string | null;
   lastError: string | null;
   providerId: string | null;
+  /** Set once capability links were removed from the stored message (after a final status). */
+  redacted?: boolean;
 }
 
 export const outboxPath = (businessId: string, id: string) => `businesses/${businessId}/outbox/${id}`;
 
 /** Writes the message inside the caller's transaction; delivery happens later, by task. */
-export function stageMessage(tx: Transaction, businessId: string, id: string, message: OutboundMessage, reason: string, now: number): string {
+export function stageMessage(tx: Transaction, businessId: string, id: string, message: OutboundMessage, reason: string, now: number, ref: string | null = null): string {
   const record: OutboxRecord = {
     id,
     businessId,
@@ -35,10 +49,13 @@ export function stageMessage(tx: Transaction, businessId: string, id: string, me
     to: message.to,
     message,
     reason,
+    ref,
     status: 'pending',
     attempts: 0,
+    generation: 0,
     createdAt: new Date(now).toISOString(),
     createdAtMs: now,
+    lastAttemptAtMs: now,
     deliveredAt: null,
     lastError: null,
     providerId: null,
@@ -48,43 +65,80 @@ export function stageMessage(tx: Transaction, businessId: string, id: string, me
   return path;
 }
 
-export async function enqueueDelivery(tasks: TaskQueue, path: string): Promise<void> {
-  // The task id is the record path: a second enqueue of the same record is a no-op.
-  await tasks.enqueue(OUTBOX_QUEUE, { path }, { id: path.replaceAll('/', '_') });
+/** The task id of one delivery generation: a re-queue after a dead task gets a fresh one. */
+export const deliveryTaskId = (path: string, generation = 0) => `${path.replaceAll('/', '_')}_g${generation}`;
+
+export async function enqueueDelivery(tasks: TaskQueue, path: string, generation = 0): Promise<void> {
+  // The id is the record path and generation: a second enqueue of the same generation is a no-op.
+  await tasks.enqueue(OUTBOX_QUEUE, { path }, { id: deliveryTaskId(path, generation) });
 }
 
 export type Senders = { [C in OutboundMessage['channel']]: Sender<Extract<OutboundMessage, { channel: C }>> };
 
 /**
- * Delivers one outbox record. Idempotent: a delivered or undelivered record is left alone.
- * A send failure throws, so the queue retries with backoff.
+ * Capability secrets (invite tokens, supplier links, file links: 43 base64url characters) are removed
+ * from a message once it is final: the store keeps what was sent, not a working link.
  */
-export async function deliverOutboxRecord(store: DocStore, senders: Senders, logger: Logger, path: string, now: () => number): Promise<OutboxStatus | 'missing'> {
+const SECRET = /[A-Za-z0-9_-]{43}/g;
+const redactText = (s: string | undefined) => s?.replace(SECRET, '[link removed after delivery]');
+export function redactMessage(m: OutboundMessage): OutboundMessage {
+  if (m.channel === 'email') return { ...m, text: redactText(m.text) ?? '', ...(m.html !== undefined ? { html: redactText(m.html) } : {}) };
+  return m.urlButtonParam === undefined ? m : { ...m, urlButtonParam: m.urlButtonParam.replace(SECRET, '[removed]') };
+}
+
+export interface DeliveryOptions {
+  maxAttempts?: number;
+  /** Told when a message ends failed, so the business sees it (an activity row). */
+  onFailed?: (record: OutboxRecord, reason: string) => Promise<void>;
+}
+
+/**
+ * Delivers one outbox record. Idempotent: a record in a final status is left alone.
+ * A send failure throws (the queue retries with backoff) until the attempt budget is spent; the record then ends `failed`.
+ */
+export async function deliverOutboxRecord(
+  store: DocStore,
+  senders: Senders,
+  logger: Logger,
+  path: string,
+  now: () => number,
+  opts: DeliveryOptions = {},
+): Promise<OutboxStatus | 'missing'> {
   const doc = await store.get(path);
   if (!doc) return 'missing';
   const record = doc.data as unknown as OutboxRecord;
   if (record.status !== 'pending') return record.status;
+  const final = (status: OutboxStatus, fields: Record<string, unknown>) =>
+    store.update(path, { ...fields, status, message: redactMessage(record.message), redacted: true, lastAttemptAtMs: now() } as never);
   const sender = senders[record.channel] as Sender;
   if (!sender.configured) {
     const reason = `${record.channel} channel is not configured`;
-    await store.update(path, { status: 'undelivered', lastError: reason });
+    await final('undelivered', { lastError: reason });
     logger.warn('outbox message left undelivered', { path, channel: record.channel, reason });
     return 'undelivered';
   }
+  const attempts = (record.attempts ?? 0) + 1;
   let result;
   try {
     result = await sender.send(record.message, record.id);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    await store.update(path, { attempts: record.attempts + 1, lastError: message.slice(0, 500) });
-    logger.warn('outbox delivery failed; will retry', { path, channel: record.channel, error: message });
+    const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+    const max = opts.maxAttempts ?? DEFAULT_MAX_DELIVERY_ATTEMPTS;
+    if (attempts >= max) {
+      await final('failed', { attempts, lastError: message, failedAt: new Date(now()).toISOString() });
+      logger.error('outbox message failed for good', { path, channel: record.channel, attempts, error: message });
+      await opts.onFailed?.({ ...record, attempts }, message).catch((err) => logger.error('could not record a failed message', { path, error: String(err) }));
+      return 'failed';
+    }
+    await store.update(path, { attempts, lastError: message, lastAttemptAtMs: now() });
+    logger.warn('outbox delivery failed; will retry', { path, channel: record.channel, attempts, error: message });
     throw e;
   }
   if (result.delivered) {
-    await store.update(path, { status: 'delivered', attempts: record.attempts + 1, deliveredAt: new Date(now()).toISOString(), providerId: result.providerId ?? null, lastError: null });
+    await final('delivered', { attempts, deliveredAt: new Date(now()).toISOString(), providerId: result.providerId ?? null, lastError: null });
     return 'delivered';
   }
-  await store.update(path, { status: 'undelivered', attempts: record.attempts + 1, lastError: result.reason });
+  await final('undelivered', { attempts, lastError: result.reason });
   logger.warn('outbox message refused by provider', { path, channel: record.channel, reason: result.reason });
   return 'undelivered';
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { notFound } from '../core/errors.ts';
 import type { Files } from '../core/files.ts';
 import type { Reader } from '../ports/store.ts';
+import type { OutboxRecord } from '../core/outbox.ts';
 import { CURRENCIES } from './money.ts';
 import { profileOf } from './business.ts';
 import { PAY_METHODS, PAYMENT_STATUSES, paymentLinkUrl, paymentsPath, type PaymentFile, type PaymentRecord } from './payments.ts';
@@ -17,6 +18,8 @@ export const PHONE_MAX = 40;
 export interface ViewDeps {
   files: Files;
   publicLinkBase: string;
+  /** Where the payment's outbox records are read (paymentView's `messages`); absent, none are listed. */
+  store?: Reader;
 }
 
 const fileSchema = z.object({
@@ -89,6 +92,10 @@ export const paymentViewSchema = z.object({
   supplierSubmittedAt: z.string().nullable(),
   readyAt: z.string().nullable(),
   canceledAt: z.string().nullable(),
+  /** The messages sent about this payment and what became of them (failed ones say why). */
+  messages: z.array(
+    z.object({ id: z.string(), channel: z.enum(['email', 'whatsapp']), to: z.string(), status: z.enum(['pending', 'delivered', 'undelivered', 'failed']), attempts: z.int(), lastError: z.string().nullable(), createdAt: z.string() }),
+  ),
 });
 export type PaymentView = z.output<typeof paymentViewSchema>;
 
@@ -174,7 +181,12 @@ export async function paymentRow(p: PaymentRecord, deps: ViewDeps): Promise<Paym
 }
 
 export async function paymentView(p: PaymentRecord, deps: ViewDeps): Promise<PaymentView> {
-  const [row, invoices, proof] = await Promise.all([paymentRow(p, deps), filesView(deps, p), p.proof ? fileView(deps.files, p.businessId, p.proof) : null]);
+  const [row, invoices, proof, messages] = await Promise.all([
+    paymentRow(p, deps),
+    filesView(deps, p),
+    p.proof ? fileView(deps.files, p.businessId, p.proof) : null,
+    deps.store ? deps.store.query({ collection: `businesses/${p.businessId}/outbox`, where: [['ref', '==', p.id]], orderBy: [['createdAtMs', 'asc']], limit: 50 }) : [],
+  ]);
   const payout = p.payout
     ? Object.fromEntries(Object.entries(p.payout).filter(([k, v]) => k in payoutSchema.shape && typeof v === 'string'))
     : null;
@@ -189,6 +201,10 @@ export async function paymentView(p: PaymentRecord, deps: ViewDeps): Promise<Pay
     supplierSubmittedAt: p.supplierSubmittedAt ?? null,
     readyAt: p.readyAt ?? null,
     canceledAt: p.canceledAt ?? null,
+    messages: messages.map((d) => {
+      const m = d.data as unknown as OutboxRecord;
+      return { id: m.id, channel: m.channel, to: m.to, status: m.status, attempts: m.attempts ?? 0, lastError: m.lastError ?? null, createdAt: m.createdAt };
+    }),
   };
 }
 
@@ -216,4 +232,4 @@ export async function incomingPayment(p: PaymentRecord, payerName: string, deps:
   };
 }
 
-export const viewDeps = (ctx: { files: Files; config: { publicLinkBase: string } }): ViewDeps => ({ files: ctx.files, publicLinkBase: ctx.config.publicLinkBase });
+export const viewDeps = (ctx: { files: Files; config: { publicLinkBase: string }; store?: Reader }): ViewDeps => ({ files: ctx.files, publicLinkBase: ctx.config.publicLinkBase, store: ctx.store });

@@ -266,7 +266,7 @@ async function discard(s: Services, businessId: string, fileId: string) {
 
 function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): string[] {
   if (!to) return [];
-  return businessNotifications(s.config, kind, p, to).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now()));
+  return businessNotifications(s.config, kind, p, to).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id));
 }
 
 /** The supplier pages act as no user; activity rows name the link instead. */

@@ -28,7 +28,7 @@ const MAX_ATTEMPTS = 8;
 const LEASE_MS = 5 * 60_000;
 const backoffMs = (attempt: number) => Math.min(60 * 60_000, 1000 * 2 ** attempt);
 
-export function localQueue(store: DocStore, handlers: Record<string, TaskHandler>, logger: Logger, now = () => Date.now(), pollMs = 500): LocalQueue {
+export function localQueue(store: DocStore, handlers: Record<string, TaskHandler>, logger: Logger, now = () => Date.now(), pollMs = 500, concurrency = 4): LocalQueue {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
@@ -65,9 +65,13 @@ export function localQueue(store: DocStore, handlers: Record<string, TaskHandler
     return true;
   }
 
+  /** `concurrency` workers claim due tasks until none is left (a claim is a transaction, so no task runs twice). */
   async function drainLoop(): Promise<number> {
     let n = 0;
-    while (await runOne()) n++;
+    const worker = async () => {
+      while (await runOne()) n++;
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
     return n;
   }
 

@@ -1,10 +1,12 @@
 import type { EmailMessage, Sender } from '../../ports/outbox.ts';
 
 /** Email over SMTP with nodemailer, loaded on first send so a cold start does not pay for it. */
-export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo.local'): Sender<EmailMessage> {
+export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo.local', timeoutMs = 20_000): Sender<EmailMessage> {
   let transport: Promise<import('nodemailer').Transporter> | undefined;
+  // Bounded waits: a server that accepts the connection and then stalls must not hold a delivery forever.
+  const timeouts = { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
   const getTransport = () =>
-    (transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl)));
+    (transport ??= import('nodemailer').then((m) => m.default.createTransport({ url: smtpUrl, ...timeouts } as never)));
   return {
     configured: Boolean(smtpUrl),
     async send(message, messageId) {

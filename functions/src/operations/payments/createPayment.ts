@@ -107,7 +107,7 @@ export default defineOperation({
       tx.create(link.path, { businessId, paymentId });
       recordPaymentToSupplier(tx, businessId, (supplierDoc?.data as unknown as SupplierRecord) ?? null, p, at);
       if (channel !== 'link') {
-        for (const message of paymentRequestMessages(ctx.config, p, businessNameOf(business.data))) ctx.outbox(tx, message);
+        for (const message of paymentRequestMessages(ctx.config, p, businessNameOf(business.data))) ctx.outbox(tx, message, { ref: p.id });
       }
       return p;
     }).catch(async (e) => {

@@ -76,7 +76,7 @@ export default defineOperation({
         const changes = { status: 'paid', paidAt: at, proof: stored, updatedAt: at } as const;
         tx.update(paymentsPath(businessId, paymentId), changes);
         const next: PaymentRecord = { ...p, ...changes };
-        for (const message of paymentPaidMessages(ctx.config, next, businessNameOf(business.data))) ctx.outbox(tx, message);
+        for (const message of paymentPaidMessages(ctx.config, next, businessNameOf(business.data))) ctx.outbox(tx, message, { ref: next.id });
         return next;
       });
     } catch (e) {

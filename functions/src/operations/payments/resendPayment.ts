@@ -27,7 +27,7 @@ export default defineOperation({
       const changes = { sentAt: at, updatedAt: at };
       tx.update(paymentsPath(businessId, paymentId), changes);
       const next: PaymentRecord = { ...p, ...changes };
-      for (const message of paymentRequestMessages(ctx.config, next, businessNameOf(business.data), channel)) ctx.outbox(tx, message);
+      for (const message of paymentRequestMessages(ctx.config, next, businessNameOf(business.data), channel)) ctx.outbox(tx, message, { ref: next.id });
       return next;
     });
     return paymentView(updated, viewDeps(ctx));
