@@ -190,8 +190,13 @@ describe('MCP surface', () => {
         assert.equal(danger.annotations?.destructiveHint, true);
         assert.equal(danger.annotations?.readOnlyHint, false);
         assert.equal(danger.annotations?.idempotentHint, false);
-        assert.match(danger.description ?? '', /confirmation/);
+        assert.match(danger.description ?? '', /Destructive: confirm with the user/);
+        assert.doesNotMatch(danger.description ?? '', /admin.*admin/i, 'the admin note is not doubled');
         assert.deepEqual(hints('testSyncProvider'), { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+        // Tools that message people outside the account are open-world.
+        for (const name of ['createPayment', 'resendPayment', 'markPaid', 'inviteMember', 'resendInvite']) {
+          assert.equal(byName.get(name)!.annotations?.openWorldHint, true, name);
+        }
         // The real destructive operation, once the team operations are in the registry.
         if (byName.has('removeMember')) assert.equal(byName.get('removeMember')!.annotations?.destructiveHint, true);
       });
@@ -296,11 +301,27 @@ describe('MCP surface', () => {
     for (const list of lists) assert.deepEqual(list, lists[0]);
   });
 
+  describe('Origin (DNS rebinding)', () => {
+    const post = (origin?: string) =>
+      fetch(url, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${h.owner.apiKey}`, 'mcp-protocol-version': '2025-11-25', ...(origin ? { origin } : {}) }, body: INITIALIZE });
+    it('refuses a browser request from a foreign origin with 403, before the key is even looked at', async () => {
+      const res = await post('http://evil.example');
+      assert.equal(res.status, 403);
+      const body = await jsonOf(res);
+      assert.equal(body.error.code, 'permission-denied');
+      assert.match(body.error.message, /Origin http:\/\/evil\.example may not use this MCP server/);
+    });
+    it('serves the configured origins, and requests without Origin (not browsers)', async () => {
+      assert.equal((await post(h.config.mcpAllowedOrigins[0])).status, 200);
+      assert.equal((await post()).status, 200);
+    });
+  });
+
   describe('authentication', () => {
-    it('answers a request without a key with 401, the error envelope and a Bearer challenge', async () => {
+    it('answers a request without a key with 401, the error envelope and a Bearer challenge saying invalid_token', async () => {
       const res = await fetch(url, { method: 'POST', headers: MCP_HEADERS, body: INITIALIZE });
       assert.equal(res.status, 401);
-      assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
+      assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer realm="mcp", error="invalid_token", error_description="[^"]+API key/);
       const body = await jsonOf(res);
       assert.equal(body.ok, false);
       assert.equal(body.error.code, 'unauthenticated');

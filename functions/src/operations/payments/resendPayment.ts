@@ -11,7 +11,7 @@ export default defineOperation({
   name: 'resendPayment',
   group: 'payments',
   summary: 'Send the supplier link again on one channel: wa (WhatsApp, needs supplierPhone) or em (email, needs supplierEmail). Only unpaid payments.',
-  flags: {},
+  flags: { openWorld: true },
   input: input({ paymentId: id(), channel: z.enum(['wa', 'em']) }),
   output: paymentViewSchema,
   async run({ paymentId, channel }, ctx) {

@@ -20,7 +20,7 @@ export default defineOperation({
   name: 'inviteMember',
   group: 'team',
   summary: 'Invite someone to the team by email; the link is valid for 7 days. Admin only.',
-  flags: { adminOnly: true },
+  flags: { adminOnly: true, openWorld: true },
   input: input({ email: email(), role: z.enum(['admin', 'user']) }),
   output: inviteOutput,
   async run({ email: to, role }, ctx) {

@@ -9,7 +9,7 @@ export default defineOperation({
   name: 'resendInvite',
   group: 'team',
   summary: 'Email a fresh 7-day invite link; the old link stops working.',
-  flags: {},
+  flags: { openWorld: true },
   input: input({ inviteId: id() }),
   output: inviteOutput,
   async run({ inviteId }, ctx) {

@@ -62,8 +62,8 @@ function inputSchemaOf(op: AnyOperation): Tool['inputSchema'] {
 
 function descriptionOf(op: AnyOperation): string {
   let text = op.description ? `${op.summary} ${op.description}` : op.summary;
-  if (op.flags.adminOnly) text += ' Requires the admin role.';
-  if (op.flags.dangerous) text += ' Dangerous: the client asks the human for confirmation first.';
+  if (op.flags.adminOnly && !/admin/i.test(text)) text += ' Requires the admin role.';
+  if (op.flags.dangerous) text += ' Destructive: confirm with the user before calling it.';
   return text;
 }
 
@@ -185,14 +185,24 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     }
   }
 
+  // DNS rebinding (MCP transport spec): a browser page on another origin must not reach the server.
+  const allowedOrigins = new Set(services.config.mcpAllowedOrigins);
+
   async function serve(req: HttpRequest, requestId: string, meter: Meter): Promise<HttpResponse> {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin.replace(/\/+$/, ''))) {
+      return envelope(new ApiError('permission-denied', `Origin ${origin.slice(0, 200)} may not use this MCP server; allowed: ${[...allowedOrigins].join(', ')} (MCP_ALLOWED_ORIGINS)`));
+    }
     const store = services.store.metered(meter);
     let caller: Caller;
     try {
       caller = await authenticate(store, req.headers.authorization, services.clock.now());
     } catch (e) {
       if (!isApiError(e)) throw e;
-      return envelope(e, e.code === 'unauthenticated' ? { 'www-authenticate': 'Bearer' } : {});
+      // An error code and a description tell clients (mcp-remote and others) that the key is wrong,
+      // rather than starting an OAuth discovery this server does not offer.
+      const challenge = `Bearer realm="mcp", error="invalid_token", error_description="${e.message.replace(/["\\]/g, "'")}; this server takes an API key (Authorization: Bearer bfo_...), not OAuth"`;
+      return envelope(e, e.code === 'unauthenticated' ? { 'www-authenticate': challenge } : {});
     }
     // Stateless: no GET stream to resume and no session to DELETE.
     if (req.method !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages', { allow: 'POST' });
