@@ -14,6 +14,8 @@ export interface Config {
   aliasUrl: string;
   directUrl: string;
   mcpUrl: string;
+  /** Origins a browser may call /mcp from (others get 403); requests without Origin are not browsers and pass. */
+  mcpAllowedOrigins: string[];
   filesUrl: string;
   publicLinkBase: string;
   dashboardUrl: string;
@@ -82,6 +84,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aliasUrl: env.ALIAS_URL ?? `${origin}/api/v1`,
     directUrl: env.DIRECT_URL ?? `${origin}/v1`,
     mcpUrl: env.MCP_URL ?? `${origin}/mcp`,
+    mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? [origin, env.DASHBOARD_URL ?? origin, env.MCP_URL ? new URL(env.MCP_URL).origin : origin].join(','))
+      .split(',')
+      .map((s) => s.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
     filesUrl: env.FILES_URL ?? `${origin}/files`,
     publicLinkBase: env.PUBLIC_LINK_BASE ?? `${origin}/p`,
     dashboardUrl: env.DASHBOARD_URL ?? origin,

@@ -1,4 +1,5 @@
 import { newSecret, sha256, type IdSource } from './ids.ts';
+import { sanitizeFileName } from './text.ts';
 import type { DocStore } from '../ports/store.ts';
 import type { FileStore } from '../ports/files.ts';
 
@@ -41,7 +42,8 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
     async save(businessId, file) {
       const record: FileRecord = {
         fileId: ids(),
-        fileName: file.fileName,
+        // Every upload path goes through here: the stored name is always a safe one.
+        fileName: sanitizeFileName(file.fileName),
         contentType: file.contentType,
         size: file.bytes.length,
         token: newSecret(),

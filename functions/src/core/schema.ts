@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeTextProblem, sanitizeFileName } from './text.ts';
 
 /**
  * Building blocks for operation input schemas. Every string has a maximum length so that
@@ -13,7 +14,26 @@ export const LIMITS = {
   fileBytes: 5 * 1024 * 1024,
 } as const;
 
-export const text = (max: number = LIMITS.shortText) => z.string().max(max);
+/** One line of text: no control characters (line breaks included) and no bidi overrides (core/text.ts). */
+export const text = (max: number = LIMITS.shortText) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((s, ctx) => {
+      const problem = freeTextProblem(s, false);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+/** An uploaded file's name: kept, but made safe (path parts, controls and bidi overrides removed; core/text.ts). */
+export const fileName = () => z.string().max(255).trim().min(1).transform((s) => sanitizeFileName(s, 'file'));
+/** Free text where a new line makes sense (descriptions, notes): `\n` allowed, other controls and bidi overrides not. */
+export const multilineText = (max: number = LIMITS.text) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((s, ctx) => {
+      const problem = freeTextProblem(s, true);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 /** A record id: one path segment, so it can never reach another document. */
 export const id = () => z.string().min(1).max(LIMITS.id).regex(/^(?!\.\.?$)[^/]+$/, 'not a valid id');
 export const email = () => z.string().max(LIMITS.email).pipe(z.email()).transform((s) => s.toLowerCase());

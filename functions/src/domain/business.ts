@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_AGOROT } from './money.ts';
-import { email, text, LIMITS } from '../core/schema.ts';
+import { email, text, multilineText, LIMITS } from '../core/schema.ts';
 import type { DocStore } from '../ports/store.ts';
 import type { IdSource } from '../core/ids.ts';
 import { memberPath, type MemberRecord } from '../core/auth.ts';
@@ -37,7 +37,7 @@ export const profileShape = {
   docBankBranch: text(10),
   docBankAccount: text(30),
   docBankBeneficiary: text(),
-  docCustomFields: z.array(z.strictObject({ label: text(), value: text(LIMITS.text) })).max(100),
+  docCustomFields: z.array(z.strictObject({ label: text(), value: multilineText(LIMITS.text) })).max(100),
   myName: text(),
   myNameEn: text(),
 };

@@ -1,3 +1,4 @@
+import { text } from '../core/schema.ts';
 import { z } from 'zod';
 import type { Reader } from '../ports/store.ts';
 import { cardFolderId, GENERAL_FOLDER, invoicesPath, PETTY_CASH_FOLDER } from './invoices.ts';
@@ -41,14 +42,9 @@ export const folderView = (f: FolderRecord): FolderView => ({
 export const foldersPath = (businessId: string, id = '') => `businesses/${businessId}/folders${id ? '/' + id : ''}`;
 
 export const MAX_FOLDER_NAME = 100;
-/** Input schema of a folder name: trimmed, 1–100 characters, no control characters. */
+/** Input schema of a folder name: trimmed, 1–100 characters, one line without controls or bidi overrides. */
 export const folderName = () =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_FOLDER_NAME)
-    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+  text(MAX_FOLDER_NAME).trim().min(1);
 
 /** Keeps whole-tree reads small: foldersList (one count per folder) and folderDelete read every folder. */
 export const MAX_FOLDERS = 400;

@@ -13,6 +13,7 @@ import { businessContact, businessNotifications, type BusinessContact } from './
 import { countAnonymousPayment, knownPayout, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
 import { publicSlugPath } from './publicLink.ts';
 import { MAX_AMOUNT_AGOROT } from './money.ts';
+import { sanitizeFileName } from '../core/text.ts';
 import {
   PAY_METHODS,
   assertAllowed,
@@ -190,10 +191,7 @@ export function checkInvoice(upload: Upload, problems: Problems, field = 'invoic
   return { fileName: cleanFileName(upload.fileName, actual), contentType: actual, bytes: upload.bytes, sha256: createHash('sha256').update(upload.bytes).digest('hex') };
 }
 
-function cleanFileName(name: string, type: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f"<>|:*?]/g, '').trim().slice(-120);
-  return base || `invoice.${EXTENSION[type]}`;
-}
+const cleanFileName = (name: string, type: string) => sanitizeFileName(name, `invoice.${EXTENSION[type]}`);
 
 /** Resolves a supplier link to its payment; null for an unknown or rotated token. */
 export async function paymentByToken(reader: Reader, token: string): Promise<PaymentRecord | null> {

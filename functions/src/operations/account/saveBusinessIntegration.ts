@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input, text } from '../../core/schema.ts';
+import { input, text, multilineText } from '../../core/schema.ts';
 import { invalid, notFound } from '../../core/errors.ts';
 import { seal, unseal } from '../../core/secrets.ts';
 import { integrationsPath, integrationView, type IntegrationRecord } from '../../domain/integrations.ts';
@@ -14,7 +14,7 @@ export default defineOperation({
     provider: z.string().min(1).max(40).regex(/^[a-z0-9][a-z0-9_-]*$/, 'use lowercase letters, digits, - and _'),
     apiKey: text(4096).min(1).optional(),
     apiSecret: text(4096).min(1).optional(),
-    note: text(500).optional(),
+    note: multilineText(500).optional(),
     action: z.enum(['disconnect']).optional(),
   }),
   output: z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { id, input, LIMITS, text } from '../../core/schema.ts';
+import { id, input, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { invalid, notFound } from '../../core/errors.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
@@ -21,7 +21,7 @@ export default defineOperation({
     docId: id(),
     supplierKey: text(LIMITS.email).optional(),
     supplierName: text().optional(),
-    note: text(LIMITS.text).optional(),
+    note: multilineText(LIMITS.text).optional(),
     payMark: z.enum(['', ...PAY_MARKS]).optional(),
   }),
   output: invoiceViewSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { base64, bool, input, LIMITS, text } from '../../core/schema.ts';
+import { base64, fileName, bool, input, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { ApiError, isApiError, notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { appendActivity } from '../../core/activity.ts';
@@ -39,12 +39,12 @@ export default defineOperation({
     'Without AI configured the document is stored unread; when the daily AI quota is used up it is stored unread and the call answers 429.',
   flags: { openWorld: true },
   input: input({
-    fileName: text().trim().min(1),
+    fileName: fileName(),
     mimeType: text(100),
     dataBase64: base64(UPLOAD_MAX_BYTES),
     supplierKey: text(LIMITS.email).optional(),
     supplierName: text().optional(),
-    note: text(LIMITS.text).optional(),
+    note: multilineText(LIMITS.text).optional(),
     skipDuplicates: bool().default(true),
     folderId: z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]*$/, 'not a valid id').default(''),
   }),

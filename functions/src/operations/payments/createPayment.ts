@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { bool, id, input, int, LIMITS, text } from '../../core/schema.ts';
+import { bool, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
@@ -17,11 +17,11 @@ export default defineOperation({
   group: 'payments',
   summary:
     'Create a payment request to a supplier and send them its link: by WhatsApp to supplierPhone, by email to supplierEmail (both when both are given); channel "link" sends nothing. At least one of supplierPhone or supplierEmail is required. openAmount=true with amountAgorot 0 lets the supplier fill the amount.',
-  flags: {},
+  flags: { openWorld: true },
   input: input({
     amountAgorot: int().min(0).max(MAX_AMOUNT_AGOROT),
     vatIncluded: bool(),
-    description: text(LIMITS.text).trim().min(1),
+    description: multilineText(LIMITS.text).trim().min(1),
     supplierName: text().trim().min(1),
     openAmount: bool().default(false),
     currency: z.enum(CURRENCIES).default('ILS'),

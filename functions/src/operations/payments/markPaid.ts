@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { base64, id, input, LIMITS, text } from '../../core/schema.ts';
+import { base64, fileName, id, input, LIMITS, text } from '../../core/schema.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { businessPath } from '../../domain/business.ts';
@@ -38,12 +38,12 @@ export default defineOperation({
   group: 'payments',
   summary:
     'Mark an unpaid payment paid, optionally with a proof of payment (a bank screenshot or PDF, base64 without a data: prefix, at most 5 MB); the supplier is told.',
-  flags: {},
+  flags: { openWorld: true },
   input: input({
     paymentId: id(),
     proof: z
       .strictObject({
-        fileName: text().trim().min(1),
+        fileName: fileName(),
         mimeType: text(100),
         dataBase64: base64(PROOF_MAX_BYTES),
       })

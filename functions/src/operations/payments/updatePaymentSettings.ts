@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { bool, id, input, int, LIMITS, text } from '../../core/schema.ts';
+import { bool, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
@@ -29,7 +29,7 @@ export default defineOperation({
     amountAgorot: int().min(0).max(MAX_AMOUNT_AGOROT).optional(),
     currency: z.enum(CURRENCIES).optional(),
     vatIncluded: bool().optional(),
-    description: text(LIMITS.text).trim().min(1).optional(),
+    description: multilineText(LIMITS.text).trim().min(1).optional(),
     supplierName: text().trim().min(1).optional(),
     supplierPhone: text(PHONE_MAX).optional(),
     supplierEmail: text(LIMITS.email).optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { id, input, LIMITS } from '../../core/schema.ts';
+import { text, id, input, LIMITS } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { softwarePath, type SoftwareRecord } from '../../domain/issuers.ts';
@@ -13,7 +13,7 @@ export default defineOperation({
   flags: { idempotent: true },
   input: input({
     id: id(),
-    name: z.string().trim().min(1).max(LIMITS.shortText).optional(),
+    name: text(LIMITS.shortText).trim().min(1).optional(),
     hidden: z.boolean().optional(),
     cadence: z.enum(CADENCES).optional(),
   }),

@@ -11,7 +11,7 @@ export default defineOperation({
   summary: 'Create a supplier or freelancer by hand. A phone or an email is required; the phone (else the email) becomes its supplierKey.',
   flags: {},
   input: input({
-    name: z.string().trim().min(1).max(LIMITS.shortText),
+    name: text(LIMITS.shortText).trim().min(1),
     phone: text(40).optional(),
     email: text(LIMITS.email).optional(),
     kind: z.enum(SUPPLIER_KINDS).default('supplier'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input, LIMITS, text } from '../../core/schema.ts';
+import { input, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import {
@@ -31,7 +31,7 @@ const cardInput = {
   bankAccount: opt(20),
   bankBeneficiary: opt(),
   bitPhone: opt(40),
-  notes: opt(LIMITS.text),
+  notes: multilineText(LIMITS.text).optional(),
 } satisfies Record<(typeof CARD_FIELDS)[number], z.ZodOptional<z.ZodString>>;
 
 export default defineOperation({
