@@ -43,6 +43,10 @@ export interface Config {
   /** How long one call to the tax authority may take. */
   itaTimeoutMs: number;
   quotas: Record<string, number>;
+  /** Proxies in front of the service that append to X-Forwarded-For (Hosting and Google's front end: 2). */
+  trustedProxyHops: number;
+  /** Public page limits: requests per IP per minute, per link per minute, standing-link filings per day, files per payment. */
+  pageLimits: { perIpPerMin: number; perLinkPerMin: number; filingsPerLinkPerDay: number; filesPerPayment: number };
   /** Delivery attempts before an outbox message ends `failed`. */
   outboxMaxAttempts: number;
   /** Connection, greeting and socket timeout of one SMTP delivery. */
@@ -116,6 +120,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     itaScope: env.ITA_SCOPE ?? 'scope',
     itaTimeoutMs: Number(env.ITA_TIMEOUT_MS ?? 15_000),
     quotas,
+    trustedProxyHops: env.TRUSTED_PROXY_HOPS !== undefined && /^\d+$/.test(env.TRUSTED_PROXY_HOPS) ? Number(env.TRUSTED_PROXY_HOPS) : inFunctions ? 2 : 0,
+    pageLimits: {
+      perIpPerMin: positiveInt(env.PAGE_LIMIT_PER_IP_PER_MIN, 60),
+      perLinkPerMin: positiveInt(env.PAGE_LIMIT_PER_LINK_PER_MIN, 20),
+      filingsPerLinkPerDay: positiveInt(env.PAGE_LIMIT_FILINGS_PER_DAY, 50),
+      filesPerPayment: positiveInt(env.PAGE_LIMIT_FILES_PER_PAYMENT, 10),
+    },
     outboxMaxAttempts: positiveInt(env.OUTBOX_MAX_ATTEMPTS, 6),
     smtpTimeoutMs: positiveInt(env.SMTP_TIMEOUT_MS, 20_000),
     localQueueConcurrency: positiveInt(env.LOCAL_QUEUE_CONCURRENCY, 4),

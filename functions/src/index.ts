@@ -100,6 +100,7 @@ async function toHttpRequest(req: Request): Promise<HttpRequest> {
     query: q === -1 ? '' : url.slice(q + 1),
     headers,
     body: await readBody(req),
+    remoteAddress: req.socket?.remoteAddress,
   };
 }
 

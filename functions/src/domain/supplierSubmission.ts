@@ -286,6 +286,17 @@ async function requirePayment(token: string, reader: Reader): Promise<PaymentRec
 
 const replayed = (payment: PaymentRecord): Applied => ({ outcome: 'replayed', payment, invoiceAdded: false, staged: [] });
 
+/** A payment takes at most `pageLimits.filesPerPayment` files from the link (anonymous uploads are bounded). */
+export class TooManyFiles extends ApiError {
+  constructor(max: number) {
+    super('resource-exhausted', `this payment already holds ${max} files, the most it takes`);
+  }
+}
+function assertRoomForFile(s: Services, p: PaymentRecord) {
+  const max = s.config.pageLimits.filesPerPayment;
+  if ((p.invoices?.length ?? 0) >= max) throw new TooManyFiles(max);
+}
+
 /** A payment that already holds payout details (a standing-link filing under review) takes no new ones. */
 const payoutGiven = () => new ApiError('failed-precondition', 'payout details were already given for this payment');
 
@@ -400,6 +411,7 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
   if (!input.invoice) problems.invoice = 'required';
   if (!file) throw new SubmissionInvalid(problems);
   const known = pre.invoices.some((f) => f.sha256 === file.sha256);
+  if (!known) assertRoomForFile(s, pre);
 
   const { businessId, id } = pre;
   const out = await withFile(s, businessId, known ? null : file, (saved) =>
@@ -410,6 +422,7 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
       const contact = await businessContact(tx, businessId);
       if (p.submissions?.includes(input.submissionId)) return replayed(p);
       assertAllowed('attachInvoice', p.status);
+      if (saved && !p.invoices.some((f) => f.sha256 === saved.sha256)) assertRoomForFile(s, p);
 
       const at = iso(s.clock.now());
       const added = saved !== null && !p.invoices.some((f) => f.sha256 === saved.sha256);

@@ -45,6 +45,7 @@ export function nodeListener(handler: HttpHandler) {
               query: q === -1 ? '' : url.slice(q + 1),
               headers: req.headers as Record<string, string | undefined>,
               body: read.body,
+              remoteAddress: req.socket.remoteAddress,
             });
       // A known length avoids chunked encoding: one write, and less work for the client.
       res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });

@@ -12,6 +12,8 @@ export interface HttpRequest {
   headers: Record<string, string | undefined>;
   /** Undefined when the request carried no body at all (no Content-Length, no chunked encoding). */
   body: Buffer | undefined;
+  /** The peer's address (the last proxy's, behind one). */
+  remoteAddress?: string;
 }
 
 export interface HttpResponse {

@@ -12,9 +12,11 @@ import {
   newSubmissionId,
   paymentByToken,
   submitPayout,
+  TooManyFiles,
   type SubmissionInvalid,
   type Upload,
 } from '../../domain/supplierSubmission.ts';
+import { clientIp, hit, type Limit } from '../../core/rateLimit.ts';
 import { langOf, messages, type Lang } from './i18n.ts';
 import { messagePage, redirect } from './layout.ts';
 import { FormError, parseForm, type Form } from './multipart.ts';
@@ -93,6 +95,7 @@ export function createPagesHandler(app: App): HttpHandler {
       return redirect(withLang(path, lang, result.outcome === 'applied' ? { done: '1' } : {}));
     } catch (e) {
       if (isSubmissionInvalid(e)) return refusedPayment(e, payment, form, path, lang, submissionId);
+      if (e instanceof TooManyFiles) return messagePage(429, lang, messages(lang).tooManyTitle, messages(lang).tooManyFiles, switchOf(path, lang));
       if (isApiError(e) && e.code === 'failed-precondition') return redirect(withLang(path, lang, { notice: 'stale' }));
       if (isApiError(e) && e.code === 'not-found') return notFoundPage(lang, path);
       throw e;
@@ -147,6 +150,26 @@ export function createPagesHandler(app: App): HttpHandler {
     }
   }
 
+  /** Over a limit: a page in the visitor's language, 429 with Retry-After. Nothing of the request ran. */
+  const tooMany = (lang: Lang, retryAfterSec: number) => {
+    const t = messages(lang);
+    const res = messagePage(429, lang, t.tooManyTitle, t.tooManyBody(Math.max(1, Math.ceil(retryAfterSec / 60))));
+    return { ...res, headers: { ...res.headers, 'retry-after': String(retryAfterSec) } };
+  };
+
+  /** Per-IP limit on every page request; per-link limit on posts; a daily cap on standing-link filings. */
+  async function overLimit(req: HttpRequest, kind: string, key: string): Promise<number> {
+    const l = s.config.pageLimits;
+    const ip = clientIp(req.headers, req.remoteAddress, s.config.trustedProxyHops);
+    const limits: Limit[] = [{ key: `page-ip:${ip}`, max: l.perIpPerMin, windowMs: 60_000 }];
+    if (req.method === 'POST') {
+      limits.push({ key: `page-link:${kind}:${key}`, max: l.perLinkPerMin, windowMs: 60_000 });
+      if (kind === 'link') limits.push({ key: `page-filings:${key}`, max: l.filingsPerLinkPerDay, windowMs: 86_400_000 });
+    }
+    const verdict = await hit(s.store, limits, s.clock.now());
+    return verdict.allowed ? 0 : verdict.retryAfterSec;
+  }
+
   return async (req) => {
     const lang = langOf(req.query);
     const m = /^\/(pay|link)\/([^/]+)\/?$/.exec(req.path.slice(prefix.length));
@@ -154,6 +177,8 @@ export function createPagesHandler(app: App): HttpHandler {
       if (!m) return notFoundPage(lang);
       const [, kind, key] = m;
       const path = `${prefix}/${kind}/${key}`;
+      const wait = await overLimit(req, kind, key);
+      if (wait) return tooMany(lang, wait);
       if (req.method === 'GET' || req.method === 'HEAD') {
         const res = kind === 'pay' ? await showPayment(path, key, lang, new URLSearchParams(req.query)) : await showLink(path, key, lang);
         return req.method === 'HEAD' ? { ...res, body: '' } : res;
