@@ -5,6 +5,7 @@ import { registry } from './operations/index.ts';
 import { createHttpHandler } from './surfaces/http/handler.ts';
 import { nodeListener } from './surfaces/http/node.ts';
 import { sweepOutbox } from './core/outboxSweep.ts';
+import { sweepExpired } from './core/ttlSweep.ts';
 
 /** `npm start`: the whole service on one machine, on the embedded store, local files and the local queue. */
 const config = loadConfig();
@@ -16,6 +17,11 @@ app.queue?.start();
 const sweep = () => sweepOutbox(app.services).catch((e) => app.services.logger.error('outbox sweep failed', { error: String(e) }));
 void sweep();
 setInterval(sweep, 60_000).unref();
+// Firestore's TTL policies have no local engine: expired records (spent OAuth states, old quota
+// counters, final outbox records, rate-limit windows, finished tasks) are deleted here, hourly.
+const expire = () => sweepExpired(app.services.store, Date.now()).catch((e) => app.services.logger.error('TTL sweep failed', { error: String(e) }));
+void expire();
+setInterval(expire, 3_600_000).unref();
 
 server.listen(config.port, config.host, () => {
   app.services.logger.info('listening', { url: `http://${config.host}:${config.port}`, api: config.baseUrl, mcp: config.mcpUrl, dataDir: config.dataDir });

@@ -10,6 +10,7 @@ export const DEFAULT_MAX_DELIVERY_ATTEMPTS = 6;
 
 /** pending → delivered | undelivered (refused, or the channel is not configured) | failed (kept failing). */
 export type OutboxStatus = 'pending' | 'delivered' | 'undelivered' | 'failed';
+const FINAL_KEPT_MS = 90 * 86_400_000;
 export const FINAL_STATUSES: readonly OutboxStatus[] = ['delivered', 'undelivered', 'failed'];
 
 export interface OutboxRecord {
@@ -108,8 +109,17 @@ export async function deliverOutboxRecord(
   if (!doc) return 'missing';
   const record = doc.data as unknown as OutboxRecord;
   if (record.status !== 'pending') return record.status;
+  // A final record stays 90 days (the payment lists it), then TTL deletes it.
   const final = (status: OutboxStatus, fields: Record<string, unknown>) =>
-    store.update(path, { ...fields, status, message: redactMessage(record.message), redacted: true, lastAttemptAtMs: now() } as never);
+    store.update(path, {
+      ...fields,
+      status,
+      message: redactMessage(record.message),
+      redacted: true,
+      lastAttemptAtMs: now(),
+      expireAt: new Date(now() + FINAL_KEPT_MS).toISOString(),
+      expireAtMs: now() + FINAL_KEPT_MS,
+    } as never);
   const sender = senders[record.channel] as Sender;
   if (!sender.configured) {
     const reason = `${record.channel} channel is not configured`;

@@ -24,6 +24,8 @@ export async function consumeQuota(
     if (used + amount > limit) {
       throw new ApiError('resource-exhausted', `daily ${name} quota of ${limit} is used up for ${day} (UTC); it resets at midnight UTC`);
     }
-    tx.set(path, { name, day, used: used + amount, limit });
+    // Kept two days past its day (TTL), so yesterday's use can still be looked at.
+    const expireAtMs = Date.parse(`${day}T00:00:00Z`) + 3 * 86_400_000;
+    tx.set(path, { name, day, used: used + amount, limit, expireAt: new Date(expireAtMs).toISOString(), expireAtMs });
   });
 }

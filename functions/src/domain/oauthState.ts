@@ -31,6 +31,8 @@ export interface OAuthStateRecord {
   usedAt: string | null;
   /** Provider-specific values the return needs (e.g. `origin`, `returnView`); never secrets. */
   extra?: Record<string, string>;
+  expireAt?: string;
+  expireAtMs?: number;
 }
 
 export type StateFailureReason = 'missing_state' | 'unknown_state' | 'expired_state' | 'used_state' | 'member_removed';
@@ -63,6 +65,9 @@ export async function createOAuthState(
     expiresAtMs: now + OAUTH_STATE_TTL_MS,
     usedAt: null,
     ...(extra ? { extra } : {}),
+    // Deleted by TTL a day after it expired (the day keeps "already used" answers meaningful).
+    expireAt: new Date(now + OAUTH_STATE_TTL_MS + 86_400_000).toISOString(),
+    expireAtMs: now + OAUTH_STATE_TTL_MS + 86_400_000,
   };
   await store.create(oauthStatePath(state), { ...record });
   return { state, expiresAtMs: record.expiresAtMs };

@@ -29,6 +29,14 @@ export interface Query {
   startAfter?: unknown[];
 }
 
+/**
+ * The expiry field of records that only grow (spent OAuth states, quota counters, final outbox records,
+ * rate-limit windows): an ISO time. Firestore stores it as a timestamp so its TTL policies
+ * (firestore.indexes.json `fieldOverrides`, `"ttl": true`) delete the document; locally the sweep does,
+ * by `expireAtMs`.
+ */
+export const TTL_FIELD = 'expireAt';
+
 /** Sentinel for `update`: removes the field. */
 export const DELETE_FIELD: unique symbol = Symbol.for('bfo.deleteField');
 /** Sentinel for `update`: adds to a numeric field (missing counts as 0). */

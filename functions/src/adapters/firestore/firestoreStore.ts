@@ -14,7 +14,7 @@ import type {
 } from '@google-cloud/firestore';
 import { ApiError } from '../../core/errors.ts';
 import type { ErrorCode } from '../../core/errors.ts';
-import { DELETE_FIELD, isIncrement } from '../../ports/store.ts';
+import { DELETE_FIELD, TTL_FIELD, isIncrement } from '../../ports/store.ts';
 import type { Batch, Doc, DocData, DocStore, Meter, Query, Transaction, UpdateData } from '../../ports/store.ts';
 import { assertIndexed, loadIndexes } from '../indexCoverage.ts';
 import { WriteBuffer, addTo, bufferedBatch, checkDocSize, checkQuery, checkWriteCount, countReads, docPathParts, fieldSegments, queryReads } from '../storeRules.ts';
@@ -81,7 +81,11 @@ const READ_AFTER_WRITE = 'Firestore transactions require all reads to be execute
 
 function docOf(s: DocumentSnapshot | QueryDocumentSnapshot): Doc | null {
   if (!s.exists) return null;
-  return { path: s.ref.path, id: s.id, data: (s.data() ?? {}) as DocData };
+  const data = (s.data() ?? {}) as DocData;
+  // The TTL field is a Firestore timestamp at rest; the port speaks ISO strings.
+  const ttl = data[TTL_FIELD] as { toDate?: () => Date } | undefined;
+  if (ttl && typeof ttl.toDate === 'function') data[TTL_FIELD] = ttl.toDate().toISOString();
+  return { path: s.ref.path, id: s.id, data };
 }
 
 class Engine {
@@ -124,21 +128,24 @@ class Engine {
       // The merged size is only known to the server, which enforces it; the update alone must fit.
       if (op.kind === 'update') checkDocSize(op.path, Object.fromEntries(op.data.filter(([, v]) => typeof v !== 'symbol' && !isIncrement(v))));
     }
-    const { FieldPath, FieldValue } = await sdk();
+    const { FieldPath, FieldValue, Timestamp } = await sdk();
     const toFs = (v: UpdateValue) => (v === DELETE_FIELD ? FieldValue.delete() : isIncrement(v) ? FieldValue.increment(v.__increment) : v);
+    // TTL policies need a timestamp: an ISO `expireAt` is stored as one (and read back as ISO by docOf).
+    const ttl = (k: string, v: UpdateValue) => (k === TTL_FIELD && typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? Timestamp.fromDate(new Date(v)) : v);
+    const withTtl = (data: DocData): DocData => (typeof data[TTL_FIELD] === 'string' ? { ...data, [TTL_FIELD]: ttl(TTL_FIELD, data[TTL_FIELD]) } : data);
     for (const op of ops) {
       const ref = this.db.doc(op.path);
       switch (op.kind) {
         case 'set':
-          sink.set(ref, op.data);
+          sink.set(ref, withTtl(op.data));
           break;
         case 'create':
-          sink.create(ref, op.data);
+          sink.create(ref, withTtl(op.data));
           break;
         case 'update': {
           // FieldPath keeps each key top-level even when it contains a dot.
           const [[k0, v0], ...rest] = op.data;
-          sink.update(ref, new FieldPath(k0), toFs(v0), ...rest.flatMap(([k, v]) => [new FieldPath(k), toFs(v)]));
+          sink.update(ref, new FieldPath(k0), ttl(k0, toFs(v0)), ...rest.flatMap(([k, v]) => [new FieldPath(k), ttl(k, toFs(v))]));
           break;
         }
         case 'delete':

@@ -55,7 +55,7 @@ export function localQueue(store: DocStore, handlers: Record<string, TaskHandler
     try {
       if (!handler) throw new Error(`no handler for queue ${task.queue}`);
       await handler(task.payload);
-      await store.update(path, { state: 'done', lastError: null });
+      await store.update(path, { state: 'done', lastError: null, expireAtMs: now() + 7 * 86_400_000 });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const dead = task.attempts >= MAX_ATTEMPTS;
