@@ -44,6 +44,17 @@ export function storeContract(name: string, open: (opts?: OpenOptions) => Promis
         assert.deepEqual(await store.get(`${c}/a`), { path: `${c}/a`, id: 'a', data: { name: 'Acme', amount: 1250 } });
       });
 
+      test('the TTL field expireAt reads back as the ISO time written, through set, update and a transaction', async () => {
+        const c = fresh();
+        const at = '2027-01-02T03:04:05.000Z';
+        await store.set(`${c}/a`, { n: 1, expireAt: at });
+        assert.equal((await store.get(`${c}/a`))?.data.expireAt, at);
+        await store.update(`${c}/a`, { expireAt: '2027-02-01T00:00:00.000Z' });
+        assert.equal((await store.get(`${c}/a`))?.data.expireAt, '2027-02-01T00:00:00.000Z');
+        const inTx = await store.runTransaction(async (tx) => (await tx.get(`${c}/a`))?.data.expireAt);
+        assert.equal(inTx, '2027-02-01T00:00:00.000Z');
+      });
+
       test('set replaces the whole document', async () => {
         const c = fresh();
         await store.set(`${c}/a`, { x: 1, y: 2 });

@@ -17,8 +17,16 @@ import { get, post } from '../http.ts';
 /**
  * Boots the Firebase emulator suite (functions, hosting, tasks) on the functions entry, calls the API
  * through the Hosting rewrite and runs an outbox delivery through the Cloud Tasks emulator.
- * The functions run on the embedded store in DATA_DIR, which the admin CLI and this test open too.
+ * With gcloud's Firestore emulator (TEST_FIRESTORE_EMULATOR_HOST, started by .ci/run), the functions run
+ * on Firestore, as `npm run emulators` does; otherwise on the embedded store in DATA_DIR. The admin CLI
+ * and this test open the same store.
  */
+const FIRESTORE_HOST = process.env.TEST_FIRESTORE_EMULATOR_HOST || '';
+/** The store settings the functions, the admin CLI and the test share. */
+const storeEnv = (dataDir: string): Record<string, string> =>
+  FIRESTORE_HOST
+    ? { DATA_DIR: dataDir, FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, GCLOUD_PROJECT: 'demo-bfo', STORE: 'firestore', FILES: 'local', CREDENTIALS_KEY: 'emulator-test-credentials-key' }
+    : { DATA_DIR: dataDir };
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIREBASE = join(ROOT, 'node_modules/firebase-tools/lib/bin/firebase.js');
@@ -84,7 +92,7 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
   const tail = () => `\n--- emulator output (tail) ---\n${log.slice(-4000)}`;
 
   async function admin(...args: string[]) {
-    const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir } });
+    const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env: { ...process.env, ...storeEnv(dataDir) } });
     return JSON.parse(stdout.trim());
   }
 
@@ -116,6 +124,8 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
       LOG_LEVEL: 'warn',
     };
     for (const k of ['FIRESTORE_EMULATOR_HOST', 'STORE', 'FILES', 'TASKS', 'PORT', 'HOST']) delete env[k];
+    // With gcloud's Firestore emulator, the emulated functions run on Firestore (config.ts picks it from FIRESTORE_EMULATOR_HOST).
+    if (FIRESTORE_HOST) Object.assign(env, { FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, CREDENTIALS_KEY: 'emulator-test-credentials-key' });
 
     const started = Date.now();
     emulators = spawn(process.execPath, [FIREBASE, 'emulators:start', '--project', 'demo-bfo', '--only', 'functions,hosting,tasks'], {
@@ -156,7 +166,7 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
   });
 
   test('the API answers through the Hosting rewrites in the spec envelope', async (t) => {
-    t.diagnostic(`emulator suite ready in ${bootMs} ms`);
+    t.diagnostic(`emulator suite ready in ${bootMs} ms; store: ${FIRESTORE_HOST ? `Firestore emulator at ${FIRESTORE_HOST}` : 'embedded SQLite'}`);
     const firstCall = Date.now();
     const catalogue = await get(hosting, '/v1');
     t.diagnostic(`first call (functions runtime cold start) took ${Date.now() - firstCall} ms`);
@@ -205,7 +215,9 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
     assert.ok(mailText(mail.raw).includes(`${hosting}/`), `the invite link is on the Hosting origin ${hosting}: ${mailText(mail.raw)}`);
 
     // The task handler marks the record after the send; read it from the same store the functions use.
-    const app = await createApp(loadConfig({ DATA_DIR: dataDir }), { logger: silentLogger });
+    // firebase-admin finds the emulator and the project in the process environment.
+    if (FIRESTORE_HOST) Object.assign(process.env, { FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, GCLOUD_PROJECT: 'demo-bfo' });
+    const app = await createApp(loadConfig(storeEnv(dataDir)), { logger: silentLogger });
     try {
       let records: OutboxRecord[] = [];
       for (const until = Date.now() + 30_000; Date.now() < until; await sleep(200)) {
@@ -222,5 +234,14 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
       await app.close();
     }
     assert.equal(smtp.mails.filter((m) => m.to.includes(invitee)).length, 1, 'delivered exactly once');
+  });
+
+  test('with the Firestore emulator, the emulated functions keep their data in Firestore', { skip: !FIRESTORE_HOST && 'no Firestore emulator on this machine' }, async () => {
+    // The business the admin CLI made is read back through Firestore's own REST API, not through our store.
+    const res = await fetch(`http://${FIRESTORE_HOST}/v1/projects/demo-bfo/databases/(default)/documents/businesses/${owner.businessId}`);
+    assert.equal(res.status, 200, `the business is a Firestore document${tail()}`);
+    const members = await fetch(`http://${FIRESTORE_HOST}/v1/projects/demo-bfo/databases/(default)/documents/businesses/${owner.businessId}/outbox`);
+    const body = (await members.json()) as { documents?: unknown[] };
+    assert.ok((body.documents?.length ?? 0) >= 1, `the invite's outbox record, written by the emulated function, is in Firestore${tail()}`);
   });
 });
