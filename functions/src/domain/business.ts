@@ -14,32 +14,38 @@ export const APP_REQUIRES: Partial<Record<App, App>> = { payments: 'invoices' };
 
 /** The Business fields of spec §2, each optional, as updateBusiness takes them. */
 export const profileShape = {
-  name: text(),
-  nameEn: text(),
-  businessName: text(),
-  businessNameEn: text(),
-  companyId: text(20),
-  businessType: z.enum(['', 'patur', 'murshe', 'company']),
-  street: text(),
-  city: text(),
-  zip: text(20),
-  notifyUploadWhatsApp: z.boolean(),
-  notifyUploadEmail: z.boolean(),
-  notifyLateInvoiceWhatsApp: z.boolean(),
-  notifyLateInvoiceEmail: z.boolean(),
-  publicListing: z.boolean(),
-  publicListingBy: z.enum(['name', 'phone', 'both']),
+  name: text().describe("Owner's name (Hebrew)."),
+  nameEn: text().describe("Owner's name (English)."),
+  businessName: text().describe('Official business name (Hebrew).'),
+  businessNameEn: text().describe('Official business name (English).'),
+  companyId: text(20).describe('Company or dealer registration number.'),
+  businessType: z.enum(['', 'patur', 'murshe', 'company']).describe('"", patur (exempt dealer), murshe (licensed dealer) or company.'),
+  street: text().describe('Street address.'),
+  city: text().describe('City.'),
+  zip: text(20).describe('Postal code.'),
+  notifyUploadWhatsApp: z.boolean().describe('WhatsApp the owner when a supplier finished and a payment is ready.'),
+  notifyUploadEmail: z.boolean().describe('Email the owner when a supplier finished and a payment is ready.'),
+  notifyLateInvoiceWhatsApp: z.boolean().describe('WhatsApp the owner when an invoice is added to an already paid payment.'),
+  notifyLateInvoiceEmail: z.boolean().describe('Email the owner when an invoice is added to an already paid payment.'),
+  publicListing: z.boolean().describe('Show the business in the public directory.'),
+  publicListingBy: z.enum(['name', 'phone', 'both']).describe('What the directory shows: name, phone or both.'),
   /** Beyond the spec: standing-link filings start `ready` only when this is on (docs/decisions.md). */
-  publicFilingsReady: z.boolean(),
-  priceList: z.array(z.strictObject({ title: text().min(1), amountAgorot: z.int().min(0).max(MAX_AMOUNT_AGOROT) })).max(200),
-  docBankName: text(),
-  docBankCode: text(10),
-  docBankBranch: text(10),
-  docBankAccount: text(30),
-  docBankBeneficiary: text(),
-  docCustomFields: z.array(z.strictObject({ label: text(), value: multilineText(LIMITS.text) })).max(100),
-  myName: text(),
-  myNameEn: text(),
+  publicFilingsReady: z.boolean().describe('true: requests filed through the standing link start ready; false (default): they wait for review.'),
+  priceList: z
+    .array(z.strictObject({ title: text().min(1).describe('Item title.'), amountAgorot: z.int().min(0).max(MAX_AMOUNT_AGOROT).describe('Price in agorot.') }))
+    .max(200)
+    .describe('Price list shown on the standing link, up to 200 items; replaces the whole list.'),
+  docBankName: text().describe('Bank name, for AI-filled forms.'),
+  docBankCode: text(10).describe('Bank code, for AI-filled forms.'),
+  docBankBranch: text(10).describe('Branch number, for AI-filled forms.'),
+  docBankAccount: text(30).describe('Account number, for AI-filled forms.'),
+  docBankBeneficiary: text().describe('Account holder, for AI-filled forms.'),
+  docCustomFields: z
+    .array(z.strictObject({ label: text().describe('Field label as forms word it.'), value: multilineText(LIMITS.text).describe('Value to fill in.') }))
+    .max(100)
+    .describe('Extra label/value pairs the AI may use to fill forms; replaces the whole list.'),
+  myName: text().describe('Your own name (Hebrew), for forms and signatures.'),
+  myNameEn: text().describe('Your own name (English).'),
 };
 
 export const profileSchema = z.object(profileShape);

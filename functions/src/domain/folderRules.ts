@@ -11,20 +11,20 @@ import { foldersPath, missingBuiltInFolders, type FolderRecord } from './folders
 
 /** The conditions; "" (or amountOp "") means "any". Every condition that is set must hold. */
 export const whenSchema = z.strictObject({
-  from: z.string().trim().max(254).default(''),
-  subject: z.string().trim().max(200).default(''),
-  words: z.string().trim().max(500).default(''),
-  notWords: z.string().trim().max(500).default(''),
-  supplier: z.string().trim().max(254).default(''),
-  amountOp: z.enum(['', 'gt', 'lt']).default(''),
+  from: z.string().trim().max(254).default('').describe('Mail sender contains this (mailbox invoices only).'),
+  subject: z.string().trim().max(200).default('').describe('Mail subject contains this (mailbox invoices only).'),
+  words: z.string().trim().max(500).default('').describe('Any of these words (space-separated) appears in the mail subject, file name or issuer name.'),
+  notWords: z.string().trim().max(500).default('').describe('None of these words appears there.'),
+  supplier: z.string().trim().max(254).default('').describe('Supplier or issuer key exactly, or part of the issuer name.'),
+  amountOp: z.enum(['', 'gt', 'lt']).default('').describe('Compare the total with amount: gt (greater than) or lt (less than).'),
   /** Major units (spec §1 convention 4). */
-  amount: z.number().min(0).max(1e9).default(0),
-  currency: z.enum(['', 'ILS', 'USD', 'EUR']).default(''),
-  docType: z.enum(['', ...DOC_TYPES]).default(''),
-  payMethod: z.enum(['', ...AI_PAY_METHODS]).default(''),
-  category: z.string().trim().max(64).default(''),
-  accountId: z.string().trim().max(128).default(''),
-  source: z.enum(['', 'mailbox', 'upload', 'supplier']).default(''),
+  amount: z.number().min(0).max(1e9).default(0).describe('Amount in major units (e.g. 250.5 for ₪250.50), used with amountOp.'),
+  currency: z.enum(['', 'ILS', 'USD', 'EUR']).default('').describe('Invoice currency.'),
+  docType: z.enum(['', ...DOC_TYPES]).default('').describe('Document type the AI read.'),
+  payMethod: z.enum(['', ...AI_PAY_METHODS]).default('').describe('Pay method the AI read.'),
+  category: z.string().trim().max(64).default('').describe('Expense category id (categoriesList).'),
+  accountId: z.string().trim().max(128).default('').describe('Mailbox account the invoice was imported from.'),
+  source: z.enum(['', 'mailbox', 'upload', 'supplier']).default('').describe('Where the invoice came from.'),
 });
 export type RuleWhen = z.output<typeof whenSchema>;
 

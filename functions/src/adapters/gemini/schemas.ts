@@ -49,7 +49,7 @@ export const readingReplySchema = z.strictObject({
       beneficiary: text('Account holder name.'),
     })
     .nullable()
-    .describe("Bank details printed for paying the issuer, or null."),
+    .describe('Bank details printed for paying the issuer, or null.'),
   allocationNumber: text('Israeli Tax Authority allocation number (מספר הקצאה), digits as printed.'),
 });
 export type ReadingReply = z.output<typeof readingReplySchema>;

@@ -10,7 +10,9 @@ import { itaConsentPath, itaStatus } from '../../domain/ita.ts';
 export default defineOperation({
   name: 'getBusiness',
   group: 'account',
-  summary: 'The full business profile, connected integrations (without secrets), enabled apps and the caller role.',
+  summary: 'The business profile, integrations, apps and your role',
+  description:
+    'The full business profile, connected integrations (without secrets), enabled apps and the caller role.',
   flags: { readOnly: true },
   input: empty(),
   output: profileSchema.extend({

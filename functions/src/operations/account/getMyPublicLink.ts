@@ -8,7 +8,9 @@ import { publicLinkUrl } from '../../domain/publicLink.ts';
 export default defineOperation({
   name: 'getMyPublicLink',
   group: 'account',
-  summary: 'The standing request link anyone can open to file a payment request to this business; null until a slug is set.',
+  summary: 'The standing request link of this business',
+  description:
+    'The standing request link anyone can open to file a payment request to this business; null until a slug is set.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({ slug: z.string().nullable(), url: z.string().nullable() }),

@@ -6,7 +6,8 @@ import { ITA_CONSENT_DAYS, startItaConsent } from '../../domain/ita.ts';
 export default defineOperation({
   name: 'itaConnectStart',
   group: 'account',
-  summary:
+  summary: 'Start the tax authority consent; returns the URL to open',
+  description:
     `Start the tax authority (ITA) consent: returns the ITA login URL to open in a browser. After the user approves, the service's return page stores the consent; it is valid ${ITA_CONSENT_DAYS} days (getBusiness shows ita.expiresAt). The URL works once, within 15 minutes.`,
   flags: {},
   input: empty(),

@@ -6,7 +6,8 @@ import { forgetConsent } from '../../domain/ita.ts';
 export default defineOperation({
   name: 'itaDisconnect',
   group: 'account',
-  summary:
+  summary: 'Forget the tax authority consent',
+  description:
     'Forget the tax authority (ITA) consent: its tokens are deleted. Calling it when not connected is not an error (removed=false). Stored ITA verdicts on payments stay.',
   flags: { dangerous: true, idempotent: true },
   input: empty(),

@@ -32,12 +32,13 @@ function pickInvoice(payment: PaymentRecord, docs: InvoiceDoc[]): InvoiceDoc {
 export default defineOperation({
   name: 'itaVerifyAllocation',
   group: 'account',
-  summary:
+  summary: "Check a payment's invoice allocation number with the tax authority",
+  description:
     "Check the allocation number on the payment's supplier invoice with the tax authority (ITA): takes the number and amounts from the invoice's AI reading, asks the ITA, and stores the verdict on the payment (match, amount_mismatch or not_found). Needs a valid ITA consent (itaConnectStart), the business's companyId (VAT number), and an analyzed invoice.",
   flags: { idempotent: true, openWorld: true },
-  input: input({ paymentId: id() }),
+  input: input({ paymentId: id().describe('Payment id (from createPayment or paymentsList).') }),
   output: z.object({
-    paymentId: z.string(),
+    paymentId: z.string().describe('Payment id (from createPayment or paymentsList).'),
     verdict: z.enum(['match', 'amount_mismatch', 'not_found']),
     allocationNumber: z.string(),
     docId: z.string(),

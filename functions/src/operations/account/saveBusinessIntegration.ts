@@ -8,14 +8,16 @@ import { integrationsPath, integrationView, type IntegrationRecord } from '../..
 export default defineOperation({
   name: 'saveBusinessIntegration',
   group: 'account',
-  summary: 'Store invoicing-provider credentials (write-only: never returned) or disconnect them. Admin only.',
+  summary: 'Store invoicing-provider credentials (write-only) or disconnect',
+  description:
+    'Store invoicing-provider credentials (write-only: never returned) or disconnect them. Admin only.',
   flags: { adminOnly: true, idempotent: true },
   input: input({
-    provider: z.string().min(1).max(40).regex(/^[a-z0-9][a-z0-9_-]*$/, 'use lowercase letters, digits, - and _'),
-    apiKey: text(4096).min(1).optional(),
-    apiSecret: text(4096).min(1).optional(),
-    note: multilineText(500).optional(),
-    action: z.enum(['disconnect']).optional(),
+    provider: z.string().min(1).max(40).regex(/^[a-z0-9][a-z0-9_-]*$/, 'use lowercase letters, digits, - and _').describe('Invoicing provider id: lowercase letters, digits, _ or -, up to 40.'),
+    apiKey: text(4096).min(1).optional().describe('Provider API key (write-only: never returned).'),
+    apiSecret: text(4096).min(1).optional().describe('Provider API secret (write-only: never returned).'),
+    note: multilineText(500).optional().describe('Free note about the connection.'),
+    action: z.enum(['disconnect']).optional().describe("disconnect: forget this provider's credentials."),
   }),
   output: z.object({
     provider: z.string(),

@@ -7,9 +7,11 @@ import { APP_REQUIRES, APPS, businessPath, type App, type BusinessRecord } from 
 export default defineOperation({
   name: 'setBusinessApp',
   group: 'account',
-  summary: 'Switch an app (optional dashboard screen) on or off. The payments app requires the invoices app. Admin only.',
+  summary: 'Switch an optional screen (app) on or off',
+  description:
+    'Switch an app (optional dashboard screen) on or off. The payments app requires the invoices app. Admin only.',
   flags: { adminOnly: true, idempotent: true },
-  input: input({ app: z.enum(APPS), enabled: z.boolean() }),
+  input: input({ app: z.enum(APPS).describe('The optional screen to switch.'), enabled: z.boolean().describe('true turns it on, false off (payments needs invoices on).') }),
   output: z.object({ apps: z.record(z.enum(APPS), z.boolean()) }),
   async run({ app, enabled }, ctx) {
     const path = businessPath(ctx.caller.businessId);

@@ -8,9 +8,11 @@ import { publicLinkUrl, publicSlugPath, slugSchema } from '../../domain/publicLi
 export default defineOperation({
   name: 'setMyPublicLink',
   group: 'account',
-  summary: 'Set the slug of the standing request link; slugs are unique across all businesses and the old one is released.',
+  summary: 'Set the slug of the standing request link',
+  description:
+    'Set the slug of the standing request link; slugs are unique across all businesses and the old one is released.',
   flags: { idempotent: true },
-  input: input({ slug: slugSchema() }),
+  input: input({ slug: slugSchema().describe('Standing-link slug: lowercase Latin letters, digits and single hyphens, 3 to 40 characters.') }),
   output: z.object({ slug: z.string(), url: z.string() }),
   async run({ slug }, ctx) {
     const { businessId } = ctx.caller;

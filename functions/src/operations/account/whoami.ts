@@ -7,7 +7,9 @@ import { businessPath } from '../../domain/business.ts';
 export default defineOperation({
   name: 'whoami',
   group: 'account',
-  summary: 'The business and user this API key acts as, the key name and the role. Call it first.',
+  summary: 'The business, user, key name and role of this key; call it first',
+  description:
+    'The business and user this API key acts as, the key name and the role. Call it first.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({

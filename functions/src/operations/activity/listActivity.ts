@@ -9,9 +9,11 @@ export const ACTIVITY_PAGE = 60;
 export default defineOperation({
   name: 'listActivity',
   group: 'activity',
-  summary: 'The activity log, newest first, 60 rows a page; pass the `at` of the last row seen as `before` for the next page.',
+  summary: 'The activity log, newest first, 60 rows a page',
+  description:
+    'The activity log, newest first, 60 rows a page; pass the `at` of the last row seen as `before` for the next page.',
   flags: { readOnly: true },
-  input: input({ before: unixMs().optional() }),
+  input: input({ before: unixMs().optional().describe('Unix ms: only rows older than this (the `at` of the last row seen); omit for the newest page.') }),
   output: z.object({
     items: z.array(z.object({ id: z.string(), at: z.number(), actorUserId: z.string(), actorEmail: z.string(), keyName: z.string(), operation: z.string(), targetIds: z.array(z.string()), summary: z.string() })),
     nextBefore: z.number().nullable(),

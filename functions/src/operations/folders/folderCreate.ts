@@ -19,9 +19,11 @@ import {
 export default defineOperation({
   name: 'folderCreate',
   group: 'folders',
-  summary: 'Create a custom folder, at the top level or inside another folder. Names are unique among siblings (ignoring case).',
+  summary: 'Create an invoice folder',
+  description:
+    'Create a custom folder, at the top level or inside another folder. Names are unique among siblings (ignoring case).',
   flags: {},
-  input: input({ name: folderName(), parentId: z.string().max(128).default('') }),
+  input: input({ name: folderName().describe('Folder name, 1-100 characters, unique among its siblings.'), parentId: z.string().max(128).default('').describe('Parent folder id; "" (default) for the top level.') }),
   output: folderOutput,
   async run({ name, parentId }, ctx) {
     const { businessId } = ctx.caller;

@@ -32,11 +32,12 @@ async function moveInvoices(store: DocStore, businessId: string, from: string[],
 export default defineOperation({
   name: 'folderDelete',
   group: 'folders',
-  summary:
+  summary: 'Delete a folder and everything below it, moving its invoices',
+  description:
     'Delete a custom folder and every folder below it. Their invoices move to moveTo (filed by hand), or by default to the general folder ' +
     '(filed by default, so rules may re-file them); folder rules aimed at a deleted folder are re-aimed at the same destination. Built-in folders cannot be deleted.',
   flags: { dangerous: true },
-  input: input({ id: id(), moveTo: z.string().max(128).default('') }),
+  input: input({ id: id().describe('Folder to delete, with every folder below it.'), moveTo: z.string().max(128).default('').describe('Folder that receives their invoices; default the general folder.') }),
   output: z.object({ id: z.string(), deletedFolderIds: z.array(z.string()), movedTo: z.string(), movedInvoices: z.int(), retargetedRules: z.array(z.string()) }),
   async run({ id: folderId, moveTo }, ctx) {
     const { businessId } = ctx.caller;

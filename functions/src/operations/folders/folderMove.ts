@@ -19,9 +19,11 @@ import {
 export default defineOperation({
   name: 'folderMove',
   group: 'folders',
-  summary: 'Move a custom folder, with everything below it, under another folder or to the top level (parentId ""). A move into its own subtree is refused.',
+  summary: 'Move a folder, with everything below it',
+  description:
+    'Move a custom folder, with everything below it, under another folder or to the top level (parentId ""). A move into its own subtree is refused.',
   flags: { idempotent: true },
-  input: input({ id: id(), parentId: z.string().max(128) }),
+  input: input({ id: id().describe('Folder to move, with everything below it.'), parentId: z.string().max(128).describe('New parent folder id; "" for the top level. Not the folder itself or one below it.') }),
   output: folderOutput,
   async run({ id: folderId, parentId }, ctx) {
     const { businessId } = ctx.caller;

@@ -7,9 +7,11 @@ import { BASE_BUILT_INS, folderName, folderOutput, foldersPath, folderView, miss
 export default defineOperation({
   name: 'folderRename',
   group: 'folders',
-  summary: 'Rename a folder; built-in folders may be renamed too (their role stays). Names are unique among siblings (ignoring case).',
+  summary: 'Rename a folder',
+  description:
+    'Rename a folder; built-in folders may be renamed too (their role stays). Names are unique among siblings (ignoring case).',
   flags: { idempotent: true },
-  input: input({ id: id(), name: folderName() }),
+  input: input({ id: id().describe('Folder id (from foldersList).'), name: folderName().describe('New name, 1-100 characters, unique among its siblings.') }),
   output: folderOutput,
   async run({ id: folderId, name }, ctx) {
     const { businessId } = ctx.caller;

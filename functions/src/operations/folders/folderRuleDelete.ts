@@ -9,7 +9,7 @@ export default defineOperation({
   group: 'folders',
   summary: 'Delete a folder rule. Invoices it filed stay where they are.',
   flags: { dangerous: true },
-  input: input({ id: id() }),
+  input: input({ id: id().describe('Rule id (from folderRulesList).') }),
   output: z.object({ id: z.string(), deleted: z.literal(true) }),
   async run({ id: ruleId }, ctx) {
     const path = folderRulesPath(ctx.caller.businessId, ruleId);

@@ -8,9 +8,11 @@ import { folderRulesPath, loadRules, MAX_RULES, ruleOutput, ruleView } from '../
 export default defineOperation({
   name: 'folderRuleReorder',
   group: 'folders',
-  summary: 'Set the priority of every folder rule: ids lists all rule ids exactly once, the first is tried first.',
+  summary: 'Set the priority order of the folder rules',
+  description:
+    'Set the priority of every folder rule: ids lists all rule ids exactly once, the first is tried first.',
   flags: { idempotent: true },
-  input: input({ ids: z.array(z.string().min(1).max(128)).max(MAX_RULES) }),
+  input: input({ ids: z.array(z.string().min(1).max(128)).max(MAX_RULES).describe('Every rule id, in the new priority order (first = highest).') }),
   output: z.object({ rules: z.array(ruleOutput) }),
   async run({ ids }, ctx) {
     const { businessId } = ctx.caller;

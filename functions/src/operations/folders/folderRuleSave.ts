@@ -10,18 +10,19 @@ import { folderRulesPath, loadRules, MAX_RULES, refileByRule, ruleOutput, ruleVi
 export default defineOperation({
   name: 'folderRuleSave',
   group: 'folders',
-  summary:
+  summary: 'Create or update a folder rule',
+  description:
     'Create a folder rule (omit id; it goes last, at the lowest priority) or replace the conditions and folder of an existing one. ' +
     'folderId "" is allowed only with bodyInvoice=true. applyExisting also re-files the invoices already there, except hand-filed ones ' +
     '(the first batch runs now; continue with folderRuleApply while remaining > 0).',
   flags: {},
   input: input({
-    id: z.string().min(1).max(128).optional(),
-    when: whenSchema,
-    folderId: z.string().max(128),
-    bodyInvoice: z.boolean().optional(),
-    enabled: z.boolean().optional(),
-    applyExisting: z.boolean().default(false),
+    id: z.string().min(1).max(128).optional().describe('Rule to update; omit to create a new rule (added last).'),
+    when: whenSchema.describe('Conditions; every one that is set must hold. Send "" for unused ones.'),
+    folderId: z.string().max(128).describe('Folder that receives matching invoices; "" only with bodyInvoice true.'),
+    bodyInvoice: z.boolean().optional().describe('true also turns matching mail bodies (no attachment) into invoices.'),
+    enabled: z.boolean().optional().describe('false keeps the rule but stops applying it (default true).'),
+    applyExisting: z.boolean().default(false).describe('true also re-files invoices already there (those not filed by hand).'),
   }),
   output: z.object({ rule: ruleOutput, created: z.boolean(), applied: z.object({ refiled: z.int(), remaining: z.int() }).nullable() }),
   async run({ id: givenId, when, folderId, bodyInvoice, enabled, applyExisting }, ctx) {

@@ -6,7 +6,9 @@ import { loadRules, ruleOutput, ruleView } from '../../domain/folderRules.ts';
 export default defineOperation({
   name: 'folderRulesList',
   group: 'folders',
-  summary: 'Folder rules in priority order: the first enabled rule that matches a document files it.',
+  summary: 'Folder rules in priority order',
+  description:
+    'Folder rules in priority order: the first enabled rule that matches a document files it.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({ rules: z.array(ruleOutput) }),

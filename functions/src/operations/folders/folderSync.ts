@@ -12,7 +12,8 @@ export const SYNC_BATCH = 100;
 export default defineOperation({
   name: 'folderSync',
   group: 'folders',
-  summary:
+  summary: 'Ensure built-in folders and file unfiled invoices, in batches',
+  description:
     'Create the built-in folders that are missing (general, petty cash, one per card ending seen on invoices), then file a batch ' +
     `of up to ${SYNC_BATCH} unfiled invoices by the folder rules. Call again while remaining > 0.`,
   flags: {},

@@ -8,7 +8,8 @@ import { buildTree, folderOutput, folderView, readAllFolders } from '../../domai
 export default defineOperation({
   name: 'foldersList',
   group: 'folders',
-  summary:
+  summary: 'The invoice folder tree, with counts',
+  description:
     'The folder tree as a pre-order list (each folder followed by its subfolders, with depth, path of names and child ids), ' +
     'with the number of invoices filed directly in each folder and the number not filed yet.',
   flags: { readOnly: true },

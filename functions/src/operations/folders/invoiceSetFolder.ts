@@ -11,11 +11,12 @@ const optionalId = () => z.string().max(128).default('');
 export default defineOperation({
   name: 'invoiceSetFolder',
   group: 'folders',
-  summary:
+  summary: 'Move an invoice or a supplier attachment to a folder',
+  description:
     'File an invoice into a folder by hand: a business upload or import (docId), or a supplier attachment on a payment (paymentId + fileId). ' +
     'Hand-filed invoices are never moved by rules.',
   flags: { idempotent: true },
-  input: input({ folderId: id(), docId: optionalId(), paymentId: optionalId(), fileId: optionalId() }),
+  input: input({ folderId: id().describe('Destination folder id (foldersList).'), docId: optionalId().describe('A business upload to move; or send paymentId + fileId for a supplier attachment.'), paymentId: optionalId().describe('Payment of the supplier attachment to move (with fileId).'), fileId: optionalId().describe('The supplier attachment to move (with paymentId).') }),
   output: z.object({ docId: z.string(), folderId: z.string(), folderBy: z.literal('hand'), source: z.string() }),
   async run({ folderId, docId, paymentId, fileId }, ctx) {
     const { businessId } = ctx.caller;

@@ -22,12 +22,13 @@ const optionalId = () => z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]
 export default defineOperation({
   name: 'analyzeInvoice',
   group: 'invoices',
-  summary:
+  summary: 'Read an invoice with AI again (an upload or a supplier attachment)',
+  description:
     'Run (or run again) the AI reading of an invoice: an uploaded or imported document (docId), or a supplier attachment on a payment ' +
     '(paymentId, plus fileId for a document other than its first invoice), which then becomes an invoice document with source "supplier". ' +
     'Re-derives the issuer key, duplicates, pay mark, category rule, supplier match and rule-based folder. Needs AI configured; counts against the daily AI quota.',
   flags: { openWorld: true },
-  input: input({ docId: optionalId(), paymentId: optionalId(), fileId: optionalId() }),
+  input: input({ docId: optionalId().describe("Business upload to (re-)read with AI; or send paymentId + fileId for a supplier's attachment."), paymentId: optionalId().describe('Payment whose attached supplier invoice to read (with fileId).'), fileId: optionalId().describe('The attached file to read (with paymentId).') }),
   output: invoiceViewSchema,
   async run({ docId, paymentId, fileId }, ctx) {
     const { businessId } = ctx.caller;

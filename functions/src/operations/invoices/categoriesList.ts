@@ -6,7 +6,9 @@ import { CATEGORIES } from '../../domain/categories.ts';
 export default defineOperation({
   name: 'categoriesList',
   group: 'invoices',
-  summary: 'The fixed list of expense categories, each with its id (used by invoiceSetCategory, rules and filters) and Hebrew label.',
+  summary: 'The fixed expense categories, with ids and Hebrew labels',
+  description:
+    'The fixed list of expense categories, each with its id (used by invoiceSetCategory, rules and filters) and Hebrew label.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({ items: z.array(z.object({ id: z.string(), label: z.string() })) }),

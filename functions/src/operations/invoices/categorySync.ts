@@ -24,7 +24,8 @@ type Outcome = { category: string; by: 'rule' | 'ai' } | { needsAi: true };
 export default defineOperation({
   name: 'categorySync',
   group: 'invoices',
-  summary:
+  summary: 'Classify AI-read invoices that lack a category, in batches',
+  description:
     `Classify AI-read invoices that have no category, ${SYNC_BATCH} per call: the issuer's category rule first, then AI (one request per call, ` +
     'counted against the daily AI quota). Invoices the AI cannot place are marked (categoryBy "ai", category "") and not retried. ' +
     'Call again while remaining > 0. Without AI configured only rules apply; needsAi counts invoices left for AI, and a call with nothing ' +

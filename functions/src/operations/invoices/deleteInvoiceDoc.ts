@@ -9,10 +9,11 @@ import { getInvoice } from '../../domain/invoiceDocs.ts';
 export default defineOperation({
   name: 'deleteInvoiceDoc',
   group: 'invoices',
-  summary:
+  summary: 'Delete an invoice document and its file',
+  description:
     'Delete an invoice document and its file (the download link stops working). A supplier attachment keeps its file, which belongs to the payment.',
   flags: { dangerous: true },
-  input: input({ docId: id() }),
+  input: input({ docId: id().describe('Invoice document id (from uploadInvoiceDoc or invoicesList).') }),
   output: z.object({ docId: z.string(), fileName: z.string(), deleted: z.literal(true), fileRemoved: z.boolean() }),
   async run({ docId }, ctx) {
     const { businessId } = ctx.caller;

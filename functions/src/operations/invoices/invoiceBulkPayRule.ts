@@ -10,11 +10,12 @@ import { applyPayRule, changeRule, RULE_BUDGET, vendorRulesPath, type VendorRule
 export default defineOperation({
   name: 'invoiceBulkPayRule',
   group: 'invoices',
-  summary:
+  summary: 'Mark many invoices paid by card or not, optionally as a rule',
+  description:
     'Mark invoices by pay rule: card marks them paid_card; not_card replaces a card mark by the AI\'s non-card mark (else unpaid). ' +
     'With remember=true the rule is also saved for each distinct issuer, and applies to their other invoices and future ones.',
   flags: { idempotent: true },
-  input: input({ docIds: z.array(id()).min(1).max(BULK_MAX), rule: z.enum(PAY_RULES), remember: bool() }),
+  input: input({ docIds: z.array(id()).min(1).max(BULK_MAX).describe('Invoice document ids (from invoicesList).'), rule: z.enum(PAY_RULES).describe('card: paid by card; not_card: paid otherwise.'), remember: bool().describe('true also saves it as the rule for each distinct issuer of these invoices.') }),
   output: z.object({
     updated: z.int(),
     /** Issuer keys whose pay rule was saved (remember=true); unread documents have no issuer. */

@@ -5,9 +5,11 @@ import { getInvoice, invoiceViewSchema, viewWithUrl } from '../../domain/invoice
 export default defineOperation({
   name: 'invoiceGet',
   group: 'invoices',
-  summary: 'One invoice document in full: the AI reading, duplicates, mailbox origin, folder, category, pay mark, supplier, and a download URL.',
+  summary: 'One invoice document with its AI reading and download link',
+  description:
+    'One invoice document in full: the AI reading, duplicates, mailbox origin, folder, category, pay mark, supplier, and a download URL.',
   flags: { readOnly: true },
-  input: input({ docId: id() }),
+  input: input({ docId: id().describe('Invoice document id (from uploadInvoiceDoc or invoicesList).') }),
   output: invoiceViewSchema,
   async run({ docId }, ctx) {
     return viewWithUrl(ctx.files, await getInvoice(ctx.store, ctx.caller.businessId, docId));

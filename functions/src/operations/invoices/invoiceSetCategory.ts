@@ -9,11 +9,12 @@ import { applyCategoryRule, BULK_MAX, issuersOf, placementOf, planRefile, readAl
 export default defineOperation({
   name: 'invoiceSetCategory',
   group: 'invoices',
-  summary:
+  summary: 'Set the expense category of invoices, optionally as a rule',
+  description:
     'Set the category of invoices by hand (an id from categoriesList, or "" for uncategorized). With remember=true it becomes the category ' +
     'rule of each distinct issuer ("" forgets it), applied to their other invoices not categorized by hand and to future ones.',
   flags: { idempotent: true },
-  input: input({ docIds: z.array(id()).min(1).max(BULK_MAX), category: text(64), remember: bool() }),
+  input: input({ docIds: z.array(id()).min(1).max(BULK_MAX).describe('Invoice document ids (from invoicesList).'), category: text(64).describe('Expense category id (categoriesList), or "" for uncategorized.'), remember: bool().describe('true also saves it as the rule for each distinct issuer of these invoices.') }),
   output: z.object({
     updated: z.int(),
     rules: z.array(z.string()),

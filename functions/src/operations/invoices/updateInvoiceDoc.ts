@@ -13,16 +13,17 @@ import { getInvoice, invoiceSearchTokens, invoiceView, invoiceViewSchema, placem
 export default defineOperation({
   name: 'updateInvoiceDoc',
   group: 'invoices',
-  summary:
+  summary: 'Reassign the supplier, edit the note or override the pay mark',
+  description:
     'Edit an invoice document: reassign its supplier (supplierKey, a phone or email of an existing supplier; "" clears the assignment), ' +
     'rename the supplier shown (supplierName), edit the note, or set the pay mark (payMark; "" lets the AI reading and the pay rules decide).',
   flags: { idempotent: true },
   input: input({
-    docId: id(),
-    supplierKey: text(LIMITS.email).optional(),
-    supplierName: text().optional(),
-    note: multilineText(LIMITS.text).optional(),
-    payMark: z.enum(['', ...PAY_MARKS]).optional(),
+    docId: id().describe('Invoice document id (from uploadInvoiceDoc or invoicesList).'),
+    supplierKey: text(LIMITS.email).optional().describe('Assign to this supplier (phone or email); "" clears the assignment.'),
+    supplierName: text().optional().describe('Supplier name to show with the assignment.'),
+    note: multilineText(LIMITS.text).optional().describe('Free note; new lines allowed.'),
+    payMark: z.enum(['', ...PAY_MARKS]).optional().describe("How it was paid; \"\" lets the AI reading and the issuer's rule decide."),
   }),
   output: invoiceViewSchema,
   async run(input, ctx) {

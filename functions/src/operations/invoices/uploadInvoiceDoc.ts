@@ -32,21 +32,22 @@ const skippedSchema = z.object({
 export default defineOperation({
   name: 'uploadInvoiceDoc',
   group: 'invoices',
-  summary:
+  summary: 'Upload an invoice; the AI reads it, duplicates are detected',
+  description:
     'Upload an invoice or receipt (PDF, JPEG or PNG, base64 without a data: prefix, at most 5 MB). AI reads it; a duplicate (same file, ' +
     'same issuer and number, or same issuer, date and total) is skipped with skipped=true and duplicateOf unless skipDuplicates=false. ' +
     'Without supplierKey the issuer is matched to a supplier (else software, else a supplier suggestion). folderId "" files by the folder rules. ' +
     'Without AI configured the document is stored unread; when the daily AI quota is used up it is stored unread and the call answers 429.',
   flags: { openWorld: true },
   input: input({
-    fileName: fileName(),
-    mimeType: text(100),
-    dataBase64: base64(UPLOAD_MAX_BYTES),
-    supplierKey: text(LIMITS.email).optional(),
-    supplierName: text().optional(),
-    note: multilineText(LIMITS.text).optional(),
-    skipDuplicates: bool().default(true),
-    folderId: z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]*$/, 'not a valid id').default(''),
+    fileName: fileName().describe('File name; path parts and control characters are removed.'),
+    mimeType: text(100).describe('application/pdf, image/jpeg, image/png, image/webp or image/heic; must match the bytes.'),
+    dataBase64: base64(UPLOAD_MAX_BYTES).describe('The file, base64 without a data: prefix, at most 5 MB decoded.'),
+    supplierKey: text(LIMITS.email).optional().describe('Assign to this supplier (phone or email).'),
+    supplierName: text().optional().describe('Supplier name to show with the assignment.'),
+    note: multilineText(LIMITS.text).optional().describe('Free note; new lines allowed.'),
+    skipDuplicates: bool().default(true).describe('true stores nothing when it duplicates an earlier invoice (the answer names it).'),
+    folderId: z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]*$/, 'not a valid id').default('').describe('Folder to file it in; "" (default) lets the folder rules decide.'),
   }),
   output: z.discriminatedUnion('skipped', [invoiceViewSchema.extend({ skipped: z.literal(false) }), skippedSchema]),
   async run(input, ctx) {

@@ -7,11 +7,12 @@ import { applyCategoryRule } from '../../domain/invoiceDocs.ts';
 export default defineOperation({
   name: 'vendorCategoryRuleSet',
   group: 'invoices',
-  summary:
+  summary: "Set or forget an issuer's category rule",
+  description:
     'Set the category rule of an issuer (key: vat:, email:, phone: or name: vendorKey; category: an id from categoriesList), or forget it with "". ' +
     'The issuer\'s invoices not categorized by hand take the rule now; forgetting it leaves them for categorySync.',
   flags: { idempotent: true },
-  input: input({ key: text(VENDOR_KEY_MAX), category: text(64), name: text().optional() }),
+  input: input({ key: text(VENDOR_KEY_MAX).describe('Issuer key (vendorKey from invoicesList or invoiceGet): prefixed vat:, email:, phone: or name:.'), category: text(64).describe('Category id (categoriesList), or "" to forget the rule.'), name: text().optional().describe('Issuer name to show with the rule.') }),
   output: ruleResultSchema,
   async run(input, ctx) {
     const { businessId } = ctx.caller;

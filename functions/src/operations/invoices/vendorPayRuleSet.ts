@@ -8,11 +8,12 @@ import { PAY_RULES } from '../../domain/payMarks.ts';
 export default defineOperation({
   name: 'vendorPayRuleSet',
   group: 'invoices',
-  summary:
+  summary: "Set or forget an issuer's pay rule",
+  description:
     'Set the pay rule of an issuer (key: vat:, email:, phone: or name: vendorKey): card marks its invoices paid by card, not_card lets the AI ' +
     'pick a non-card mark (else unpaid); "" forgets the rule. Explicit pay marks still win. The issuer\'s existing invoices are updated.',
   flags: { idempotent: true },
-  input: input({ key: text(VENDOR_KEY_MAX), rule: z.enum(['', ...PAY_RULES]), name: text().optional() }),
+  input: input({ key: text(VENDOR_KEY_MAX).describe('Issuer key (vendorKey from invoicesList or invoiceGet): prefixed vat:, email:, phone: or name:.'), rule: z.enum(['', ...PAY_RULES]).describe('card, not_card, or "" to forget the rule.'), name: text().optional().describe('Issuer name to show with the rule.') }),
   output: ruleResultSchema,
   async run(input, ctx) {
     const { businessId } = ctx.caller;

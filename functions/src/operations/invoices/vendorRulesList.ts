@@ -8,7 +8,9 @@ const byName = (a: VendorRuleRecord, b: VendorRuleRecord) => a.name.localeCompar
 export default defineOperation({
   name: 'vendorRulesList',
   group: 'invoices',
-  summary: 'The per-issuer rules: pay rules (card, not_card) and category rules, each with the issuer key and name, sorted by name.',
+  summary: 'Pay rules and category rules per issuer',
+  description:
+    'The per-issuer rules: pay rules (card, not_card) and category rules, each with the issuer key and name, sorted by name.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({ payRules: z.array(payRuleRowSchema), categoryRules: z.array(categoryRuleRowSchema) }),

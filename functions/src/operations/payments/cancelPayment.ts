@@ -8,7 +8,7 @@ export default defineOperation({
   group: 'payments',
   summary: 'Cancel an unpaid payment; its supplier link then shows it canceled.',
   flags: { dangerous: true },
-  input: input({ paymentId: id() }),
+  input: input({ paymentId: id().describe('Payment id (from createPayment or paymentsList).') }),
   output: paymentViewSchema,
   async run({ paymentId }, ctx) {
     const { businessId } = ctx.caller;

@@ -23,7 +23,8 @@ function e164(raw: unknown): string | null {
 export default defineOperation({
   name: 'listIncomingPayments',
   group: 'payments',
-  summary:
+  summary: 'Payments other businesses addressed to this one',
+  description:
     "Payments other businesses addressed to this business's verified contacts (the owner's sign-up email, and the owner's phone once verified), newest first, with their invoices and proofs of payment.",
   flags: { readOnly: true },
   input: empty(),

@@ -36,18 +36,20 @@ function checkProof(proof: { fileName: string; mimeType: string; dataBase64: str
 export default defineOperation({
   name: 'markPaid',
   group: 'payments',
-  summary:
+  summary: 'Mark a payment paid, optionally with a proof; the supplier is told',
+  description:
     'Mark an unpaid payment paid, optionally with a proof of payment (a bank screenshot or PDF, base64 without a data: prefix, at most 5 MB); the supplier is told.',
   flags: { openWorld: true },
   input: input({
-    paymentId: id(),
+    paymentId: id().describe('Payment id (from createPayment or paymentsList).'),
     proof: z
       .strictObject({
-        fileName: fileName(),
-        mimeType: text(100),
-        dataBase64: base64(PROOF_MAX_BYTES),
+        fileName: fileName().describe('File name of the proof; path parts and control characters are removed.'),
+        mimeType: text(100).describe('application/pdf, image/jpeg, image/png, image/webp or image/heic; must match the bytes.'),
+        dataBase64: base64(PROOF_MAX_BYTES).describe('The file, base64 without a data: prefix, at most 5 MB decoded.'),
       })
-      .optional(),
+      .optional()
+      .describe('Optional proof of payment (a bank screenshot or PDF), stored with a download link.'),
   }),
   output: paymentViewSchema,
   async run({ paymentId, proof }, ctx) {

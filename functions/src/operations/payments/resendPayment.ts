@@ -10,9 +10,11 @@ import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } 
 export default defineOperation({
   name: 'resendPayment',
   group: 'payments',
-  summary: 'Send the supplier link again on one channel: wa (WhatsApp, needs supplierPhone) or em (email, needs supplierEmail). Only unpaid payments.',
+  summary: 'Send the supplier link again',
+  description:
+    'Send the supplier link again on one channel: wa (WhatsApp, needs supplierPhone) or em (email, needs supplierEmail). Only unpaid payments.',
   flags: { openWorld: true },
-  input: input({ paymentId: id(), channel: z.enum(['wa', 'em']) }),
+  input: input({ paymentId: id().describe('Payment id (from createPayment or paymentsList).'), channel: z.enum(['wa', 'em']).describe("wa, em or link; default the payment's channel.") }),
   output: paymentViewSchema,
   async run({ paymentId, channel }, ctx) {
     const { businessId } = ctx.caller;

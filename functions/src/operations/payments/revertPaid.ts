@@ -8,9 +8,11 @@ import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../doma
 export default defineOperation({
   name: 'revertPaid',
   group: 'payments',
-  summary: 'Undo markPaid: a paid payment goes back to the status asked for (sent, awaiting_invoice or ready); its proof of payment is removed.',
+  summary: 'Undo markPaid: back to sent, awaiting_invoice or ready',
+  description:
+    'Undo markPaid: a paid payment goes back to the status asked for (sent, awaiting_invoice or ready); its proof of payment is removed.',
   flags: {},
-  input: input({ paymentId: id(), status: z.enum(['sent', 'awaiting_invoice', 'ready']) }),
+  input: input({ paymentId: id().describe('Payment id (from createPayment or paymentsList).'), status: z.enum(['sent', 'awaiting_invoice', 'ready']).describe('Status to go back to: sent, or awaiting_invoice/ready when payout details were given.') }),
   output: paymentViewSchema,
   async run({ paymentId, status }, ctx) {
     const { businessId } = ctx.caller;

@@ -9,7 +9,9 @@ const byName = new Intl.Collator(['he', 'en'], { sensitivity: 'base', numeric: t
 export default defineOperation({
   name: 'softwareList',
   group: 'software',
-  summary: 'Every software tool (card-paid tool or service) with its cadence, hidden flag and invoice count, sorted by name; hidden tools are listed too.',
+  summary: 'Card-paid software tools, with cadence and hidden flag',
+  description:
+    'Every software tool (card-paid tool or service) with its cadence, hidden flag and invoice count, sorted by name; hidden tools are listed too.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({ items: z.array(softwareRowSchema), total: z.int().min(0) }),

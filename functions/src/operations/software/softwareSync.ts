@@ -21,13 +21,14 @@ export const SOFTWARE_SYNC_BATCH = 50;
 export default defineOperation({
   name: 'softwareSync',
   group: 'software',
-  summary:
+  summary: 'Let the AI sort issuers into software and suppliers',
+  description:
     'AI sorts issuers into software tools and ordinary suppliers: issuers of AI-read invoices that have no supplier and no software ' +
     `record, plus open suggestions; up to ${SOFTWARE_SYNC_BATCH} per call. Software issuers get a software record and their invoices ` +
     '(their suggestion moves along); suppliers stay suggestions. Issuers already decided are not sent again unless force is true ' +
     '(a forced run, too, converges when called again while remaining > 0). Issuers moved by hand are never overridden. One AI quota unit per call that asks the AI.',
   flags: { openWorld: true },
-  input: input({ force: z.boolean().default(false) }),
+  input: input({ force: z.boolean().default(false).describe('true re-runs even when nothing changed since the last run.') }),
   output: z.object({ classified: z.int().min(0), software: z.int().min(0), suppliers: z.int().min(0), remaining: z.int().min(0) }),
   async run({ force }, ctx) {
     if (!ctx.ai.configured) throw precondition('AI is not configured');

@@ -8,11 +8,12 @@ import { countInvoicesOf, moveSoftwareToSuggestion, suggestionRow, suggestionRow
 export default defineOperation({
   name: 'softwareToSupplier',
   group: 'software',
-  summary:
+  summary: 'Turn a software entry into a supplier suggestion',
+  description:
     'Turn a software tool back into an open supplier suggestion (same issuer, its name kept) with all its invoices; the software ' +
     'record is deleted and softwareSync will not move the issuer back. Returns the suggestion.',
   flags: {},
-  input: input({ id: id() }),
+  input: input({ id: id().describe('Software id (from softwareList).') }),
   output: suggestionRowSchema,
   async run({ id: swId }, ctx) {
     const { businessId } = ctx.caller;

@@ -9,13 +9,15 @@ import { CADENCES, countInvoicesOf, softwareRow, softwareRowSchema } from '../..
 export default defineOperation({
   name: 'softwareUpdate',
   group: 'software',
-  summary: 'Rename a software tool, hide or show it, or set its billing cadence (auto, monthly, yearly). Only the fields sent change.',
+  summary: 'Rename, hide or set the cadence of a software entry',
+  description:
+    'Rename a software tool, hide or show it, or set its billing cadence (auto, monthly, yearly). Only the fields sent change.',
   flags: { idempotent: true },
   input: input({
-    id: id(),
-    name: text(LIMITS.shortText).trim().min(1).optional(),
-    hidden: z.boolean().optional(),
-    cadence: z.enum(CADENCES).optional(),
+    id: id().describe('Software id (from softwareList).'),
+    name: text(LIMITS.shortText).trim().min(1).optional().describe('Display name.'),
+    hidden: z.boolean().optional().describe('true hides it from the list.'),
+    cadence: z.enum(CADENCES).optional().describe('auto (detected), monthly or yearly.'),
   }),
   output: softwareRowSchema,
   async run({ id: swId, name, hidden, cadence }, ctx) {

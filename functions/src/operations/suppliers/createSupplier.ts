@@ -8,13 +8,15 @@ import { SUPPLIER_KINDS, supplierRow, supplierRowSchema, suppliersPath, type Sup
 export default defineOperation({
   name: 'createSupplier',
   group: 'suppliers',
-  summary: 'Create a supplier or freelancer by hand. A phone or an email is required; the phone (else the email) becomes its supplierKey.',
+  summary: 'Add a supplier or freelancer by hand',
+  description:
+    'Create a supplier or freelancer by hand. A phone or an email is required; the phone (else the email) becomes its supplierKey.',
   flags: {},
   input: input({
-    name: text(LIMITS.shortText).trim().min(1),
-    phone: text(40).optional(),
-    email: text(LIMITS.email).optional(),
-    kind: z.enum(SUPPLIER_KINDS).default('supplier'),
+    name: text(LIMITS.shortText).trim().min(1).describe('Supplier or freelancer name.'),
+    phone: text(40).optional().describe('Phone (Israeli forms or E.164); with email, at least one is required. The phone becomes the supplierKey.'),
+    email: text(LIMITS.email).optional().describe('Email; the supplierKey when there is no phone.'),
+    kind: z.enum(SUPPLIER_KINDS).default('supplier').describe('supplier (default) or freelancer.'),
   }),
   output: supplierRowSchema,
   async run({ name, phone: rawPhone, email: rawEmail, kind }, ctx) {

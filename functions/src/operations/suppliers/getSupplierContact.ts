@@ -8,9 +8,11 @@ import { z } from 'zod';
 export default defineOperation({
   name: 'getSupplierContact',
   group: 'suppliers',
-  summary: "A supplier's private card (every field a string, \"\" when unset) with kind and name, plus what the supplier entered on their side (read-only).",
+  summary: "A supplier's private card and what they set on their side",
+  description:
+    "A supplier's private card (every field a string, \"\" when unset) with kind and name, plus what the supplier entered on their side (read-only).",
   flags: { readOnly: true },
-  input: input({ supplierKey: z.string().min(1).max(LIMITS.email) }),
+  input: input({ supplierKey: z.string().min(1).max(LIMITS.email).describe("Supplier key: the supplier's phone (E.164, any common form accepted) or email.") }),
   output: supplierContactSchema,
   async run({ supplierKey }, ctx) {
     const key = normalizeSupplierKey(supplierKey);

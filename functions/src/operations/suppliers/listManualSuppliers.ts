@@ -8,7 +8,9 @@ const byName = new Intl.Collator(['he', 'en'], { sensitivity: 'base', numeric: t
 export default defineOperation({
   name: 'listManualSuppliers',
   group: 'suppliers',
-  summary: 'Hand-created suppliers with no payment yet, and the keys of every supplier tagged freelancer.',
+  summary: 'Hand-made suppliers with no payment yet, and freelancers',
+  description:
+    'Hand-created suppliers with no payment yet, and the keys of every supplier tagged freelancer.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({ suppliers: z.array(supplierRowSchema), freelancerKeys: z.array(z.string()) }),

@@ -17,29 +17,31 @@ import {
 // Bank numbers allow room for the spaces and hyphens people paste; the digit rules are in the domain.
 const opt = (max?: number) => text(max).optional();
 const cardInput = {
-  fullName: opt(),
-  companyName: opt(),
-  companyId: opt(40),
-  address: opt(),
-  addressCity: opt(),
-  addressZip: opt(20),
-  phone2: opt(40),
-  personalEmail: opt(LIMITS.email),
-  companyEmail: opt(LIMITS.email),
-  bankCode: opt(10),
-  bankBranch: opt(10),
-  bankAccount: opt(20),
-  bankBeneficiary: opt(),
-  bitPhone: opt(40),
-  notes: multilineText(LIMITS.text).optional(),
+  fullName: opt().describe('Contact person. "" clears.'),
+  companyName: opt().describe('Company name. "" clears.'),
+  companyId: opt(40).describe('Company or dealer registration number. "" clears.'),
+  address: opt().describe('Street address. "" clears.'),
+  addressCity: opt().describe('City. "" clears.'),
+  addressZip: opt(20).describe('Postal code. "" clears.'),
+  phone2: opt(40).describe('Another phone (stored E.164). "" clears.'),
+  personalEmail: opt(LIMITS.email).describe('Personal email. "" clears.'),
+  companyEmail: opt(LIMITS.email).describe('Company email. "" clears.'),
+  bankCode: opt(10).describe('Bank code, 2 digits. "" clears.'),
+  bankBranch: opt(10).describe('Branch number, 1-3 digits. "" clears.'),
+  bankAccount: opt(20).describe('Account number, 2-9 digits. "" clears.'),
+  bankBeneficiary: opt().describe('Account holder name. "" clears.'),
+  bitPhone: opt(40).describe('Phone for Bit payments (stored E.164). "" clears.'),
+  notes: multilineText(LIMITS.text).optional().describe('Private notes; new lines allowed. "" clears.'),
 } satisfies Record<(typeof CARD_FIELDS)[number], z.ZodOptional<z.ZodString>>;
 
 export default defineOperation({
   name: 'saveSupplierContact',
   group: 'suppliers',
-  summary: "Update the fields sent of a known supplier's private card (and its kind); \"\" clears a field. Other businesses never see it.",
+  summary: "Update fields of a supplier's private card",
+  description:
+    "Update the fields sent of a known supplier's private card (and its kind); \"\" clears a field. Other businesses never see it.",
   flags: { idempotent: true },
-  input: input({ supplierKey: z.string().min(1).max(LIMITS.email), kind: z.enum(SUPPLIER_KINDS).optional(), ...cardInput }),
+  input: input({ supplierKey: z.string().min(1).max(LIMITS.email).describe("Supplier key: the supplier's phone (E.164, any common form accepted) or email."), kind: z.enum(SUPPLIER_KINDS).optional().describe('supplier or freelancer.'), ...cardInput }),
   output: supplierContactSchema,
   async run(fields, ctx) {
     const key = normalizeSupplierKey(fields.supplierKey);

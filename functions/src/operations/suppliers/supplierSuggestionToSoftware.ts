@@ -8,11 +8,12 @@ import { countInvoicesOf, moveIssuerToSoftware, recordIssuerClass, softwareRow, 
 export default defineOperation({
   name: 'supplierSuggestionToSoftware',
   group: 'suppliers',
-  summary:
+  summary: 'Move a supplier suggestion to the software list',
+  description:
     "Move a suggestion with its invoices to the software list: the issuer's software record (new ones visible, cadence auto) gets " +
     'the invoices, the suggestion is closed, and softwareSync will not move it back. Returns the software record.',
   flags: { idempotent: true },
-  input: input({ id: id() }),
+  input: input({ id: id().describe('Suggestion id (from supplierSuggestionsList).') }),
   output: softwareRowSchema,
   async run({ id: sid }, ctx) {
     const { businessId } = ctx.caller;

@@ -34,15 +34,16 @@ const SOFTWARE_REASON = 'it is in the software list; move it back with softwareT
 export default defineOperation({
   name: 'supplierSuggestionsCreate',
   group: 'suppliers',
-  summary:
+  summary: 'Turn AI supplier suggestions into suppliers',
+  description:
     'Make suppliers of suggestions. The key is the phone (else the email) from `contact` or, failing that, from the suggestion; a suggestion ' +
     'with neither is returned in needsContact and nothing is created for it. An existing supplier with that key is reused. The ' +
     "suggestion's invoices are assigned to the supplier. Result: created [{id, supplierKey, existing, assigned}], needsContact, notFound, skipped.",
   flags: { idempotent: true },
   input: input({
-    ids: z.array(id()).min(1).max(MAX_SUGGESTION_IDS),
-    contact: z.record(id(), z.strictObject({ phone: text(40).optional(), email: text(LIMITS.email).optional() })).optional(),
-    kind: z.enum(SUPPLIER_KINDS).default('supplier'),
+    ids: z.array(id()).min(1).max(MAX_SUGGESTION_IDS).describe('Suggestion ids to turn into suppliers.'),
+    contact: z.record(id(), z.strictObject({ phone: text(40).optional(), email: text(LIMITS.email).optional() })).optional().describe('Phone or email per suggestion id, for suggestions that have neither.'),
+    kind: z.enum(SUPPLIER_KINDS).default('supplier').describe('supplier (default) or freelancer.'),
   }),
   output,
   async run({ ids: rawIds, contact = {}, kind }, ctx) {

@@ -8,11 +8,12 @@ import { MAX_SUGGESTION_IDS } from '../../domain/software.ts';
 export default defineOperation({
   name: 'supplierSuggestionsDismiss',
   group: 'suppliers',
-  summary:
+  summary: 'Dismiss AI supplier suggestions',
+  description:
     'Hide suggestions from the suggestion list (their invoices stay as they are). Unknown ids are reported in notFound; suggestions ' +
     'already made suppliers or moved to software are reported in skipped. Dismissing twice is harmless.',
   flags: { idempotent: true },
-  input: input({ ids: z.array(id()).min(1).max(MAX_SUGGESTION_IDS) }),
+  input: input({ ids: z.array(id()).min(1).max(MAX_SUGGESTION_IDS).describe('Suggestion ids to dismiss.') }),
   output: z.object({
     dismissed: z.array(z.string()),
     notFound: z.array(z.string()),

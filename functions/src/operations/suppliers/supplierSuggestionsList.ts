@@ -9,7 +9,8 @@ const byName = new Intl.Collator(['he', 'en'], { sensitivity: 'base', numeric: t
 export default defineOperation({
   name: 'supplierSuggestionsList',
   group: 'suppliers',
-  summary:
+  summary: 'Issuers the AI found that are not suppliers yet',
+  description:
     'Open supplier suggestions: issuers the AI found on invoices that are not suppliers yet, with the contacts read off the invoices ' +
     '(phone or email may be missing) and how many invoices they have. Most invoices first.',
   flags: { readOnly: true },

@@ -9,7 +9,9 @@ const byName = new Intl.Collator(['he', 'en'], { sensitivity: 'base', numeric: t
 export default defineOperation({
   name: 'suppliersList',
   group: 'suppliers',
-  summary: 'All suppliers and freelancers, derived from payments plus hand-created ones, sorted by name.',
+  summary: 'Suppliers and freelancers, from payments and by hand',
+  description:
+    'All suppliers and freelancers, derived from payments plus hand-created ones, sorted by name.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({ items: z.array(supplierRowSchema), total: z.int().min(0) }),

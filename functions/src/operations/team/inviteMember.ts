@@ -7,8 +7,8 @@ import { findMemberByEmail, freshInviteLink, inviteEmail, invitesPath, inviteVie
 
 export const inviteOutput = z.object({
   inviteId: z.string(),
-  email: z.string(),
-  role: z.enum(['admin', 'user']),
+  email: z.string().describe('Email of the person to invite; the invite link goes there.'),
+  role: z.enum(['admin', 'user']).describe('admin or user.'),
   status: z.string(),
   expiresAt: z.string(),
   expired: z.boolean(),
@@ -21,7 +21,7 @@ export default defineOperation({
   group: 'team',
   summary: 'Invite someone to the team by email; the link is valid for 7 days. Admin only.',
   flags: { adminOnly: true, openWorld: true },
-  input: input({ email: email(), role: z.enum(['admin', 'user']) }),
+  input: input({ email: email().describe('Email of the person to invite; the invite link goes there.'), role: z.enum(['admin', 'user']).describe('admin or user.') }),
   output: inviteOutput,
   async run({ email: to, role }, ctx) {
     const { businessId, userId } = ctx.caller;

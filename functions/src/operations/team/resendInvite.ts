@@ -10,7 +10,7 @@ export default defineOperation({
   group: 'team',
   summary: 'Email a fresh 7-day invite link; the old link stops working.',
   flags: { openWorld: true },
-  input: input({ inviteId: id() }),
+  input: input({ inviteId: id().describe('Invite id (from listTeam or inviteMember).') }),
   output: inviteOutput,
   async run({ inviteId }, ctx) {
     const { businessId } = ctx.caller;

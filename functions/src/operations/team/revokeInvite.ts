@@ -9,7 +9,7 @@ export default defineOperation({
   group: 'team',
   summary: 'Revoke a pending invite; its link stops working.',
   flags: { dangerous: true },
-  input: input({ inviteId: id() }),
+  input: input({ inviteId: id().describe('Invite id (from listTeam or inviteMember).') }),
   output: z.object({ inviteId: z.string(), email: z.string(), status: z.literal('revoked') }),
   async run({ inviteId }, ctx) {
     const path = invitesPath(ctx.caller.businessId, inviteId);

@@ -8,9 +8,11 @@ import type { MemberRecord } from '../../core/auth.ts';
 export default defineOperation({
   name: 'updateMemberRole',
   group: 'team',
-  summary: "Change a member's role; takes effect on their next call. The last admin cannot be demoted. Admin only.",
+  summary: "Change a member's role",
+  description:
+    "Change a member's role; takes effect on their next call. The last admin cannot be demoted. Admin only.",
   flags: { adminOnly: true, idempotent: true },
-  input: input({ email: email(), role: z.enum(['admin', 'user']) }),
+  input: input({ email: email().describe('Email of the member.'), role: z.enum(['admin', 'user']).describe('admin or user.') }),
   output: z.object({ userId: z.string(), email: z.string(), role: z.enum(['admin', 'user']) }),
   async run({ email: who, role }, ctx) {
     const { businessId } = ctx.caller;
