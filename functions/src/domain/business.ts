@@ -13,6 +13,9 @@ export type App = (typeof APPS)[number];
 export const APP_REQUIRES: Partial<Record<App, App>> = { payments: 'invoices' };
 
 /** The Business fields of spec §2, each optional, as updateBusiness takes them. */
+/** Every app as a named boolean (getBusiness, setBusinessApp): eight properties, not an open record. */
+export const appsSchema = z.object(Object.fromEntries(APPS.map((a) => [a, z.boolean()])) as Record<App, z.ZodBoolean>);
+
 export const profileShape = {
   name: text().describe("Owner's name (Hebrew)."),
   nameEn: text().describe("Owner's name (English)."),

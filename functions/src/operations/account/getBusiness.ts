@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
-import { APPS, businessPath, profileOf, profileSchema, type BusinessRecord } from '../../domain/business.ts';
+import { APPS, appsSchema, businessPath, profileOf, profileSchema, type BusinessRecord } from '../../domain/business.ts';
 import { integrationsPath, integrationView, type IntegrationRecord } from '../../domain/integrations.ts';
 import { publicLinkUrl } from '../../domain/publicLink.ts';
 import { itaConsentPath, itaStatus } from '../../domain/ita.ts';
@@ -17,7 +17,7 @@ export default defineOperation({
   input: empty(),
   output: profileSchema.extend({
     id: z.string(),
-    apps: z.record(z.enum(APPS), z.boolean()),
+    apps: appsSchema,
     integrations: z.array(z.object({ provider: z.string(), connected: z.boolean(), note: z.string(), hasApiKey: z.boolean(), hasApiSecret: z.boolean(), connectedAt: z.string(), updatedAt: z.string() })),
     role: z.enum(['admin', 'user']),
     /** The tax authority consent: connected while its 90 days last; expiresAt stays shown after expiry. */

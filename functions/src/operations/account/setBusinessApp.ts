@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
-import { APP_REQUIRES, APPS, businessPath, type App, type BusinessRecord } from '../../domain/business.ts';
+import { APP_REQUIRES, APPS, appsSchema, businessPath, type App, type BusinessRecord } from '../../domain/business.ts';
 
 export default defineOperation({
   name: 'setBusinessApp',
@@ -12,7 +12,7 @@ export default defineOperation({
     'Switch an app (optional dashboard screen) on or off. The payments app requires the invoices app. Admin only.',
   flags: { adminOnly: true, idempotent: true },
   input: input({ app: z.enum(APPS).describe('The optional screen to switch.'), enabled: z.boolean().describe('true turns it on, false off (payments needs invoices on).') }),
-  output: z.object({ apps: z.record(z.enum(APPS), z.boolean()) }),
+  output: z.object({ apps: appsSchema }),
   async run({ app, enabled }, ctx) {
     const path = businessPath(ctx.caller.businessId);
     return ctx.store.runTransaction(async (tx) => {

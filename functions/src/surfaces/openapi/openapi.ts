@@ -36,6 +36,7 @@ function responses(op: AnyOperation) {
     '403': errorResponse('permission-denied: admin role required, or the membership was removed'),
     '404': errorResponse('not-found'),
     '409': errorResponse('already-exists or aborted'),
+    '405': errorResponse('the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header'),
     '413': errorResponse('the body is over the size limit'),
     '429': errorResponse('resource-exhausted: a daily quota is used up'),
     '500': errorResponse('internal; the message carries the request id'),
@@ -56,6 +57,26 @@ function parameters(op: AnyOperation) {
   });
 }
 
+/** What each group of operations is about (OpenAPI tags). */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  account: 'The business profile, apps, the standing request link, provider credentials and the tax authority consent.',
+  activity: 'The activity log.',
+  payments: 'Payment requests to suppliers: create, send, settle, and the payments other businesses addressed to this one.',
+  suppliers: 'Suppliers and freelancers, their private cards, and AI supplier suggestions.',
+  invoices: 'Invoice documents read by AI: upload, duplicates, pay marks, categories, issuer rules, and mails imported from mailboxes.',
+  folders: 'Invoice folders and the rules that file invoices into them.',
+  software: 'Card-paid software tools.',
+  team: 'Team members, roles and invites.',
+  mailboxes: 'Connected mailboxes, invoice imports and mailbox automations.',
+  statements: 'Monthly statements from connected sources, month packages and ZIPs.',
+  employees: 'Employees, typed in or imported from the workplace chat tool.',
+  signupDocs: 'Supplier onboarding forms filled by AI, with signature, stamp and initials.',
+  accountant: 'The accountant folder tree and its ZIP packages.',
+};
+
+const dedupeServers = (servers: { url: string; description: string }[]) =>
+  servers.filter((s, i) => servers.findIndex((o) => o.url === s.url) === i);
+
 /** The OpenAPI 3.1 document of every operation, derived from the registry alone. */
 export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' | 'aliasUrl' | 'directUrl'>) {
   const paths: Record<string, unknown> = {
@@ -64,7 +85,10 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
         operationId: 'catalogue',
         summary: 'The catalogue: every operation with its group, flags and summary',
         security: [],
-        responses: { '200': { description: 'The catalogue', content: { 'application/json': { schema: { type: 'object' } } } } },
+        responses: {
+          '200': { description: 'The catalogue', content: { 'application/json': { schema: { type: 'object' } } } },
+          '405': errorResponse('only GET'),
+        },
       },
     },
     '/openapi.json': {
@@ -72,7 +96,10 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
         operationId: 'openapi',
         summary: 'This document',
         security: [],
-        responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+        responses: {
+          '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },
+          '405': errorResponse('only GET'),
+        },
       },
     },
   };
@@ -99,12 +126,18 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
     info: {
       title: 'Business Finance Operations API',
       version: '1',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Every operation is POST {base}/<operation> with a JSON body (always send at least {}). Read-only operations also answer GET with the fields in the query string: numbers and booleans as text, arrays as repeated keys (ids=a&ids=b), objects as JSON text in one parameter.',
     },
-    servers: [{ url: config.baseUrl }, { url: config.aliasUrl }, { url: config.directUrl, description: 'direct, for long calls' }],
+    // Locally the three base addresses may coincide: each is listed once.
+    servers: dedupeServers([
+      { url: config.baseUrl, description: 'base address (Hosting)' },
+      { url: config.aliasUrl, description: 'alias address' },
+      { url: config.directUrl, description: 'direct address: the function itself, for long calls (no 60 s Hosting limit)' },
+    ]),
     security: [{ bearer: [] }],
-    tags: [...new Set([...registry.values()].map((op) => op.group))].map((name) => ({ name })),
+    tags: [...new Set([...registry.values()].map((op) => op.group))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations of the ${name} group.` })),
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key, prefixed bfo_' } },
