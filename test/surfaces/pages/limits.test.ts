@@ -82,3 +82,35 @@ test('a payment link takes at most the configured number of files', async () => 
   assert.match(String(third.body), /המספר המרבי של קבצים/);
   assert.equal((await h.call('paymentGet', { paymentId: view.id })).invoices.length, 2);
 });
+
+test('a 12 MB phone photo is accepted on the page and stored shrunk; over the page limit the answer is an HTML page, never JSON', async () => {
+  const sharp = (await import('sharp')).default;
+  // Noise does not compress: a big JPEG, like a phone photo.
+  const w = 4000, hgt = 3000;
+  const noise = Buffer.alloc(w * hgt * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+  const photo = await sharp(noise, { raw: { width: w, height: hgt, channels: 3 } }).jpeg({ quality: 100 }).toBuffer();
+  assert.ok(photo.length > 8 * 1024 * 1024, `the test photo is ${photo.length} bytes`);
+  const origin = await h.listen();
+  const view = await h.call('createPayment', { amountAgorot: 500, vatIncluded: false, description: 'd', supplierName: 'Dana', supplierPhone: '0501234567', channel: 'link' });
+  const form = new FormData();
+  form.append('submissionId', 'b'.repeat(22));
+  form.append('action', 'payout');
+  for (const [k, v] of Object.entries({ method: 'bank', bankCode: '12', bankBranch: '600', bankAccount: '123456', bankBeneficiary: 'Dana' })) form.append(k, v);
+  form.append('invoice', new File([photo], 'IMG_2041.jpg', { type: 'image/jpeg' }));
+  const res = await fetch(new URL(view.link).pathname.replace(/^/, origin), { method: 'POST', body: form, redirect: 'manual', headers: { 'x-forwarded-for': '198.51.100.200' } });
+  assert.equal(res.status, 303, await res.text());
+  const stored = (await h.call('paymentGet', { paymentId: view.id })).invoices;
+  assert.equal(stored.length, 1);
+  assert.equal(stored[0].contentType, 'image/jpeg');
+  assert.ok(stored[0].size < 5 * 1024 * 1024, `stored ${stored[0].size} bytes`);
+  const meta = await sharp(await h.app.services.files.read(h.owner.businessId, stored[0].fileId) as Buffer).metadata();
+  assert.ok(Math.max(meta.width!, meta.height!) <= 2000);
+
+  const huge = await fetch(`${origin}${new URL(view.link).pathname}`, { method: 'POST', body: Buffer.alloc(25 * 1024 * 1024), headers: { 'content-type': 'multipart/form-data; boundary=x', 'x-forwarded-for': '198.51.100.201' } });
+  assert.equal(huge.status, 413);
+  assert.match(huge.headers.get('content-type') ?? '', /^text\/html/);
+  const body = await huge.text();
+  assert.match(body, /הקובץ גדול מדי/);
+  assert.match(body, /The file is too large/);
+});

@@ -1,22 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpHandler } from './types.ts';
 import { MAX_BODY_BYTES, tooLarge } from './handler.ts';
+import { MAX_PAGE_BODY_BYTES } from './types.ts';
 import { newId } from '../../core/ids.ts';
+import { pageTooLarge } from '../pages/layout.ts';
 
 type Read = { body: Buffer | undefined } | { tooLarge: true };
 
 /** Reads the body up to the limit; a request with neither Content-Length nor chunked encoding has no body at all. */
-function readBody(req: IncomingMessage): Promise<Read> {
+function readBody(req: IncomingMessage, limit: number): Promise<Read> {
   const declared = req.headers['content-length'];
   const chunked = /chunked/i.test(req.headers['transfer-encoding'] ?? '');
   if (declared === undefined && !chunked) return Promise.resolve({ body: undefined });
-  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return Promise.resolve({ tooLarge: true });
+  if (declared !== undefined && Number(declared) > limit) return Promise.resolve({ tooLarge: true });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         req.removeAllListeners('data');
         req.resume();
         resolve({ tooLarge: true });
@@ -30,15 +32,19 @@ function readBody(req: IncomingMessage): Promise<Read> {
 }
 
 /** Adapts the framework-free handler to node:http. */
-export function nodeListener(handler: HttpHandler) {
+export function nodeListener(handler: HttpHandler, pagesPrefix = '/p/') {
   return async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
-      const read = await readBody(req);
+      const path = q === -1 ? url : url.slice(0, q);
+      const isPage = path.startsWith(pagesPrefix);
+      const read = await readBody(req, isPage ? MAX_PAGE_BODY_BYTES : MAX_BODY_BYTES);
       const out =
         'tooLarge' in read
-          ? { ...tooLarge(), headers: { ...tooLarge().headers, connection: 'close', 'x-request-id': 'req_' + newId(16) } }
+          ? isPage
+            ? { ...pageTooLarge(), headers: { ...pageTooLarge().headers, connection: 'close' } }
+            : { ...tooLarge(), headers: { ...tooLarge().headers, connection: 'close', 'x-request-id': 'req_' + newId(16) } }
           : await handler({
               method: req.method ?? 'GET',
               path: q === -1 ? url : url.slice(0, q),

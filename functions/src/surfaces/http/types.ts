@@ -1,5 +1,7 @@
 /** The largest legal request is a 5 MB file in base64 (~6.7 MiB) plus fields; every surface uses this bound. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** The supplier pages take phone photos (often 8-20 MB); they are shrunk before they are stored. */
+export const MAX_PAGE_BODY_BYTES = 24 * 1024 * 1024;
 
 /** The framework-free HTTP shapes: node:http and the Cloud Function both adapt to these. */
 export interface HttpRequest {

@@ -90,3 +90,10 @@ export function redirect(location: string): HttpResponse {
 export function messagePage(status: number, lang: Lang, title: string, text: string, switchHref: string | null = null): HttpResponse {
   return page(status, lang, title, switchHref, html`<section class="card"><h1>${title}</h1><p class="muted">${text}</p></section>`);
 }
+
+/** A body over the pages' limit, refused before it is read: the language is not known yet, so both. */
+export function pageTooLarge(): HttpResponse {
+  const he = messages('he');
+  const en = messages('en');
+  return page(413, 'he', he.tooLargeTitle, null, html`<section class="card"><h1>${he.tooLargeTitle}</h1><p class="muted">${he.tooLargeBody}</p></section><section class="card" lang="en" dir="ltr"><h2>${en.tooLargeTitle}</h2><p class="muted">${en.tooLargeBody}</p></section>`);
+}

@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import { MAX_INVOICE_BYTES } from '../../domain/supplierSubmission.ts';
+import { MAX_PHOTO_BYTES } from '../../core/images.ts';
 
 export interface FormFile {
   fileName: string;
@@ -27,7 +27,8 @@ export function parseForm(contentType: string | undefined, body: Buffer | undefi
         headers: { 'content-type': contentType },
         // Browsers send UTF-8 file names; busboy's default for them is latin1.
         defParamCharset: 'utf8',
-        limits: { fields: 40, fieldSize: 16 * 1024, files: 1, fileSize: MAX_INVOICE_BYTES + 1, parts: 50 },
+        // Photos up to 20 MB come in (they are shrunk before the 5 MB check); anything larger is cut and refused.
+        limits: { fields: 40, fieldSize: 16 * 1024, files: 1, fileSize: MAX_PHOTO_BYTES + 1, parts: 50 },
       });
     } catch (e) {
       return reject(new FormError(String(e)));

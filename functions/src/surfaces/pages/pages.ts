@@ -17,6 +17,7 @@ import {
   type Upload,
 } from '../../domain/supplierSubmission.ts';
 import { clientIp, hit, type Limit } from '../../core/rateLimit.ts';
+import { shrinkImage } from '../../core/images.ts';
 import { langOf, messages, type Lang } from './i18n.ts';
 import { messagePage, redirect } from './layout.ts';
 import { FormError, parseForm, type Form } from './multipart.ts';
@@ -58,8 +59,12 @@ export function createPagesHandler(app: App): HttpHandler {
   }
   const badForm = (lang: Lang) => messagePage(400, lang, messages(lang).badFormTitle, messages(lang).badFormBody);
 
-  const upload = (form: Form): Upload | null =>
-    form.invoice ? { fileName: form.invoice.fileName, contentType: form.invoice.contentType, bytes: form.invoice.bytes } : null;
+  /** The chosen file, a photo shrunk first (phones send 8-20 MB); a file cut at the limit stays too large. */
+  const upload = async (form: Form): Promise<Upload | null> => {
+    if (!form.invoice) return null;
+    const file = { fileName: form.invoice.fileName, contentType: form.invoice.contentType, bytes: form.invoice.bytes };
+    return form.invoice.tooLarge ? file : shrinkImage(file);
+  };
 
   /** The entered values to refill a refused form with (files cannot be refilled). */
   const valuesOf = (form: Form) => {
@@ -89,9 +94,9 @@ export function createPagesHandler(app: App): HttpHandler {
               submissionId,
               payout: form.fields,
               amount: form.fields.amount,
-              invoice: upload(form),
+              invoice: await upload(form),
             })
-          : await attachInvoice(s, { token, submissionId, invoice: upload(form) });
+          : await attachInvoice(s, { token, submissionId, invoice: await upload(form) });
       return redirect(withLang(path, lang, result.outcome === 'applied' ? { done: '1' } : {}));
     } catch (e) {
       if (isSubmissionInvalid(e)) return refusedPayment(e, payment, form, path, lang, submissionId);
@@ -134,7 +139,7 @@ export function createPagesHandler(app: App): HttpHandler {
         vatIncluded: f.vatIncluded === 'on',
         description: f.description,
         payout: f,
-        invoice: upload(form),
+        invoice: await upload(form),
       });
       // The filer is the supplier: their new payment's own page shows its state and takes a later invoice.
       return redirect(withLang(`${prefix}/pay/${result.payment.linkToken}`, lang, result.outcome === 'applied' ? { done: '1' } : {}));
