@@ -501,6 +501,11 @@ class Core {
     }
   }
 
+  /** Whether `path` is in the document cache (then it was validated when it was first read). */
+  cached(path: string): boolean {
+    return this.docs.has(path);
+  }
+
   /** readRow through the document cache (callers get their own parsed copy). */
   readRowCached(path: string): Row | null {
     let hit = this.docs.get(path);
@@ -741,7 +746,8 @@ function makeStore(core: Core, meters: readonly Meter[]): DocStore {
   };
   return {
     async get(path) {
-      docPathParts(path);
+      // A path already in the cache passed this check when it was first read (a hot path: keys, members).
+      if (!cached || !core.cached(path)) docPathParts(path);
       const row = cached ? core.readRowCached(path) : core.readRow(path);
       addTo(meters, 1, 0);
       return row ? docOf(row) : null;

@@ -54,7 +54,8 @@ export function nodeListener(handler: HttpHandler, pagesPrefix = '/p/') {
               remoteAddress: req.socket.remoteAddress,
             });
       // A known length avoids chunked encoding: one write, and less work for the client.
-      res.writeHead(out.status, { ...out.headers, 'content-length': String(Buffer.byteLength(out.body)) });
+      out.headers['content-length'] = String(Buffer.byteLength(out.body));
+      res.writeHead(out.status, out.headers);
       res.end(out.body);
     } catch {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
