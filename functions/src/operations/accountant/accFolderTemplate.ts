@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { empty } from '../../core/schema.ts';
+import { iso } from '../../core/clock.ts';
+import { readAllFolders } from '../../domain/folders.ts';
+import { accFoldersPath, accFolderOutput, accTree, accView, MAX_ACC_FOLDERS, readAccFolders, type AccFolderRecord, type AccSource } from '../../domain/accountant.ts';
+import { ApiError } from '../../core/errors.ts';
+
+interface Node {
+  key: string;
+  parentKey: string;
+  name: string;
+  source: AccSource | null;
+}
+
+const src = (kind: AccSource['kind'], over: Partial<AccSource> = {}): AccSource => ({ kind, folderIds: [], payMethods: [], accountIds: [], ...over });
+
+const PAY_METHOD_FOLDERS: [string, AccSource['payMethods']][] = [
+  ['כרטיס אשראי', ['card']],
+  ['העברה בנקאית', ['bank_transfer']],
+  ['מזומן', ['cash']],
+  ["צ'קים", ['check']],
+  ['PayPal', ['paypal']],
+  ['אחר או לא ידוע', ['other', 'unknown']],
+];
+
+export default defineOperation({
+  name: 'accFolderTemplate',
+  group: 'accountant',
+  summary: 'Create the recommended accountant tree from what the business has',
+  description:
+    'Invoices by invoice folder, card invoices by card ending, invoices by pay method, statements, proofs of payment and signed forms. ' +
+    'Adds only what is missing (folders it made before are recognised even when renamed or moved), so running it twice changes nothing.',
+  flags: { idempotent: true },
+  input: empty(),
+  output: z.object({ created: z.int(), folders: z.array(accFolderOutput) }),
+  async run(_input, ctx) {
+    const { businessId } = ctx.caller;
+    const at = iso(ctx.clock.now());
+    const { folders: invoiceFolders } = await readAllFolders(ctx.store, businessId, at);
+    const plan: Node[] = [{ key: 'invoices', parentKey: '', name: 'חשבוניות לפי תיקייה', source: null }];
+    for (const f of invoiceFolders.filter((f) => f.kind !== 'card')) plan.push({ key: `folder:${f.id}`, parentKey: 'invoices', name: f.name, source: src('invoices', { folderIds: [f.id] }) });
+    const cards = invoiceFolders.filter((f) => f.kind === 'card');
+    if (cards.length) {
+      plan.push({ key: 'cards', parentKey: '', name: 'כרטיסי אשראי', source: null });
+      for (const f of cards) plan.push({ key: `card:${f.id}`, parentKey: 'cards', name: f.name, source: src('invoices', { folderIds: [f.id] }) });
+    }
+    plan.push({ key: 'paymethods', parentKey: '', name: 'חשבוניות לפי אמצעי תשלום', source: null });
+    for (const [name, payMethods] of PAY_METHOD_FOLDERS) plan.push({ key: `pay:${payMethods.join('+')}`, parentKey: 'paymethods', name, source: src('invoices', { payMethods }) });
+    plan.push({ key: 'statements', parentKey: '', name: 'דפי חשבון', source: src('statements') });
+    plan.push({ key: 'proofs', parentKey: '', name: 'אסמכתאות תשלום', source: src('proofs') });
+    plan.push({ key: 'signed', parentKey: '', name: 'טפסים חתומים', source: src('signed') });
+
+    const { folders, created } = await ctx.store.runTransaction(async (tx) => {
+      const all = await readAccFolders(tx, businessId);
+      const byKey = new Map(all.filter((f) => f.templateKey).map((f) => [f.templateKey!, f]));
+      const added: AccFolderRecord[] = [];
+      for (const n of plan) {
+        if (byKey.has(n.key)) continue;
+        const parentId = n.parentKey ? (byKey.get(n.parentKey)?.id ?? '') : '';
+        // A folder of the same name already there (made by hand) is left alone: no duplicate beside it.
+        const same = [...all, ...added].find((f) => f.parentId === parentId && f.name.localeCompare(n.name, 'he', { sensitivity: 'accent' }) === 0);
+        if (same) {
+          byKey.set(n.key, same); // its children go under it
+          continue;
+        }
+        const record: AccFolderRecord = { id: ctx.ids(), name: n.name, parentId, source: n.source, templateKey: n.key, createdAt: at, updatedAt: at };
+        added.push(record);
+        byKey.set(n.key, record);
+      }
+      if (all.length + added.length > MAX_ACC_FOLDERS) throw new ApiError('resource-exhausted', `the template would pass ${MAX_ACC_FOLDERS} accountant folders`);
+      for (const r of added) tx.create(accFoldersPath(businessId, r.id), { ...r });
+      return { folders: [...all, ...added], created: added.length };
+    });
+    return { created, folders: accTree(folders).map(accView) };
+  },
+  activity: (_input, result) => ({ targetIds: [], summary: `accountant template: ${result.created} folder(s) added` }),
+});
