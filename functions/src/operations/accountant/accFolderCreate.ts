@@ -14,7 +14,7 @@ export default defineOperation({
   input: input({
     name: accFolderName().describe('Folder name as it appears in the ZIP, 1-100 characters.'),
     parentId: z.string().max(128).default('').describe('Parent folder id; "" (default) for the top level.'),
-    source: accSourceSchema.nullable().default(null),
+    source: accSourceSchema.nullable().default(null).describe('What a ZIP puts in this folder (section 2 source rules); null or omitted for a plain folder.'),
   }),
   output: accFolderOutput,
   async run({ name, parentId, source }, ctx) {

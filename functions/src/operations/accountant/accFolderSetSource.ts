@@ -9,7 +9,7 @@ export default defineOperation({
   summary: "Set or clear an accountant folder's source rule",
   description: 'source null makes it a plain folder. Empty lists mean all (every invoice folder, pay method or statement account).',
   flags: { idempotent: true },
-  input: input({ id: id().describe('Accountant folder id (accountantFoldersList).'), source: accSourceSchema.nullable() }),
+  input: input({ id: id().describe('Accountant folder id (accountantFoldersList).'), source: accSourceSchema.nullable().describe('The new source rule; null makes it a plain folder.') }),
   output: accFolderOutput,
   async run({ id: folderId, source }, ctx) {
     const { businessId } = ctx.caller;
