@@ -23,6 +23,7 @@ const SMTP_URL = secret('SMTP_URL');
 const WHATSAPP_TOKEN = secret('WHATSAPP_TOKEN');
 const GEMINI_API_KEY = secret('GEMINI_API_KEY');
 const ITA_CLIENT_SECRET = secret('ITA_CLIENT_SECRET');
+const CHAT_CLIENT_SECRET = secret('CHAT_CLIENT_SECRET');
 
 let app: Promise<App> | undefined;
 let http: Promise<HttpHandler> | undefined;
@@ -113,7 +114,8 @@ interface RawResponse {
 function send(res: RawResponse, out: HttpResponse): void {
   // writeHead/end rather than res.send: no ETag or content-type guessing on top of the handler's answer.
   res.writeHead(out.status, out.headers);
-  res.end(out.body);
+  if (typeof out.body === 'string' || Buffer.isBuffer(out.body)) res.end(out.body);
+  else out.body.on('error', () => res.end()).pipe(res as unknown as NodeJS.WritableStream);
 }
 
 function unavailable(res: RawResponse, e: unknown): void {
@@ -127,7 +129,7 @@ function unavailable(res: RawResponse, e: unknown): void {
 }
 
 export const api = onRequest(
-  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY, ...ITA_CLIENT_SECRET] },
+  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY, ...ITA_CLIENT_SECRET, ...CHAT_CLIENT_SECRET] },
   async (req, res) => {
     let handler: HttpHandler;
     try {

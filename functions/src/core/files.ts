@@ -1,5 +1,6 @@
 import { newSecret, sha256, type IdSource } from './ids.ts';
 import { sanitizeFileName } from './text.ts';
+import { Transform, type Readable } from 'node:stream';
 import type { DocStore } from '../ports/store.ts';
 import type { FileStore } from '../ports/files.ts';
 
@@ -33,6 +34,12 @@ export interface Files {
   read(businessId: string, fileId: string): Promise<Buffer | null>;
   /** Resolves a download link's token; null once the file is deleted. */
   open(token: string): Promise<{ fileName: string; contentType: string; bytes: Buffer } | null>;
+  /** A business's file as a stream; null when it is gone. */
+  readStream(businessId: string, fileId: string): Promise<Readable | null>;
+  /** As open, streamed (large files are never held in memory). */
+  openStream(token: string): Promise<{ fileName: string; contentType: string; size: number; stream: Readable } | null>;
+  /** Stores a file written as a stream (a ZIP), counting its size on the way. */
+  saveStream(businessId: string, file: { fileName: string; contentType: string }, source: Readable): Promise<FileRef>;
 }
 
 export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string, ids: IdSource, now: () => number): Files {
@@ -73,6 +80,39 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
     },
     async read(businessId, fileId) {
       return (await blobs.get(`${businessId}/${fileId}`))?.bytes ?? null;
+    },
+    readStream(businessId, fileId) {
+      return blobs.readStream(`${businessId}/${fileId}`);
+    },
+    async saveStream(businessId, file, source) {
+      const fileId = ids();
+      let size = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          size += chunk.length;
+          cb(null, chunk);
+        },
+      });
+      source.on('error', (e) => counter.destroy(e));
+      await blobs.putStream(`${businessId}/${fileId}`, source.pipe(counter), file.contentType);
+      const record: FileRecord = { fileId, fileName: sanitizeFileName(file.fileName), contentType: file.contentType, size, token: newSecret(), createdAt: new Date(now()).toISOString() };
+      const batch = store.batch();
+      batch.set(filePath(businessId, fileId), { ...record });
+      batch.set(linkPath(record.token), { businessId, fileId });
+      await batch.commit();
+      return toRef(record);
+    },
+    async openStream(token) {
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+      const link = await store.get(linkPath(token));
+      if (!link) return null;
+      const { businessId, fileId } = link.data as { businessId: string; fileId: string };
+      const doc = await store.get(filePath(businessId, fileId));
+      if (!doc) return null;
+      const stream = await blobs.readStream(`${businessId}/${fileId}`);
+      if (!stream) return null;
+      const r = doc.data as unknown as FileRecord;
+      return { fileName: r.fileName, contentType: r.contentType, size: r.size, stream };
     },
     async open(token) {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;

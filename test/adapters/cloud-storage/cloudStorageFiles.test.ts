@@ -128,3 +128,16 @@ test('end to end: createFiles over SQLite and Cloud Storage saves, opens by toke
     await store.close();
   }
 });
+
+test('putStream and readStream move a file through the bucket as streams', async () => {
+  const { Readable } = await import('node:stream');
+  const big = Buffer.alloc(3 * 1024 * 1024, 7);
+  await files.putStream('b9/stream', Readable.from([big.subarray(0, 1024 * 1024), big.subarray(1024 * 1024)]), 'application/zip');
+  const back = await files.readStream('b9/stream');
+  assert.ok(back);
+  const chunks: Buffer[] = [];
+  for await (const c of back!) chunks.push(c as Buffer);
+  assert.ok(Buffer.concat(chunks).equals(big));
+  assert.equal((await files.get('b9/stream'))!.contentType, 'application/zip');
+  assert.equal(await files.readStream('b9/missing'), null);
+});

@@ -1,5 +1,6 @@
 import type { Storage } from 'firebase-admin/storage';
 import type { FileStore } from '../../ports/files.ts';
+import { pipeline } from 'node:stream/promises';
 
 /** Objects live under this prefix, so the service can share a bucket (e.g. the project's default one). */
 const PREFIX = 'files/';
@@ -46,6 +47,16 @@ export function cloudStorageFiles(bucketName: string): FileStore {
     async delete(fileId) {
       const file = await object(fileId);
       await file.delete({ ignoreNotFound: true });
+    },
+    async readStream(fileId) {
+      const file = await object(fileId);
+      const [exists] = await file.exists();
+      return exists ? file.createReadStream() : null;
+    },
+    async putStream(fileId, source, contentType) {
+      const file = await object(fileId);
+      // Streamed in one request (the SDK sends the body as it comes): large ZIPs are never whole in memory.
+      await pipeline(source, file.createWriteStream({ resumable: false, contentType, metadata: { cacheControl: 'private, no-store' } }));
     },
   };
 }

@@ -1,4 +1,6 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile, access } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { FileStore } from '../../ports/files.ts';
 
@@ -33,6 +35,23 @@ export function localFiles(root: string): FileStore {
       const p = pathOf(fileId);
       await rm(p, { force: true });
       await rm(p + '.type', { force: true });
+    },
+    async readStream(fileId) {
+      const p = pathOf(fileId);
+      try {
+        await access(p);
+      } catch {
+        return null;
+      }
+      return createReadStream(p, { highWaterMark: 256 * 1024 });
+    },
+    async putStream(fileId, source, contentType) {
+      const p = pathOf(fileId);
+      await mkdir(dirname(p), { recursive: true });
+      // As put: written beside, renamed when complete.
+      await pipeline(source, createWriteStream(p + '.tmp'));
+      await writeFile(p + '.type', contentType);
+      await rename(p + '.tmp', p);
     },
   };
 }

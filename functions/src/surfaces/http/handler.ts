@@ -89,19 +89,22 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
 
   async function files(req: HttpRequest): Promise<HttpResponse> {
     const token = req.path.split('/')[2] ?? '';
-    const file = req.method === 'GET' || req.method === 'HEAD' ? await services.files.open(token) : null;
+    // Streamed: a ZIP can be large, and the process never holds a whole file.
+    const file = req.method === 'GET' || req.method === 'HEAD' ? await services.files.openStream(token) : null;
     if (!file) return errorResponse(new ApiError('not-found', 'file not found'));
     const name = encodeURIComponent(file.fileName);
-    return {
-      status: 200,
-      headers: {
-        'content-type': file.contentType,
-        'content-disposition': `inline; filename*=UTF-8''${name}`,
-        'cache-control': 'private, max-age=300',
-        'x-content-type-options': 'nosniff',
-      },
-      body: req.method === 'HEAD' ? '' : file.bytes,
+    const headers = {
+      'content-type': file.contentType,
+      'content-disposition': `inline; filename*=UTF-8''${name}`,
+      'cache-control': 'private, max-age=300',
+      'x-content-type-options': 'nosniff',
+      'content-length': String(file.size),
     };
+    if (req.method === 'HEAD') {
+      file.stream.destroy();
+      return { status: 200, headers, body: '' };
+    }
+    return { status: 200, headers, body: file.stream };
   }
 
   async function route(req: HttpRequest, requestId: string, meter: Meter): Promise<HttpResponse> {

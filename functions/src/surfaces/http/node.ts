@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import type { HttpHandler } from './types.ts';
 import { MAX_BODY_BYTES, tooLarge } from './handler.ts';
 import { MAX_PAGE_BODY_BYTES } from './types.ts';
@@ -54,9 +55,14 @@ export function nodeListener(handler: HttpHandler, pagesPrefix = '/p/') {
               remoteAddress: req.socket.remoteAddress,
             });
       // A known length avoids chunked encoding: one write, and less work for the client.
-      out.headers['content-length'] = String(Buffer.byteLength(out.body));
+      if (typeof out.body === 'string' || Buffer.isBuffer(out.body)) {
+        out.headers['content-length'] = String(Buffer.byteLength(out.body));
+        res.writeHead(out.status, out.headers);
+        res.end(out.body);
+        return;
+      }
       res.writeHead(out.status, out.headers);
-      res.end(out.body);
+      await pipeline(out.body, res).catch(() => res.destroy()); // the client went away, or the store failed mid-file
     } catch {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: false, error: { code: 'internal', message: 'internal error' } }));

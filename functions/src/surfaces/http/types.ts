@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** The largest legal request is a 5 MB file in base64 (~6.7 MiB) plus fields; every surface uses this bound. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** The supplier pages take phone photos (often 8-20 MB); they are shrunk before they are stored. */
@@ -21,7 +23,8 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer;
+  /** A stream for large downloads: its content-length header must be set by whoever makes it. */
+  body: string | Buffer | Readable;
 }
 
 export type HttpHandler = (req: HttpRequest) => Promise<HttpResponse>;
