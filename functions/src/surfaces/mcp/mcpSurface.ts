@@ -199,8 +199,8 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
       caller = await authenticate(store, req.headers.authorization, services.clock.now());
     } catch (e) {
       if (!isApiError(e)) throw e;
-      // An error code and a description tell clients (mcp-remote and others) that the key is wrong,
-      // rather than starting an OAuth discovery this server does not offer.
+      // The error code and description name the key as the problem; SDK-based clients still probe
+      // OAuth discovery after any 401, which this server does not offer (see docs/decisions.md).
       const challenge = `Bearer realm="mcp", error="invalid_token", error_description="${e.message.replace(/["\\]/g, "'")}; this server takes an API key (Authorization: Bearer bfo_...), not OAuth"`;
       return envelope(e, e.code === 'unauthenticated' ? { 'www-authenticate': challenge } : {});
     }
