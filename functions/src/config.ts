@@ -42,6 +42,11 @@ export interface Config {
   itaScope: string;
   /** How long one call to the tax authority may take. */
   itaTimeoutMs: number;
+  /** Slack (the chat tool): OAuth v2 consent page and Web API base (ends with `/`). */
+  chatAuthUrl: string;
+  chatBaseUrl: string;
+  chatClientId: string;
+  chatClientSecret: string;
   quotas: Record<string, number>;
   /** Proxies in front of the service that append to X-Forwarded-For (Hosting and Google's front end: 2). */
   trustedProxyHops: number;
@@ -61,6 +66,15 @@ export interface Config {
 }
 
 const positiveInt = (v: string | undefined, fallback: number) => (v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : fallback);
+
+/** The origin of a URL setting (`undefined` when unset or not a URL). */
+const originOf = (url: string | undefined) => {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 const DEFAULT_QUOTAS: Record<string, number> = { ai: 500 };
 
@@ -88,10 +102,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aliasUrl: env.ALIAS_URL ?? `${origin}/api/v1`,
     directUrl: env.DIRECT_URL ?? `${origin}/v1`,
     mcpUrl: env.MCP_URL ?? `${origin}/mcp`,
-    mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? [origin, env.DASHBOARD_URL ?? origin, env.MCP_URL ? new URL(env.MCP_URL).origin : origin].join(','))
-      .split(',')
-      .map((s) => s.trim().replace(/\/+$/, ''))
-      .filter(Boolean),
+    // A browser's Origin has no path: the default is the origin of each address the service is reached at.
+    mcpAllowedOrigins: [
+      ...new Set(
+        (env.MCP_ALLOWED_ORIGINS?.split(',') ?? [origin, env.BASE_URL, env.ALIAS_URL, env.DIRECT_URL, env.MCP_URL, env.DASHBOARD_URL].map(originOf))
+          .map((s) => s?.trim().replace(/\/+$/, ''))
+          .filter((s): s is string => Boolean(s)),
+      ),
+    ],
     filesUrl: env.FILES_URL ?? `${origin}/files`,
     publicLinkBase: env.PUBLIC_LINK_BASE ?? `${origin}/p`,
     dashboardUrl: env.DASHBOARD_URL ?? origin,
@@ -119,6 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     itaClientSecret: env.ITA_CLIENT_SECRET ?? '',
     itaScope: env.ITA_SCOPE ?? 'scope',
     itaTimeoutMs: Number(env.ITA_TIMEOUT_MS ?? 15_000),
+    chatAuthUrl: env.CHAT_AUTH_URL || 'https://slack.com/oauth/v2/authorize',
+    chatBaseUrl: (env.CHAT_BASE_URL || 'https://slack.com/api').replace(/\/+$/, '') + '/',
+    chatClientId: env.CHAT_CLIENT_ID ?? '',
+    chatClientSecret: env.CHAT_CLIENT_SECRET ?? '',
     quotas,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS !== undefined && /^\d+$/.test(env.TRUSTED_PROXY_HOPS) ? Number(env.TRUSTED_PROXY_HOPS) : inFunctions ? 2 : 0,
     pageLimits: {

@@ -12,6 +12,7 @@ import { revokeApiKey } from '../../../functions/src/core/auth.ts';
 import type { Logger } from '../../../functions/src/core/logger.ts';
 import { createMcpSurface } from '../../../functions/src/surfaces/mcp/mcpSurface.ts';
 import { nodeListener } from '../../../functions/src/surfaces/http/node.ts';
+import { loadConfig } from '../../../functions/src/config.ts';
 
 // Test operations covering the flag combinations the real registry may not have yet.
 let dangerRuns = 0;
@@ -314,6 +315,18 @@ describe('MCP surface', () => {
     it('serves the configured origins, and requests without Origin (not browsers)', async () => {
       assert.equal((await post(h.config.mcpAllowedOrigins[0])).status, 200);
       assert.equal((await post()).status, 200);
+    });
+    it('allows by default the origin of every address the service and its dashboard are reached at, and MCP_ALLOWED_ORIGINS replaces them', () => {
+      const defaults = loadConfig({
+        PUBLIC_ORIGIN: 'https://books.example',
+        DIRECT_URL: 'https://api-abc.a.run.app/v1',
+        DASHBOARD_URL: 'https://app.example/dashboard/',
+      }).mcpAllowedOrigins;
+      assert.deepEqual(defaults.sort(), ['https://api-abc.a.run.app', 'https://app.example', 'https://books.example']);
+      assert.deepEqual(loadConfig({ PUBLIC_ORIGIN: 'https://books.example', MCP_ALLOWED_ORIGINS: 'https://a.example/, https://b.example' }).mcpAllowedOrigins, [
+        'https://a.example',
+        'https://b.example',
+      ]);
     });
   });
 
