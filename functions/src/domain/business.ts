@@ -88,6 +88,9 @@ export interface BusinessRecord extends Profile {
   ownerEmail: string;
   apps: Record<App, boolean>;
   publicSlug: string | null;
+  /** Signature and stamp images for forms (updateBusiness docSignaturePng/docStampPng), kept as files, not in this doc. */
+  docSignatureFileId?: string | null;
+  docStampFileId?: string | null;
   createdAt: string;
   updatedAt: string;
 }

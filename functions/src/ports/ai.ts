@@ -20,4 +20,18 @@ export interface Ai {
   ): Promise<AiResult<Record<string, string | null>>>;
   /** Software (a card-paid tool or service) or an ordinary supplier, per issuer key. */
   classifySoftware(issuers: { key: string; name: string; lineItems: string[] }[]): Promise<AiResult<Record<string, 'software' | 'supplier'>>>;
+  /**
+   * The blanks of a form (a PDF, or a DOCX's text as text/plain) with values suggested from `facts`.
+   * Fields as spec §2 defines them; the caller clamps pages and boxes.
+   */
+  findFormFields(file: AiFile, facts: { label: string; value: string }[], pageCount: number): Promise<AiResult<FormFieldGuess[]>>;
+}
+
+export interface FormFieldGuess {
+  label: string;
+  value: string;
+  kind: 'text' | 'date' | 'signature' | 'stamp' | 'checkbox';
+  page: number;
+  /** [ymin, xmin, ymax, xmax], 0–1000. */
+  box: number[];
 }

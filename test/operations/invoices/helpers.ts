@@ -45,6 +45,8 @@ export function fakeAi(configured = true): FakeAi {
       ai.classifyCalls.push(items);
       return ai.classify(items);
     },
+    // Forms are tested against the fake Gemini (test/operations/signupDocs); not used here.
+    findFormFields: async () => ({ ok: false, reason: 'not scripted' }),
     async classifySoftware(issuers) {
       return { ok: true, value: Object.fromEntries(issuers.map((i) => [i.key, 'supplier' as const])) };
     },

@@ -148,6 +148,8 @@ export function scriptedAi(softwareNames: string[] = [], configured = true): Scr
     async classifyCategories() {
       throw new Error('classifyCategories is not scripted in these tests');
     },
+    // Forms are tested against the fake Gemini (test/operations/signupDocs); not used here.
+    findFormFields: async () => ({ ok: false, reason: 'not scripted' }),
     async classifySoftware(issuers) {
       if (!ai.configured) return { ok: false, reason: 'AI is not configured' };
       ai.calls.push(issuers);

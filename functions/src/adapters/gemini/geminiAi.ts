@@ -4,6 +4,7 @@ import type { Ai, AiFile, AiResult } from '../../ports/ai.ts';
 import type { InvoiceReading } from '../../domain/invoices.ts';
 import {
   categoriesReplySchema,
+  formFieldsReplySchema,
   categoriesRequestSchema,
   describeIssue,
   readingJsonSchema,
@@ -52,6 +53,16 @@ const SOFTWARE_INSTRUCTION = [
   UNTRUSTED,
   'The user message holds {"issuers":[{key,name,lineItems}]}. Answer one result per issuer with its key, copied exactly.',
 ].join('\n');
+
+const FORM_INSTRUCTION = [
+  'You find the blanks to fill in a supplier onboarding form (often Israeli, in Hebrew or English) attached as a file: a PDF, or the text of a Word document.',
+  UNTRUSTED,
+  'The user message holds {"pageCount":n,"facts":[{label,value}]}: facts about the business filling the form. For each blank, give its label as printed,',
+  'its kind (text, date, signature, stamp, checkbox), its 0-based page and its box [ymin, xmin, ymax, xmax] on a 0-1000 scale of the page (the empty area where the value goes),',
+  'and a value taken only from the facts ("" when no fact fits; never invent). Dates in the form\'s language style. For a text document use page 0 and box [0,0,0,0].',
+].join('\n');
+
+let formJson: Record<string, unknown> | undefined;
 
 // Caps on what classification prompts carry; the caller batches, this only bounds a pathological batch.
 const clip = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
@@ -122,6 +133,20 @@ export function geminiAi(settings: GeminiSettings): Ai {
         readingJsonSchema(),
       );
       return reply.ok ? toReading(reply.value) : reply;
+    },
+
+    async findFormFields(file, facts, pageCount) {
+      if (!configured) return { ok: false, reason: NOT_CONFIGURED };
+      if (file.bytes.length === 0) return { ok: false, reason: 'the file is empty' };
+      const data = { pageCount, facts: facts.slice(0, 150).map((f) => ({ label: clip(f.label, 200), value: clip(f.value, 500) })) };
+      const reply = await generate(
+        FORM_INSTRUCTION,
+        [{ inlineData: { mimeType: file.contentType, data: file.bytes.toString('base64') } }, { text: JSON.stringify(data) }],
+        (formJson ??= toGeminiJsonSchema(formFieldsReplySchema)),
+      );
+      if (!reply.ok) return reply;
+      const parsed = parseReply(formFieldsReplySchema, reply.value);
+      return parsed.ok ? { ok: true, value: parsed.value.fields } : parsed;
     },
 
     async classifyCategories(items, categories) {

@@ -54,6 +54,22 @@ export const readingReplySchema = z.strictObject({
 });
 export type ReadingReply = z.output<typeof readingReplySchema>;
 
+/** Form blanks (analyzeSignupDoc): spec §2 fields; ranges are clamped by the caller, not refused. */
+export const formFieldsReplySchema = z.strictObject({
+  fields: z
+    .array(
+      z.strictObject({
+        label: z.string().describe('The label printed next to the blank, as written on the form (same language).'),
+        value: z.string().describe('Suggested value from the business facts, or "" when none fits. "" for signature and stamp.'),
+        kind: z.enum(['text', 'date', 'signature', 'stamp', 'checkbox']).describe('What the blank takes.'),
+        page: z.int().describe('0-based page of the blank (0 for a text document).'),
+        box: z.array(z.number()).min(4).max(4).describe('Where the value goes: [ymin, xmin, ymax, xmax] on a 0-1000 scale of the page; [0,0,0,0] for a text document.'),
+      }),
+    )
+    .max(200)
+    .describe('Every blank to fill, in reading order, at most 200.'),
+});
+
 /** The keywords Gemini's responseJsonSchema understands; the rest are dropped (zod still enforces them). */
 const KEPT = new Set([
   'type', 'format', 'title', 'description', 'enum', 'items', 'prefixItems', 'minItems', 'maxItems',

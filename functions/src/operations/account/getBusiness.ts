@@ -24,6 +24,9 @@ export default defineOperation({
     ita: z.object({ connected: z.boolean(), expiresAt: z.string().nullable() }),
     publicSlug: z.string().nullable(),
     publicLink: z.string().nullable(),
+    /** Whether a signature / stamp image for forms is stored (the images themselves are never shown). */
+    docSignatureSet: z.boolean(),
+    docStampSet: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
   }),
@@ -45,6 +48,8 @@ export default defineOperation({
       ita: itaStatus(ita?.data, ctx.clock.now()),
       publicSlug: b.publicSlug ?? null,
       publicLink: b.publicSlug ? publicLinkUrl(ctx.config.publicLinkBase, b.publicSlug) : null,
+      docSignatureSet: Boolean(b.docSignatureFileId),
+      docStampSet: Boolean(b.docStampFileId),
       createdAt: b.createdAt,
       updatedAt: b.updatedAt,
     };

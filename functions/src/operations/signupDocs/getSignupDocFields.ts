@@ -1,0 +1,19 @@
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { getSignupDoc, signupDocView, signupView } from '../../domain/signupDocs.ts';
+
+export default defineOperation({
+  name: 'getSignupDocFields',
+  group: 'signupDocs',
+  summary: "A stored form's fields as analyzed, with its download links",
+  flags: { readOnly: true },
+  input: input({ docId: id().describe('Signup document id (from analyzeSignupDoc or listSignupDocs).') }),
+  output: signupDocView,
+  async run({ docId }, ctx) {
+    const { businessId } = ctx.caller;
+    const doc = await getSignupDoc(ctx.store, businessId, docId);
+    const urls = new Map<string, string | null>();
+    for (const f of [doc.fileId, ...doc.filled.map((x) => x.fileId)]) urls.set(f, (await ctx.files.ref(businessId, f))?.url ?? null);
+    return signupView(doc, urls);
+  },
+});
