@@ -42,7 +42,7 @@ export default defineOperation({
   flags: { idempotent: true },
   input: input({
     ids: z.array(id()).min(1).max(MAX_SUGGESTION_IDS).describe('Suggestion ids to turn into suppliers.'),
-    contact: z.record(id(), z.strictObject({ phone: text(40).optional(), email: text(LIMITS.email).optional() })).optional().describe('Phone or email per suggestion id, for suggestions that have neither.'),
+    contact: z.record(id(), z.strictObject({ phone: text(40).optional().describe('Supplier phone, any common format (normalized).'), email: text(LIMITS.email).optional().describe('Supplier email address.') })).optional().describe('Phone or email per suggestion id, for suggestions that have neither.'),
     kind: z.enum(SUPPLIER_KINDS).default('supplier').describe('supplier (default) or freelancer.'),
   }),
   output,
