@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
-/** The largest legal request is a 5 MB file in base64 (~6.7 MiB) plus fields; every surface uses this bound. */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** The largest legal request is a 10 MB signup form in base64 (~13.4 MiB) plus fields; every surface uses this bound. */
+export const MAX_BODY_BYTES = 14 * 1024 * 1024;
 /** The supplier pages take phone photos (often 8-20 MB); they are shrunk before they are stored. */
 export const MAX_PAGE_BODY_BYTES = 24 * 1024 * 1024;
 
