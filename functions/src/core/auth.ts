@@ -12,6 +12,8 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 export interface ApiKeyRecord {
   keyHash: string;
   name: string;
+  /** The first characters of the key (`bfo_` and 4 more), so a person can tell keys apart; not enough to use one. */
+  prefix?: string;
   businessId: string;
   userId: string;
   createdAt: string;
@@ -41,6 +43,7 @@ export async function issueApiKey(
   const record: ApiKeyRecord = {
     keyHash: sha256(apiKey),
     name: owner.name,
+    prefix: apiKey.slice(0, 8),
     businessId: owner.businessId,
     userId: owner.userId,
     createdAt: new Date(now).toISOString(),
