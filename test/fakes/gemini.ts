@@ -41,6 +41,11 @@ export interface FakeGemini {
   reply(...replies: FakeGeminiReply[]): void;
   /** Convenience: a reply whose text is JSON.stringify(value). */
   replyJson(value: unknown): void;
+  /**
+   * A standing answer for every request `match` accepts (e.g. a test form by its bytes), served before the
+   * script and never used up; later rules win. Returns a function that removes the rule.
+   */
+  answer(match: (req: FakeGeminiRequest) => boolean, reply: FakeGeminiReply): () => void;
   close(): Promise<void>;
 }
 
@@ -71,12 +76,21 @@ const isBase64 = (s: string) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s) && s.length %
 export async function startFakeGemini(opts: { apiKey: string; model: string; apiVersion?: string }): Promise<FakeGemini> {
   const apiVersion = opts.apiVersion ?? 'v1';
   const script: FakeGeminiReply[] = [];
+  const rules: { match: (req: FakeGeminiRequest) => boolean; reply: FakeGeminiReply }[] = [];
   const fake: FakeGemini = {
     baseUrl: '',
     requests: [],
     refused: [],
     reply: (...r) => void script.push(...r),
     replyJson: (v) => void script.push({ text: JSON.stringify(v) }),
+    answer: (match, reply) => {
+      const rule = { match, reply };
+      rules.unshift(rule);
+      return () => {
+        const i = rules.indexOf(rule);
+        if (i >= 0) rules.splice(i, 1);
+      };
+    },
     close: async () => {},
   };
 
@@ -152,9 +166,10 @@ export async function startFakeGemini(opts: { apiKey: string; model: string; api
     }
 
     const systemInstruction = (body.systemInstruction?.parts ?? []).map((p: any) => p?.text ?? '').join('\n');
-    fake.requests.push({ apiVersion: version, model, apiKey: key as string, body, texts, inline, systemInstruction, generationConfig: gc });
+    const request: FakeGeminiRequest = { apiVersion: version, model, apiKey: key as string, body, texts, inline, systemInstruction, generationConfig: gc };
+    fake.requests.push(request);
 
-    const next = script.shift();
+    const next = rules.find((r) => r.match(request))?.reply ?? script.shift();
     if (!next) return send(res, 500, errorBody(500, 'fake Gemini: no scripted reply left'));
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
     if (res.destroyed) return;

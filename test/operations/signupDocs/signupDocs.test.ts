@@ -50,7 +50,10 @@ before(async () => {
   origin = await h.listen();
   await h.call('updateBusiness', PROFILE);
   [pdf, docx] = await Promise.all([hebrewFormPdf(), underscoreFormDocx()]);
+  // The fake Gemini knows the Hebrew test form by its bytes and always answers its fields.
+  gemini.answer((r) => isPdfForm(r), { text: JSON.stringify(pdfReply()) });
 });
+const isPdfForm = (r: { inline: { bytes: Buffer }[] }) => Boolean(r.inline[0]?.bytes.equals(pdf));
 after(async () => {
   await h.close();
   await gemini.close();
@@ -105,7 +108,6 @@ const red = ([r, g, b]: number[]) => r > 180 && g < 80 && b < 80;
 const dark = ([r, g, b]: number[]) => r + g + b < 200;
 
 async function analyzePdf(user = h.owner) {
-  gemini.replyJson(pdfReply());
   return h.call('analyzeSignupDoc', { fileName: 'טופס ספק.pdf', mimeType: 'application/pdf', dataBase64: pdf.toString('base64') }, user);
 }
 
@@ -322,15 +324,19 @@ test('generateSignupDoc checks fields against the form: a page past its end and 
 
 test('docId alone analyzes a stored form again; a failed re-analysis keeps the earlier fields', async () => {
   const doc = await analyzePdf();
-  gemini.replyJson({ fields: [{ label: 'שם העסק', value: 'x', kind: 'text', page: 0, box: [1, 2, 3, 4] }] });
+  const one = gemini.answer(isPdfForm, { text: JSON.stringify({ fields: [{ label: 'שם העסק', value: 'x', kind: 'text', page: 0, box: [1, 2, 3, 4] }] }) });
   const again = await h.call('analyzeSignupDoc', { docId: doc.docId });
+  one();
   assert.equal(again.fields.length, 1);
   assert.deepEqual(gemini.requests.at(-1)!.inline[0].bytes, pdf);
-  gemini.replyJson({ fields: [{ label: 'a', value: 'b', kind: 'text', page: 0 }] }); // no box: does not match the schema
+  // No box: the reply does not match the schema.
+  const off = gemini.answer(isPdfForm, { text: JSON.stringify({ fields: [{ label: 'a', value: 'b', kind: 'text', page: 0 }] }) });
   const failed = await h.call('analyzeSignupDoc', { docId: doc.docId });
+  off();
   assert.equal(failed.analysisStatus, 'failed');
   assert.match(failed.analysisError, /schema/);
   assert.deepEqual(failed.fields, again.fields);
+  assert.equal((await analyzePdf()).fields.length, PDF_FIELDS.length, 'the standing answer is back');
 });
 
 test('another business can neither see, analyze, fill nor delete a form', async () => {
@@ -359,7 +365,6 @@ test('deleteSignupDoc removes the form and its filled copies; their links stop w
 test('the AI quota applies: a refused analysis stores nothing and does not call the AI', async () => {
   const q = await createHarness({ env: { GEMINI_API_KEY: 'test-gemini-key', GEMINI_BASE_URL: gemini.baseUrl, QUOTA_AI: '1' } });
   try {
-    gemini.replyJson(pdfReply());
     const input = { fileName: 'f.pdf', mimeType: 'application/pdf', dataBase64: pdf.toString('base64') };
     await q.call('analyzeSignupDoc', input);
     const asked = gemini.requests.length;
