@@ -302,6 +302,35 @@ describe('MCP surface', () => {
     for (const list of lists) assert.deepEqual(list, lists[0]);
   });
 
+  describe('toolsets, read-only connections, instructions and output schemas', () => {
+    it('?toolsets= serves only those groups, ?readonly=1 only read-only tools; a tool outside them is refused', async () => {
+      const payments = await connect(new URL(`${url}?toolsets=payments,account`), h.owner.apiKey, 'legacy');
+      const names = (await payments.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('createPayment') && names.includes('whoami'));
+      assert.ok(!names.includes('invoicesList') && !names.includes('inviteMember'));
+      await assert.rejects(payments.callTool({ name: 'invoicesList', arguments: {} }), /not in this connection's toolsets/);
+      await payments.close();
+      const ro = await connect(new URL(`${url}?readonly=1`), h.owner.apiKey, 'legacy');
+      const roTools = (await ro.listTools()).tools;
+      assert.ok(roTools.length > 10);
+      assert.ok(roTools.every((t) => t.annotations?.readOnlyHint === true));
+      await ro.close();
+      const bad = await fetch(`${url}?toolsets=nope`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${h.owner.apiKey}` }, body: INITIALIZE });
+      assert.equal(bad.status, 400);
+      assert.match((await jsonOf(bad)).error.message, /^toolsets: unknown nope; known: .*payments/);
+    });
+    it('gives instructions (whoami first, amounts in agorot) and an output schema for object results, which the client checks', async () => {
+      const client = await connect(url, h.owner.apiKey, 'legacy');
+      assert.match(client.getInstructions() ?? '', /whoami first.*agorot/s);
+      const whoami = (await client.listTools()).tools.find((t) => t.name === 'whoami')!;
+      assert.equal(whoami.outputSchema?.type, 'object');
+      assert.ok((whoami.outputSchema as any).properties.businessId);
+      const r = (await client.callTool({ name: 'whoami', arguments: {} })) as CallToolResult;
+      assert.equal((r.structuredContent as any).businessId, h.owner.businessId);
+      await client.close();
+    });
+  });
+
   describe('Origin (DNS rebinding)', () => {
     const post = (origin?: string) =>
       fetch(url, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${h.owner.apiKey}`, 'mcp-protocol-version': '2025-11-25', ...(origin ? { origin } : {}) }, body: INITIALIZE });

@@ -31,6 +31,8 @@ const DROPPED_HEADERS = new Set(['authorization', 'host', 'connection', 'keep-al
 /** One HTTP exchange: who calls, under which request id, and the document reads/writes it costs. */
 interface Exchange {
   caller: Caller;
+  /** The tools this connection offers (`?toolsets=`, `?readonly=1`). */
+  tools: McpTools;
   requestId: string;
   meter: Meter;
   /** The request's metered store: authentication and the tool call share it. */
@@ -60,6 +62,26 @@ function inputSchemaOf(op: AnyOperation): Tool['inputSchema'] {
   return { ...schema, type: 'object' } as Tool['inputSchema'];
 }
 
+function outputSchemaOf(op: AnyOperation): Tool['outputSchema'] {
+  const { $schema: _drop, ...schema } = z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...schema, type: 'object' } as Tool['outputSchema'];
+}
+
+/** What the model reads first: how to start, the units, and how to ask for fewer tools. */
+export const MCP_INSTRUCTIONS =
+  'Business finance operations for one small business (Israel). Call whoami first: it says which business and user this key acts as, and the role. ' +
+  'Amounts are integers in minor units: agorot for ILS (1 ILS = 100), cents for USD and EUR; folder-rule amounts are the exception (major units). ' +
+  'Dates are YYYY-MM-DD, months YYYY-MM, times in unix milliseconds where a field says so. ' +
+  'Destructive tools say so: confirm with the user before calling them. ' +
+  'Toolsets: connect to /mcp?toolsets=<groups> (comma-separated: account, activity, payments, suppliers, invoices, folders, software, team, mailboxes, statements, employees, signupDocs, accountant) for fewer tools, and /mcp?readonly=1 for read-only tools only.';
+
+/** The tools of some groups, or only the read-only ones: a smaller list costs the model fewer tokens. */
+export function filterTools(all: McpTools, groups: ReadonlySet<string> | null, readOnly: boolean): McpTools {
+  const keep = (e: ToolEntry) => (!groups || groups.has(e.op.group)) && (!readOnly || Boolean(e.op.flags.readOnly));
+  const byName = new Map([...all.byName].filter(([, e]) => keep(e)));
+  return { list: { tools: all.list.tools.filter((t) => byName.has(t.name)) }, byName };
+}
+
 function descriptionOf(op: AnyOperation): string {
   let text = op.description ? `${op.summary} ${op.description}` : op.summary;
   if (op.flags.adminOnly && !/admin/i.test(text)) text += ' Requires the admin role.';
@@ -74,11 +96,14 @@ export function buildMcpTools(registry: Registry): McpTools {
   for (const op of registry.values()) {
     const readOnly = Boolean(op.flags.readOnly);
     const title = titleOf(op.name);
+    const structured = op.output instanceof z.ZodObject;
     tools.push({
       name: op.name,
       title,
       description: descriptionOf(op),
       inputSchema: inputSchemaOf(op),
+      // Object results also travel as structuredContent, described by the operation's own output schema.
+      ...(structured ? { outputSchema: outputSchemaOf(op) } : {}),
       // All four hints are explicit: the spec's defaults assume destructive and open-world.
       annotations: {
         title,
@@ -88,7 +113,7 @@ export function buildMcpTools(registry: Registry): McpTools {
         openWorldHint: Boolean(op.flags.openWorld),
       },
     });
-    byName.set(op.name, { op, structured: op.output instanceof z.ZodObject });
+    byName.set(op.name, { op, structured });
   }
   return { list: { tools }, byName };
 }
@@ -128,8 +153,11 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
   const tools = buildMcpTools(registry);
 
   async function callTool(params: CallToolRequestParams, exchange: Exchange, server: Server): Promise<CallToolResult> {
-    const entry = tools.byName.get(params.name);
-    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const entry = exchange.tools.byName.get(params.name);
+    if (!entry) {
+      const hint = tools.byName.has(params.name) ? ` (not in this connection's toolsets; connect to ${services.config.mcpUrl} without ?toolsets or ?readonly for every tool)` : '';
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}${hint}`);
+    }
     let result: CallToolResult;
     try {
       const out = (await execute(entry.op, params.arguments ?? {}, exchange.caller, services, exchange.requestId, exchange.meter, exchange.store)).result;
@@ -152,8 +180,8 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
   // tools. The low-level Server (not McpServer) keeps argument validation in execute, so a bad
   // argument is an isError result with our invalid-argument message, not a JSON-RPC error.
   function serverFor(exchange: Exchange): Server {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
-    server.setRequestHandler('tools/list', () => tools.list);
+    const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
+    server.setRequestHandler('tools/list', () => exchange.tools.list);
     server.setRequestHandler('tools/call', (request) => callTool(request.params, exchange, server));
     return server;
   }
@@ -185,6 +213,23 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     }
   }
 
+  const groups = new Set([...tools.byName.values()].map((e) => e.op.group));
+  const variants = new Map<string, McpTools>();
+  /** The tool list a query asks for (built once per variant), or the problem with the query. */
+  function toolsFor(query: string): McpTools | string {
+    const q = new URLSearchParams(query);
+    const sets = (q.get('toolsets') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = sets.filter((s) => !groups.has(s));
+    if (unknown.length) return `toolsets: unknown ${unknown.join(', ')}; known: ${[...groups].sort().join(', ')}`;
+    const ro = q.get('readonly');
+    if (ro !== null && ro !== '1' && ro !== 'true' && ro !== '0' && ro !== 'false') return 'readonly: expected 1 or 0';
+    const readOnly = ro === '1' || ro === 'true';
+    const key = `${[...sets].sort().join(',')}|${readOnly}`;
+    let v = variants.get(key);
+    if (!v) variants.set(key, (v = sets.length || readOnly ? filterTools(tools, sets.length ? new Set(sets) : null, readOnly) : tools));
+    return v;
+  }
+
   // DNS rebinding (MCP transport spec): a browser page on another origin must not reach the server.
   const allowedOrigins = new Set(services.config.mcpAllowedOrigins);
 
@@ -193,6 +238,8 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     if (origin !== undefined && !allowedOrigins.has(origin.replace(/\/+$/, ''))) {
       return envelope(new ApiError('permission-denied', `Origin ${origin.slice(0, 200)} may not use this MCP server; allowed: ${[...allowedOrigins].join(', ')} (MCP_ALLOWED_ORIGINS)`));
     }
+    const chosen = toolsFor(req.query);
+    if (typeof chosen === 'string') return envelope(new ApiError('invalid-argument', chosen));
     const store = services.store.metered(meter);
     let caller: Caller;
     try {
@@ -227,7 +274,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     if (!headers.get('accept')?.includes('text/event-stream')) headers.set('accept', 'application/json, text/event-stream');
     // The SDK needs no real origin: it does no host checks, and the key already guards the endpoint.
     const request = new Request(new URL(req.path, 'http://localhost'), { method: 'POST', headers, body: new Uint8Array(bytes) });
-    const exchange: Exchange = { caller, requestId, meter, store };
+    const exchange: Exchange = { caller, requestId, meter, store, tools: chosen };
     const response = (await isLegacyRequest(request, parsedBody))
       ? await serveLegacy(request, parsedBody, exchange)
       : await modern.fetch(request, { authInfo: authInfoOf(exchange), parsedBody });
