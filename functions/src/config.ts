@@ -16,6 +16,8 @@ export interface Config {
   mcpUrl: string;
   /** Origins a browser may call /mcp from (others get 403); requests without Origin are not browsers and pass. */
   mcpAllowedOrigins: string[];
+  /** Origins that get CORS on /v1, /api/v1 and /mcp (the dashboard's). */
+  allowedOrigins: string[];
   filesUrl: string;
   publicLinkBase: string;
   dashboardUrl: string;
@@ -105,7 +107,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A browser's Origin has no path: the default is the origin of each address the service is reached at.
     mcpAllowedOrigins: [
       ...new Set(
-        (env.MCP_ALLOWED_ORIGINS?.split(',') ?? [origin, env.BASE_URL, env.ALIAS_URL, env.DIRECT_URL, env.MCP_URL, env.DASHBOARD_URL].map(originOf))
+        (env.MCP_ALLOWED_ORIGINS?.split(',') ?? [origin, env.BASE_URL, env.ALIAS_URL, env.DIRECT_URL, env.MCP_URL, env.DASHBOARD_URL, ...(env.ALLOWED_ORIGINS?.split(',') ?? [])].map(originOf))
+          .map((s) => s?.trim().replace(/\/+$/, ''))
+          .filter((s): s is string => Boolean(s)),
+      ),
+    ],
+    // CORS: the dashboard's origin unless configured.
+    allowedOrigins: [
+      ...new Set(
+        (env.ALLOWED_ORIGINS?.split(',') ?? [env.DASHBOARD_URL ?? origin].map(originOf))
           .map((s) => s?.trim().replace(/\/+$/, ''))
           .filter((s): s is string => Boolean(s)),
       ),

@@ -7,6 +7,7 @@ import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
 import { newId } from '../../core/ids.ts';
 import { queryToInput } from './query.ts';
+import { corsFor } from './cors.ts';
 import { buildCatalogue } from '../openapi/catalogue.ts';
 import { buildOpenApi } from '../openapi/openapi.ts';
 
@@ -126,7 +127,11 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     throw new ApiError('not-found', `unknown path ${req.path}`);
   }
 
+  const cors = corsFor(new Set(services.config.allowedOrigins), API_BASES);
+
   return async (req) => {
+    const preflight = cors.preflight(req);
+    if (preflight) return preflight;
     const requestId = 'req_' + newId(16);
     // Document reads and writes of this request, reported on every API response so cost can be measured.
     const meter: Meter = { reads: 0, writes: 0 };
@@ -140,6 +145,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     res.headers['x-request-id'] ??= requestId;
     res.headers['x-doc-reads'] = String(meter.reads);
     res.headers['x-doc-writes'] = String(meter.writes);
+    if (req.headers.origin !== undefined) cors.decorate(req, res);
     return res;
   };
 }
