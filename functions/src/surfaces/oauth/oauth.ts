@@ -4,6 +4,7 @@ import { isApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { completeItaConsent, ConsentFailure, type ConsentFailureReason } from '../../domain/ita.ts';
 import { consentPage, type PageText } from './page.ts';
+import { chatCallback } from './chatCallback.ts';
 
 /**
  * The browser returns of third-party consents: `GET /oauth/<provider>/callback?code&state`.
@@ -45,7 +46,7 @@ const itaCallback: Callback = async (app, params) => {
   }
 };
 
-const CALLBACKS: Record<string, Callback> = { ita: itaCallback };
+const CALLBACKS: Record<string, Callback> = { ita: itaCallback, chat: chatCallback };
 
 export function createOAuthHandler(app: App): HttpHandler {
   return async (req: HttpRequest) => {

@@ -7,9 +7,13 @@ import type { HttpResponse } from '../http/types.ts';
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export interface PageText {
-  he: { title: string; body: string };
-  en: { title: string; body: string };
+  he: { title: string; body: string; link?: { href: string; label: string } };
+  en: { title: string; body: string; link?: { href: string; label: string } };
 }
+
+/** A link back into the app (http(s) only; anything else is left out). */
+const linkHtml = (link?: { href: string; label: string }) =>
+  link && /^https?:\/\//.test(link.href) ? `\n<p><a href="${escape(link.href)}" rel="noreferrer">${escape(link.label)}</a></p>` : '';
 
 export function consentPage(status: number, text: PageText, extra: Record<string, string> = {}): HttpResponse {
   const ok = status < 400;
@@ -32,11 +36,11 @@ section[lang=en]{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #e3e6ea
 <main>
 <section lang="he" dir="rtl">
 <h1>${escape(text.he.title)}</h1>
-<p>${escape(text.he.body)}</p>
+<p>${escape(text.he.body)}</p>${linkHtml(text.he.link)}
 </section>
 <section lang="en" dir="ltr">
 <h1>${escape(text.en.title)}</h1>
-<p>${escape(text.en.body)}</p>
+<p>${escape(text.en.body)}</p>${linkHtml(text.en.link)}
 </section>
 </main>
 </body>

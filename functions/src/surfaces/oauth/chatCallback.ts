@@ -1,0 +1,59 @@
+import type { App } from '../../app.ts';
+import type { HttpResponse } from '../http/types.ts';
+import { ChatConsentFailure, completeChatConsent, type ChatConsentFailureReason } from '../../domain/chat.ts';
+import { consentPage, type PageText } from './page.ts';
+
+/** GET /oauth/chat/callback: the browser's return from Slack's consent (OAuth v2). */
+
+const FAILURES: Record<ChatConsentFailureReason, { status: number; he: string; en: string }> = {
+  missing_state: { status: 400, he: 'בקישור חסר פרמטר state. יש להתחיל את החיבור מחדש.', en: 'The link has no state parameter. Start connecting Slack again from the service.' },
+  unknown_state: { status: 400, he: 'הקישור אינו מוכר. יש להתחיל את החיבור מחדש.', en: 'This link is not recognised. Start connecting Slack again from the service.' },
+  expired_state: { status: 400, he: 'תוקף הקישור פג (15 דקות). יש להתחיל את החיבור מחדש.', en: 'This link has expired (it is valid for 15 minutes). Start connecting Slack again.' },
+  used_state: { status: 400, he: 'הקישור כבר נוצל. יש להתחיל את החיבור מחדש אם צריך.', en: 'This link was already used. Start connecting Slack again if needed.' },
+  member_removed: { status: 400, he: 'המשתמש שהתחיל את החיבור אינו חבר עוד בעסק.', en: 'The user who started the connection is no longer a member of the business.' },
+  declined: { status: 400, he: 'ההרשאה לא ניתנה ב-Slack.', en: 'The access was not granted in Slack. Start again to connect.' },
+  missing_code: { status: 400, he: 'Slack לא החזיר קוד הרשאה. יש להתחיל את החיבור מחדש.', en: 'Slack returned no authorization code. Start connecting again.' },
+  not_configured: { status: 503, he: 'החיבור ל-Slack אינו מוגדר בשרת.', en: 'The Slack connection is not configured on this server.' },
+  code_refused: { status: 400, he: 'Slack דחה את קוד ההרשאה. יש להתחיל את החיבור מחדש.', en: 'Slack refused the authorization code. Start connecting again.' },
+  unavailable: { status: 503, he: 'Slack אינו זמין כרגע. יש לנסות שוב מאוחר יותר.', en: 'Slack is not answering right now. Try again later.' },
+};
+
+const VIEW_NAMES: Record<string, { he: string; en: string }> = {
+  employees: { he: 'מסך העובדים', en: 'the Employees screen' },
+  integrations: { he: 'מסך החיבורים', en: 'the Integrations screen' },
+};
+
+/** Where the page sends the user next: `{origin}/{returnView}` of the app that started the consent. */
+function nextLink(next: { origin: string; returnView: string }) {
+  const view = VIEW_NAMES[next.returnView] ?? VIEW_NAMES.employees;
+  const href = `${next.origin}/${Object.hasOwn(VIEW_NAMES, next.returnView) ? next.returnView : 'employees'}`;
+  return { view, he: { href, label: `חזרה אל ${view.he}` }, en: { href, label: `Back to ${view.en}` } };
+}
+
+export async function chatCallback(app: App, params: URLSearchParams): Promise<HttpResponse> {
+  try {
+    const r = await completeChatConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    const link = nextLink(r);
+    const text: PageText = {
+      he: {
+        title: 'Slack חובר',
+        body: `העסק ${r.businessName} מחובר לסביבת העבודה ${r.teamName} ב-Slack. המשך ב${link.view.he} כדי לייבא עובדים.`,
+        link: link.he,
+      },
+      en: {
+        title: 'Slack connected',
+        body: `${r.businessName} is connected to the Slack workspace ${r.teamName}. Continue on ${link.view.en} to import employees.`,
+        link: link.en,
+      },
+    };
+    return consentPage(200, text);
+  } catch (e) {
+    if (!(e instanceof ChatConsentFailure)) throw e;
+    const f = FAILURES[e.reason];
+    const link = e.next ? nextLink(e.next) : null;
+    return consentPage(f.status, {
+      he: { title: 'Slack לא חובר', body: f.he, ...(link ? { link: link.he } : {}) },
+      en: { title: 'Slack not connected', body: f.en, ...(link ? { link: link.en } : {}) },
+    });
+  }
+}
