@@ -83,7 +83,7 @@ export async function createHarness(opts: { env?: Record<string, string>; regist
     },
     newBusiness,
     async listen() {
-      server = createServer(nodeListener(http, new URL(config.publicLinkBase).pathname.replace(/\/+$/, '') + '/'));
+      server = createServer(nodeListener(http, new URL(config.publicLinkBase).pathname.replace(/\/+$/, '')));
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },

@@ -10,7 +10,7 @@ import { sweepExpired } from './core/ttlSweep.ts';
 /** `npm start`: the whole service on one machine, on the embedded store, local files and the local queue. */
 const config = loadConfig();
 const app = await createApp(config);
-const server = createServer(nodeListener(createHttpHandler(app, registry), new URL(config.publicLinkBase).pathname.replace(/\/+$/, '') + '/'));
+const server = createServer(nodeListener(createHttpHandler(app, registry), new URL(config.publicLinkBase).pathname.replace(/\/+$/, '')));
 server.keepAliveTimeout = 65_000;
 app.queue?.start();
 // Messages staged just before a crash were never enqueued; the sweep finds them.

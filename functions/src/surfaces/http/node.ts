@@ -33,13 +33,14 @@ function readBody(req: IncomingMessage, limit: number): Promise<Read> {
 }
 
 /** Adapts the framework-free handler to node:http. */
-export function nodeListener(handler: HttpHandler, pagesPrefix = '/p/') {
+export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
   return async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
-      const isPage = path.startsWith(pagesPrefix);
+      // Supplier pages (`{prefix}/pay/…`, `{prefix}/link/…`) take phone photos; the API keeps its own limit.
+      const isPage = path.startsWith(`${pagesPrefix}/pay/`) || path.startsWith(`${pagesPrefix}/link/`);
       const read = await readBody(req, isPage ? MAX_PAGE_BODY_BYTES : MAX_BODY_BYTES);
       const out =
         'tooLarge' in read
