@@ -33,9 +33,6 @@ export interface ChatConnectionRecord {
   scope: string;
   connectedAt: string;
   connectedBy: string;
-  /** Set when Slack refused the token (invalid_auth, token_revoked, ...): connect again. */
-  authFailedAt?: string | null;
-  authError?: string | null;
 }
 
 const SETTING_NAMES: [keyof Config, string][] = [
@@ -132,8 +129,6 @@ export async function completeChatConsent(
     scope: grant.scope,
     connectedAt: at,
     connectedBy: record.userId,
-    authFailedAt: null,
-    authError: null,
   };
   // A new grant replaces an earlier one (possibly of another workspace).
   await store.set(chatConnectionPath(record.businessId), { ...connection });
@@ -173,26 +168,15 @@ function tokenOf(c: ChatConnectionRecord, config: Config): string {
   }
 }
 
-/** Remembers that Slack refused the token, unless a newer grant replaced it meanwhile. */
-async function markAuthFailed(store: DocStore, businessId: string, c: ChatConnectionRecord, error: string, now: number) {
-  await store.runTransaction(async (tx) => {
-    const cur = await tx.get(chatConnectionPath(businessId));
-    if (!cur || cur.data.sealed !== c.sealed) return;
-    tx.update(cur.path, { authFailedAt: new Date(now).toISOString(), authError: error });
-  });
-}
-
-/** Runs `fn` with the business's bot token; Slack refusing the token is remembered and answered as "connect again". */
+/** Runs `fn` with the business's bot token; Slack refusing the token is answered as "connect again". */
 async function withChat<T>(services: Services, businessId: string, fn: (client: SlackClient, token: string, c: ChatConnectionRecord) => Promise<T>): Promise<T> {
   const c = await loadConnection(services.store, businessId);
   if (!c) throw precondition('Slack is not connected; call chatConnectStart and open its url to connect it');
-  if (c.authFailedAt) throw precondition(`Slack no longer accepts the stored connection (${c.authError ?? 'invalid_auth'}); ${RECONNECT}`);
   const client = chatClientFor(services.config);
   try {
     return await fn(client, tokenOf(c, services.config), c);
   } catch (e) {
     if (!(e instanceof SlackError)) throw e;
-    if (e.failure === 'auth') await markAuthFailed(services.store, businessId, c, e.error, services.clock.now());
     throw chatApiError(e);
   }
 }
@@ -212,13 +196,12 @@ export async function chatStatus(services: Services, businessId: string): Promis
   if (!c) return { connected: false, workspace: null, teamId: null, connectedAt: null, needsReconnect: false, message: 'Slack is not connected; call chatConnectStart to connect it' };
   const base = { workspace: c.teamName, teamId: c.teamId, connectedAt: c.connectedAt };
   const broken = (error: string): ChatStatus => ({ connected: false, ...base, needsReconnect: true, message: `Slack no longer accepts the connection (${error}); reconnect: ${RECONNECT}` });
-  if (c.authFailedAt) return broken(c.authError ?? 'invalid_auth');
   try {
     await chatClientFor(services.config).authTest(tokenOf(c, services.config));
   } catch (e) {
     if (!(e instanceof SlackError)) throw e;
     if (e.failure !== 'auth') throw chatApiError(e);
-    await markAuthFailed(services.store, businessId, c, e.error, services.clock.now());
+    // Read-only: the verdict is Slack's answer now, nothing is written.
     return broken(e.error);
   }
   return { connected: true, ...base, needsReconnect: false, message: `connected to Slack workspace ${c.teamName}` };
