@@ -1,4 +1,4 @@
-import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
+import { concatTransformationMatrix, degrees, PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, rgb, type PDFPage } from 'pdf-lib';
 import { embedTextFont, fitText, type TextFont } from '../core/pdfText.ts';
 import type { SignupField } from './signupDocs.ts';
 
@@ -24,6 +24,7 @@ export interface PdfFillOptions {
 export async function fillPdf(original: Buffer, fields: SignupField[], o: PdfFillOptions): Promise<Buffer> {
   const doc = await PDFDocument.load(original);
   const pages = doc.getPages();
+  for (const page of pages) upright(doc, page);
   let font: TextFont | null = null;
   const textFont = async () => (font ??= await embedTextFont(doc));
   const images = new Map<Buffer, Awaited<ReturnType<PDFDocument['embedPng']>>>();
@@ -62,6 +63,27 @@ export async function fillPdf(original: Buffer, fields: SignupField[], o: PdfFil
     }
   }
   return Buffer.from(await doc.save());
+}
+
+/**
+ * A page shown rotated (/Rotate 90, 180, 270) is turned into an unrotated page that looks the same: its content
+ * is wrapped in the matching transform and its box swapped. The AI's boxes are on the page as shown, and what
+ * is drawn afterwards is then upright in that same space. (Annotations keep their old place.)
+ */
+function upright(doc: PDFDocument, page: PDFPage) {
+  const r = ((page.getRotation().angle % 360) + 360) % 360;
+  if (r === 0 || r % 90 !== 0) return;
+  const { x, y, width: W, height: H } = page.getMediaBox();
+  const m: [number, number, number, number, number, number] = r === 90 ? [0, -1, 1, 0, 0, W] : r === 180 ? [-1, 0, 0, -1, W, H] : [0, 1, -1, 0, H, 0];
+  page.node.normalize();
+  // The later cm applies first: move the box to the origin, then turn.
+  const start = PDFContentStream.of(doc.context.obj({}), [pushGraphicsState(), concatTransformationMatrix(...m), concatTransformationMatrix(1, 0, 0, 1, -x, -y)]);
+  const end = PDFContentStream.of(doc.context.obj({}), [popGraphicsState()]);
+  page.node.wrapContentStreams(doc.context.register(start), doc.context.register(end));
+  const [w, h] = r === 180 ? [W, H] : [H, W];
+  page.setMediaBox(0, 0, w, h);
+  page.setCropBox(0, 0, w, h);
+  page.setRotation(degrees(0));
 }
 
 function drawTick(page: PDFPage, r: { x: number; y: number; width: number; height: number }) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import JSZip from 'jszip';
 import { XMLValidator } from 'fast-xml-parser';
 import sharp from 'sharp';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, degrees } from 'pdf-lib';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeGemini, type FakeGemini } from '../../fakes/gemini.ts';
 import { DOCX_FIELDS, PDF_FIELDS, PAGE, docxParagraphs, hebrewFormPdf, rectOf, underscoreFormDocx } from './forms.ts';
@@ -376,4 +376,42 @@ test('the AI quota applies: a refused analysis stores nothing and does not call 
   } finally {
     await q.close();
   }
+});
+
+test('a page shown rotated (/Rotate 90): values and signature land in the boxes as the page is shown, upright', async () => {
+  const src = await PDFDocument.load(pdf);
+  src.getPage(0).setRotation(degrees(90));
+  const rotated = Buffer.from(await src.save());
+  // Shown landscape, 842 × 595: a name box near the top left and a signature box below it.
+  const nameBox = [100, 100, 150, 500];
+  const sigBox = [300, 100, 500, 400];
+  const stop = gemini.answer((r) => Boolean(r.inline[0]?.bytes.equals(rotated)), {
+    text: JSON.stringify({ fields: [{ label: 'שם העסק', value: 'אקמה בע"מ', kind: 'text', page: 0, box: nameBox }, { label: 'חתימה', value: '', kind: 'signature', page: 0, box: sigBox }] }),
+  });
+  const doc = await h.call('analyzeSignupDoc', { fileName: 'rotated.pdf', mimeType: 'application/pdf', dataBase64: rotated.toString('base64') });
+  stop();
+  const out = await h.call('generateSignupDoc', { docId: doc.docId, fields: doc.fields, withSignature: true, withStamp: false });
+  const filled = await bytesOf(out.url);
+  const img = await render(filled, 1);
+  assert.deepEqual([img.width, img.height], [842, 595], 'still shown landscape');
+  const inPx = (box: number[], pred: (p: number[]) => boolean) => {
+    let n = 0;
+    for (let y = Math.ceil((box[0] / 1000) * img.height); y < (box[2] / 1000) * img.height; y++)
+      for (let x = Math.ceil((box[1] / 1000) * img.width); x < (box[3] / 1000) * img.width; x++) {
+        const i = (y * img.width + x) * 3;
+        if (pred([img.data[i], img.data[i + 1], img.data[i + 2]])) n++;
+      }
+    return n;
+  };
+  const sig = inPx(sigBox, blue);
+  assert.ok(sig > 100, `signature in its box: ${sig}`);
+  assert.ok(sig >= countAll(img, blue) * 0.97, 'and nowhere else');
+  assert.ok(inPx(nameBox, dark) > 30, 'the name is drawn in its box');
+  // Upright text reads back as a horizontal line.
+  const words = execFileSync('pdftotext', ['-bbox', '-', '-'], { input: filled, encoding: 'utf8' });
+  const w = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">המקא<\/word>/.exec(words);
+  assert.ok(w, 'the name is extracted');
+  const [x0, y0, x1, y1] = w.slice(1).map(Number);
+  assert.ok(x1 - x0 > y1 - y0, 'wider than tall: upright');
+  assert.ok(x0 >= 84 && x1 <= 421 && y0 >= 59 && y1 <= 90, `inside the name box: ${[x0, y0, x1, y1]}`);
 });
