@@ -10,6 +10,7 @@ export const TTL_COLLECTIONS: { collection: string; group: boolean }[] = [
   { collection: '_tasks', group: false },
   { collection: 'quotas', group: true },
   { collection: 'outbox', group: true },
+  { collection: 'idempotency', group: true },
 ];
 
 export async function sweepExpired(store: DocStore, now: number): Promise<number> {

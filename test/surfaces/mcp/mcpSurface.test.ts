@@ -207,7 +207,9 @@ describe('MCP surface', () => {
         for (const tool of tools) {
           const expected = zodFields(ops.get(tool.name)!);
           assert.equal(tool.inputSchema.type, 'object');
-          assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), expected.properties, tool.name);
+          // Mutating tools also take the optional idempotencyKey.
+          const want = ops.get(tool.name)!.flags.readOnly ? expected.properties : [...expected.properties, 'idempotencyKey'].sort();
+          assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), want, tool.name);
           assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), expected.required, tool.name);
         }
         const danger = tools.find((t) => t.name === 'testRemoveThing')!;
@@ -319,6 +321,19 @@ describe('MCP surface', () => {
       assert.equal(bad.status, 400);
       assert.match((await jsonOf(bad)).error.message, /^toolsets: unknown nope; known: .*payments/);
     });
+    it('a mutating tool called twice with one idempotencyKey runs once; another input with that key is refused', async () => {
+      const client = await connect(url, h.owner.apiKey, 'legacy');
+      const before = dangerRuns;
+      const a = (await client.callTool({ name: 'testRemoveThing', arguments: { thingId: 't-idem', idempotencyKey: 'mcp-1' } })) as CallToolResult;
+      const b = (await client.callTool({ name: 'testRemoveThing', arguments: { thingId: 't-idem', idempotencyKey: 'mcp-1' } })) as CallToolResult;
+      assert.equal(dangerRuns, before + 1);
+      assert.deepEqual(b.structuredContent, a.structuredContent);
+      const c = (await client.callTool({ name: 'testRemoveThing', arguments: { thingId: 'other', idempotencyKey: 'mcp-1' } })) as CallToolResult;
+      assert.equal(c.isError, true);
+      assert.match(textOf(c), /Idempotency-Key reused with a different request/);
+      await client.close();
+    });
+
     it('gives instructions (whoami first, amounts in agorot) and an output schema for object results, which the client checks', async () => {
       const client = await connect(url, h.owner.apiKey, 'legacy');
       assert.match(client.getInstructions() ?? '', /whoami first.*agorot/s);

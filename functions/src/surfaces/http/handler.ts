@@ -8,6 +8,7 @@ import { execute } from '../../core/execute.ts';
 import { newId } from '../../core/ids.ts';
 import { queryToInput } from './query.ts';
 import { corsFor } from './cors.ts';
+import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
 import { buildCatalogue } from '../openapi/catalogue.ts';
 import { buildOpenApi } from '../openapi/openapi.ts';
 
@@ -84,8 +85,23 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     }
     const store = services.store.metered(meter);
     const caller = await authenticate(store, req.headers.authorization, services.clock.now());
-    const { result } = await execute(op, input, caller, services, requestId, meter, store);
-    return json(200, { ok: true, result });
+    const key = req.headers['idempotency-key'];
+    if (key === undefined || op.flags.readOnly) {
+      const { result } = await execute(op, input, caller, services, requestId, meter, store);
+      return json(200, { ok: true, result });
+    }
+    checkIdempotencyKey(key, 'Idempotency-Key');
+    const out = await withIdempotency(store, caller, op.name, key, input, () => services.clock.now(), async () => {
+      try {
+        const { result } = await execute(op, input, caller, services, requestId, meter, store);
+        return { status: 200, body: { ok: true as const, result } };
+      } catch (e) {
+        const outcome = errorOutcome(e);
+        if (!outcome) throw e;
+        return outcome;
+      }
+    });
+    return json(out.status, out.body, out.replayed ? { 'idempotent-replayed': 'true' } : {});
   }
 
   async function files(req: HttpRequest): Promise<HttpResponse> {

@@ -22,6 +22,7 @@ import { MAX_BODY_BYTES, type HttpHandler, type HttpRequest, type HttpResponse }
 import { ApiError, isApiError, type ErrorCode } from '../../core/errors.ts';
 import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
+import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
 import { newId } from '../../core/ids.ts';
 
 const SERVER_INFO = { name: 'business-finance-ops', version: '1.0.0' };
@@ -57,8 +58,16 @@ function titleOf(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+const IDEMPOTENCY_ARG = {
+  type: 'string',
+  maxLength: 255,
+  description: 'Optional. The same key repeated within 24 hours returns the first call\'s result without running it again (safe retries); another request with the same key is refused.',
+};
+
 function inputSchemaOf(op: AnyOperation): Tool['inputSchema'] {
   const { $schema: _drop, ...schema } = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  // Mutating tools also take idempotencyKey (stripped before the operation sees its input).
+  if (!op.flags.readOnly) schema.properties = { ...(schema.properties as object), idempotencyKey: IDEMPOTENCY_ARG };
   return { ...schema, type: 'object' } as Tool['inputSchema'];
 }
 
@@ -160,7 +169,25 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     }
     let result: CallToolResult;
     try {
-      const out = (await execute(entry.op, params.arguments ?? {}, exchange.caller, services, exchange.requestId, exchange.meter, exchange.store)).result;
+      const { idempotencyKey, ...args } = (params.arguments ?? {}) as Record<string, unknown>;
+      const run = async () => (await execute(entry.op, args, exchange.caller, services, exchange.requestId, exchange.meter, exchange.store)).result;
+      let out: unknown;
+      if (idempotencyKey === undefined || entry.op.flags.readOnly) out = await run();
+      else {
+        if (typeof idempotencyKey !== 'string') throw new ApiError('invalid-argument', 'idempotencyKey: expected a string');
+        checkIdempotencyKey(idempotencyKey, 'idempotencyKey');
+        const o = await withIdempotency(exchange.store, exchange.caller, entry.op.name, idempotencyKey, args, () => services.clock.now(), async () => {
+          try {
+            return { status: 200, body: { ok: true as const, result: await run() } };
+          } catch (e) {
+            const outcome = errorOutcome(e);
+            if (!outcome) throw e;
+            return outcome;
+          }
+        });
+        if (!o.body.ok) return toolError(o.body.error.code as ErrorCode, o.body.error.message);
+        out = o.body.result;
+      }
       result = { content: [{ type: 'text', text: JSON.stringify(out ?? null) }] };
       if (entry.structured && isPlainObject(out)) result.structuredContent = out;
     } catch (e) {

@@ -74,6 +74,17 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   accountant: 'The accountant folder tree and its ZIP packages.',
 };
 
+/** Safe retries of mutating calls (docs/decisions.md "Beyond the spec"). */
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; ' +
+    'the same key with another body is 400; while the first still runs, 409 aborted (retry).',
+  schema: { type: 'string', maxLength: 255 },
+};
+
 const dedupeServers = (servers: { url: string; description: string }[]) =>
   servers.filter((s, i) => servers.findIndex((o) => o.url === s.url) === i);
 
@@ -116,6 +127,7 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
         ...common,
         operationId: op.name,
         requestBody: { required: true, content: { 'application/json': { schema: toSchema(op.input, 'input') } } },
+        ...(op.flags.readOnly ? {} : { parameters: [IDEMPOTENCY_HEADER] }),
       },
     };
     if (op.flags.readOnly) item.get = { ...common, operationId: `${op.name}Get`, parameters: parameters(op) };

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { DocStore } from '../ports/store.ts';
+import type { Caller } from './context.ts';
+import { ApiError, isApiError } from './errors.ts';
+
+/**
+ * `Idempotency-Key` (HTTP header) or `idempotencyKey` (MCP argument) on a mutating call: the first
+ * request runs; a repeat with the same key, caller and operation within 24 hours gets the stored
+ * outcome without running again. Another body with the same key is refused; a repeat while the first
+ * still runs gets `aborted` (retry). Records live per business and expire by TTL after 24 hours.
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A "running" record older than this was left by a crash: the next request takes it over. */
+const LEASE_MS = 10 * 60 * 1000;
+export const MAX_IDEMPOTENCY_KEY = 255;
+
+export interface Outcome {
+  status: number;
+  body: { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
+}
+
+interface IdempotencyRecord {
+  state: 'running' | 'done';
+  requestHash: string;
+  operation: string;
+  status: number;
+  /** The outcome as JSON text (any shape of result fits). */
+  outcome: string;
+  startedAtMs: number;
+  expireAt: string;
+  expireAtMs: number;
+}
+
+export function checkIdempotencyKey(key: string, field: string): void {
+  if (!key || key.length > MAX_IDEMPOTENCY_KEY || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ApiError('invalid-argument', `${field}: 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`);
+  }
+}
+
+/** Canonical JSON (sorted keys), so the same body in another key order is the same request. */
+const canonical = (v: unknown): string =>
+  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v);
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Statuses worth replaying: success and the caller's own mistakes. Conflicts, quotas and server errors may pass on retry. */
+const replayable = (status: number) => status < 500 && status !== 409 && status !== 429;
+
+export async function withIdempotency(
+  store: DocStore,
+  caller: Caller,
+  operation: string,
+  key: string,
+  input: unknown,
+  now: () => number,
+  run: () => Promise<Outcome>,
+): Promise<Outcome & { replayed: boolean }> {
+  const path = `businesses/${caller.businessId}/idempotency/${sha(`${caller.userId}\n${operation}\n${key}`)}`;
+  const requestHash = sha(canonical(input ?? {}));
+  const start = now();
+  const prior = await store.runTransaction(async (tx) => {
+    const doc = await tx.get(path);
+    const r = doc?.data as unknown as IdempotencyRecord | undefined;
+    const live = r && r.expireAtMs > start && !(r.state === 'running' && start - r.startedAtMs > LEASE_MS);
+    if (live) {
+      if (r.requestHash !== requestHash) throw new ApiError('invalid-argument', 'Idempotency-Key reused with a different request');
+      if (r.state === 'running') throw new ApiError('aborted', 'a request with this Idempotency-Key is still running; retry in a moment');
+      return r;
+    }
+    const record: IdempotencyRecord = { state: 'running', requestHash, operation, status: 0, outcome: '', startedAtMs: start, expireAt: new Date(start + IDEMPOTENCY_TTL_MS).toISOString(), expireAtMs: start + IDEMPOTENCY_TTL_MS };
+    tx.set(path, { ...record });
+    return null;
+  });
+  if (prior) return { status: prior.status, body: JSON.parse(prior.outcome), replayed: true };
+  let outcome: Outcome;
+  try {
+    outcome = await run();
+  } catch (e) {
+    // An unexpected failure: forget the key so a retry runs again.
+    await store.delete(path).catch(() => {});
+    throw e;
+  }
+  if (replayable(outcome.status)) {
+    await store.update(path, { state: 'done', status: outcome.status, outcome: JSON.stringify(outcome.body) });
+  } else {
+    await store.delete(path).catch(() => {});
+  }
+  return { ...outcome, replayed: false };
+}
+
+/** An ApiError as an outcome (the HTTP status the envelope goes with). */
+export const errorOutcome = (e: unknown): Outcome | null => (isApiError(e) ? { status: e.status, body: { ok: false, error: { code: e.code, message: e.message } } } : null);
