@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { embedTextFont, drawText, fitText, wrapLines, visualOrder, isRtl, textWidth } from '../../functions/src/core/pdfText.ts';
+import { embedTextFont, drawText, fitText, fitTextBlock, wrapLines, visualOrder, isRtl, textWidth } from '../../functions/src/core/pdfText.ts';
 
 function pdftotext(pdf: Uint8Array, args: string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'pdftext-'));
@@ -71,4 +71,25 @@ test('wrapLines breaks between words to the width and cuts a word longer than a 
   for (const l of lines) assert.ok(textWidth(l, font, 10) <= 200, l);
   assert.equal(lines.join(' ').replace(/\s+/g, ''), body.replace(/\s+/g, ''), 'nothing lost');
   assert.deepEqual(wrapLines('a\n\nb', font, 10, 200), ['a', '', 'b']);
+});
+
+test('fitTextBlock wraps into a tall box at a readable size, every line inside the box, in reading order', async () => {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([400, 400]);
+  const font = await embedTextFont(doc);
+  const text = 'הספק מתחייב לספק את השירותים בהתאם להזמנה ולתנאי התשלום המוסכמים, כולל Net 30 ממועד החשבונית.';
+  const box = { x: 50, y: 100, width: 200, height: 80 };
+  const r = fitTextBlock(page, text, { ...box, font, maxSize: 12 });
+  assert.ok(r.lines >= 3 && r.size >= 8, `several lines at a readable size: ${JSON.stringify(r)}`);
+  const bbox = execFileSync('pdftotext', ['-bbox', '-', '-'], { input: Buffer.from(await doc.save()), encoding: 'utf8' });
+  const words = [...bbox.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">/g)].map((m) => m.slice(1).map(Number));
+  assert.ok(words.length > 10);
+  const top = 400 - (box.y + box.height);
+  for (const [x0, y0, x1, y1] of words) assert.ok(x0 >= box.x - 0.5 && x1 <= box.x + box.width + 0.5 && y0 >= top - 0.5 && y1 <= top + box.height + 0.5, `word inside the box: ${[x0, y0, x1, y1]}`);
+  const t = pdftotext(Buffer.from(await doc.save())).replace(/\s+/g, ' ');
+  assert.match(t, /הספק מתחייב/);
+  assert.match(t, /ממועד החשבונית/);
+  // One short line: a single line at the largest size.
+  const one = fitTextBlock(page, 'דנה', { x: 0, y: 0, width: 200, height: 20, font, maxSize: 12 });
+  assert.deepEqual(one, { size: 12, lines: 1 });
 });

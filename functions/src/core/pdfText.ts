@@ -176,3 +176,31 @@ export function fitText(page: PDFPage, text: string, o: FitTextOptions): number 
   drawText(page, logical, { x: o.x + pad, y, size, font: o.font, maxWidth: innerW, align: o.align, color: o.color });
   return size;
 }
+
+/**
+ * Text fitted into a box on as many lines as the box holds, at the largest size (maxSize → minSize) where the
+ * wrapped lines fit its width and height; lines keep the whole text's direction. Falls back to `fitText` (one
+ * line, cut with an ellipsis) when even minSize does not fit. Returns the size and the number of lines.
+ */
+export function fitTextBlock(page: PDFPage, text: string, o: FitTextOptions): { size: number; lines: number } {
+  const pad = Math.min(2, o.width / 20);
+  const innerW = Math.max(1, o.width - 2 * pad);
+  const logical = cleanText(text.replace(/\r\n?/g, '\n'), o.font).replace(/[ \t]+/g, ' ').trim();
+  const minSize = o.minSize ?? 4;
+  const leading = 1.2;
+  const direction = isRtl(logical) ? 'rtl' : 'ltr';
+  for (let size = Math.min(o.maxSize ?? 12, o.height * 0.8); size >= minSize; size -= 0.5) {
+    const lines = wrapLines(logical, o.font, size, innerW);
+    const blockH = lines.length * size * leading;
+    if (blockH > o.height) continue;
+    const ascent = o.font.font.heightAtSize(size, { descender: false });
+    // Centred vertically; the first baseline one ascent below the block's top.
+    let y = o.y + (o.height + blockH) / 2 - ascent - (size * leading - size) / 2;
+    for (const line of lines) {
+      drawText(page, line, { x: o.x + pad, y, size, font: o.font, maxWidth: innerW, align: o.align, color: o.color, direction });
+      y -= size * leading;
+    }
+    return { size, lines: lines.length };
+  }
+  return { size: fitText(page, logical.replace(/\n/g, ' '), o), lines: 1 };
+}

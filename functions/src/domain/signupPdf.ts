@@ -1,5 +1,5 @@
 import { concatTransformationMatrix, degrees, PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, rgb, type PDFPage } from 'pdf-lib';
-import { embedTextFont, fitText, type TextFont } from '../core/pdfText.ts';
+import { embedTextFont, fitText, fitTextBlock, type TextFont } from '../core/pdfText.ts';
 import type { SignupField } from './signupDocs.ts';
 
 /** Box [ymin, xmin, ymax, xmax] on the 0–1000 scale → PDF points (origin bottom-left) on this page. */
@@ -39,7 +39,8 @@ export async function fillPdf(original: Buffer, fields: SignupField[], o: PdfFil
     const r = boxToRect(page, f.box);
     if (r.width <= 0 || r.height <= 0) continue;
     if (f.kind === 'text' || f.kind === 'date') {
-      if (f.value.trim()) fitText(page, f.value, { ...r, font: await textFont(), maxSize: 12 });
+      // Long values wrap when the box is tall enough, else shrink to one line.
+      if (f.value.trim()) fitTextBlock(page, f.value, { ...r, font: await textFont(), maxSize: 12 });
     } else if (f.kind === 'checkbox') {
       if (isTicked(f.value)) drawTick(page, r);
     } else {
