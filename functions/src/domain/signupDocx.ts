@@ -20,10 +20,19 @@ const BLANK = /_{3,}|\.{4,}|…+/;
 const unescape = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Loads a DOCX; null when the bytes are not a Word document. */
+// A form's parts unpacked stay well below these; a ZIP bomb declares more and is refused before inflating.
+const MAX_PART_BYTES = 50 * 1024 * 1024;
+const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
+const MAX_ENTRIES = 2000;
+
+/** Loads a DOCX; null when the bytes are not a Word document (or would unpack to an unreasonable size). */
 export async function openDocx(bytes: Buffer): Promise<JSZip | null> {
   try {
     const zip = await JSZip.loadAsync(bytes);
+    const entries = Object.values(zip.files);
+    // Sizes from the ZIP's central directory (jszip keeps them on _data until an entry is read).
+    const sizes = entries.map((e) => (e as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize ?? 0);
+    if (entries.length > MAX_ENTRIES || sizes.some((n) => n > MAX_PART_BYTES) || sizes.reduce((a, b) => a + b, 0) > MAX_TOTAL_BYTES) return null;
     return zip.file(DOC) && zip.file(TYPES) ? zip : null;
   } catch {
     return null;

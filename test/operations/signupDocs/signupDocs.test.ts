@@ -304,6 +304,10 @@ test('analyzeSignupDoc checks the upload: type from the bytes, the declared type
   zip.file('hello.txt', 'not a word document');
   await bad({ fileName: 'a.docx', mimeType: DOCX, dataBase64: (await zip.generateAsync({ type: 'nodebuffer' })).toString('base64') }, 'dataBase64');
   await bad({ fileName: 'a.pdf', mimeType: 'application/pdf', dataBase64: Buffer.from('%PDF-1.7 broken').toString('base64') }, 'dataBase64');
+  // A ZIP bomb: 60 KB that would unpack to a 60 MB document.xml.
+  const bomb = await JSZip.loadAsync(docx);
+  bomb.file('word/document.xml', Buffer.alloc(60 * 1024 * 1024, 0x20));
+  await bad({ fileName: 'a.docx', mimeType: DOCX, dataBase64: (await bomb.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' })).toString('base64') }, 'dataBase64');
   await bad({}, 'dataBase64');
   await bad({ docId: 'abc', fileName: 'a.pdf', mimeType: 'application/pdf', dataBase64: pdf.toString('base64') }, 'docId');
   await bad({ fileName: 'a.pdf', mimeType: 'application/pdf', dataBase64: 'A'.repeat(Math.ceil((10 * 1024 * 1024) / 3) * 4 + 4) }, 'dataBase64');
