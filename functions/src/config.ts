@@ -54,6 +54,8 @@ export interface Config {
   trustedProxyHops: number;
   /** Public page limits: requests per IP per minute, per link per minute, standing-link filings per day, files per payment. */
   pageLimits: { perIpPerMin: number; perLinkPerMin: number; filingsPerLinkPerDay: number; filesPerPayment: number };
+  /** Requests per API key per minute (0: no limit). */
+  rateLimitPerMin: number;
   /** Delivery attempts before an outbox message ends `failed`. */
   outboxMaxAttempts: number;
   /** Connection, greeting and socket timeout of one SMTP delivery. */
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       filingsPerLinkPerDay: positiveInt(env.PAGE_LIMIT_FILINGS_PER_DAY, 50),
       filesPerPayment: positiveInt(env.PAGE_LIMIT_FILES_PER_PAYMENT, 10),
     },
+    rateLimitPerMin: env.RATE_LIMIT_PER_MIN !== undefined && /^\d+$/.test(env.RATE_LIMIT_PER_MIN) ? Number(env.RATE_LIMIT_PER_MIN) : 600,
     outboxMaxAttempts: positiveInt(env.OUTBOX_MAX_ATTEMPTS, 6),
     smtpTimeoutMs: positiveInt(env.SMTP_TIMEOUT_MS, 20_000),
     localQueueConcurrency: positiveInt(env.LOCAL_QUEUE_CONCURRENCY, 4),

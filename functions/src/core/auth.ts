@@ -98,5 +98,5 @@ export async function authenticate(store: DocStore, authorization: string | unde
   if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {
     await store.update(keyDoc.path, { lastUsedAt: new Date(now).toISOString() });
   }
-  return { businessId: record.businessId, userId: record.userId, email: member.email, role: member.role, keyName: record.name };
+  return { businessId: record.businessId, userId: record.userId, email: member.email, role: member.role, keyName: record.name, keyId: record.keyHash };
 }

@@ -17,6 +17,8 @@ export interface Caller {
   email: string;
   role: Role;
   keyName: string;
+  /** The key's hash (its record id), when a key made the call. */
+  keyId?: string;
 }
 
 /** Process-wide services, built once (app.ts). */

@@ -1,6 +1,15 @@
 import { ApiError } from './errors.ts';
-import { utcDay } from './clock.ts';
+import { jerusalemDay, msToJerusalemMidnight } from './clock.ts';
 import type { DocStore } from '../ports/store.ts';
+
+/** A used-up quota, with the seconds until it resets (the HTTP surface sends them as Retry-After). */
+export class QuotaExhausted extends ApiError {
+  readonly retryAfterSec: number;
+  constructor(message: string, retryAfterSec: number) {
+    super('resource-exhausted', message);
+    this.retryAfterSec = retryAfterSec;
+  }
+}
 
 /**
  * Per-business daily quotas, one counter document per quota and UTC day.
@@ -16,13 +25,14 @@ export async function consumeQuota(
 ): Promise<void> {
   const limit = limits[name];
   if (limit === undefined) return;
-  const day = utcDay(now);
+  // The business's day: it resets at midnight in Israel.
+  const day = jerusalemDay(now);
   const path = `businesses/${businessId}/quotas/${name}_${day}`;
   await store.runTransaction(async (tx) => {
     const doc = await tx.get(path);
     const used = Number(doc?.data.used ?? 0);
     if (used + amount > limit) {
-      throw new ApiError('resource-exhausted', `daily ${name} quota of ${limit} is used up for ${day} (UTC); it resets at midnight UTC`);
+      throw new QuotaExhausted(`daily ${name} quota of ${limit} is used up for ${day}; it resets at midnight in Israel`, Math.ceil(msToJerusalemMidnight(now) / 1000));
     }
     // Kept two days past its day (TTL), so yesterday's use can still be looked at.
     const expireAtMs = Date.parse(`${day}T00:00:00Z`) + 3 * 86_400_000;

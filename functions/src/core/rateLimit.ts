@@ -56,3 +56,87 @@ export function clientIp(headers: Record<string, string | undefined>, remoteAddr
   if (!xff.length) return remoteAddress ?? 'unknown';
   return xff[Math.max(0, xff.length - trustedHops)];
 }
+
+/**
+ * Per-key request limits that clients can read (IETF RateLimit headers), in fixed one-minute windows.
+ * Each instance decides from what it knows: the store's count for the window (read back when it
+ * flushes, at most once a second per key) plus its own hits since. So the limit holds across
+ * instances within about a second of traffic, and a request costs no store access at all; the store
+ * sees one transaction per key per second per instance (docs/performance.md).
+ */
+export class KeyRateLimiter {
+  private readonly state = new Map<string, { window: number; known: number; pending: number; flushing: boolean }>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly store: DocStore;
+  private readonly perMin: number;
+  private readonly now: () => number;
+  private readonly flushMs: number;
+
+  constructor(store: DocStore, perMin: number, now: () => number, flushMs = 1000) {
+    this.store = store;
+    this.perMin = perMin;
+    this.now = now;
+    this.flushMs = flushMs;
+  }
+
+  get enabled(): boolean {
+    return this.perMin > 0;
+  }
+
+  /** Counts one request of `keyId`; refused (not counted) when the window's allowance is used up. */
+  take(keyId: string): { allowed: boolean; limit: number; remaining: number; resetSec: number } {
+    const now = this.now();
+    const window = Math.floor(now / 60_000);
+    let s = this.state.get(keyId);
+    if (!s || s.window !== window) {
+      s = { window, known: 0, pending: 0, flushing: false };
+      this.state.set(keyId, s);
+    }
+    const resetSec = Math.max(1, Math.ceil(((window + 1) * 60_000 - now) / 1000));
+    const used = s.known + s.pending;
+    if (used >= this.perMin) return { allowed: false, limit: this.perMin, remaining: 0, resetSec };
+    s.pending++;
+    this.schedule();
+    return { allowed: true, limit: this.perMin, remaining: this.perMin - used - 1, resetSec };
+  }
+
+  private schedule() {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.flushMs);
+    this.timer.unref();
+  }
+
+  /** Adds each key's pending hits to the store's window count and learns the total (other instances' too). */
+  async flush(): Promise<void> {
+    const current = Math.floor(this.now() / 60_000);
+    for (const [keyId, s] of this.state) {
+      if (s.window < current) {
+        this.state.delete(keyId);
+        continue;
+      }
+      if (!s.pending || s.flushing) continue;
+      const add = s.pending;
+      s.flushing = true;
+      try {
+        const total = await this.store.runTransaction(async (tx) => {
+          const path = `rateLimits/key_${keyId.slice(0, 40)}_${s.window}`;
+          const doc = await tx.get(path);
+          const count = Number(doc?.data.count ?? 0) + add;
+          const end = (s.window + 1) * 60_000;
+          tx.set(path, { count, expireAt: new Date(end).toISOString(), expireAtMs: end });
+          return count;
+        });
+        s.pending -= add;
+        s.known = total;
+      } catch {
+        // The store is busy or away: keep counting locally and try again next time.
+      } finally {
+        s.flushing = false;
+      }
+    }
+    if ([...this.state.values()].some((s) => s.pending)) this.schedule();
+  }
+}

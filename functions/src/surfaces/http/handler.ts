@@ -8,6 +8,8 @@ import { execute } from '../../core/execute.ts';
 import { newId } from '../../core/ids.ts';
 import { queryToInput } from './query.ts';
 import { corsFor } from './cors.ts';
+import { KeyRateLimiter } from '../../core/rateLimit.ts';
+import { QuotaExhausted } from '../../core/quota.ts';
 import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
 import { buildCatalogue } from '../openapi/catalogue.ts';
 import { buildOpenApi } from '../openapi/openapi.ts';
@@ -69,7 +71,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
 
   const oauthSurface = () => (oauth ??= import('../oauth/oauth.ts').then((m) => m.createOAuthHandler(app)));
 
-  async function apiCall(req: HttpRequest, name: string, requestId: string, meter: Meter): Promise<HttpResponse> {
+  async function apiCall(req: HttpRequest, name: string, requestId: string, meter: Meter, rateHeaders: Record<string, string>): Promise<HttpResponse> {
     const op = registry.get(name);
     if (!op) throw new ApiError('not-found', `unknown operation ${name}; GET ${services.config.baseUrl} lists them`);
     let input: Record<string, unknown>;
@@ -85,6 +87,15 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     }
     const store = services.store.metered(meter);
     const caller = await authenticate(store, req.headers.authorization, services.clock.now());
+    if (limiter.enabled && caller.keyId) {
+      const r = limiter.take(caller.keyId);
+      rateHeaders['ratelimit-policy'] = `"per-key";q=${r.limit};w=60`;
+      rateHeaders.ratelimit = `"per-key";r=${r.remaining};t=${r.resetSec}`;
+      if (!r.allowed) {
+        rateHeaders['retry-after'] = String(r.resetSec);
+        throw new ApiError('resource-exhausted', `rate limit: ${r.limit} requests a minute per API key; retry in ${r.resetSec} s`);
+      }
+    }
     const key = req.headers['idempotency-key'];
     if (key === undefined || op.flags.readOnly) {
       const { result } = await execute(op, input, caller, services, requestId, meter, store);
@@ -124,7 +135,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     return { status: 200, headers, body: file.stream };
   }
 
-  async function route(req: HttpRequest, requestId: string, meter: Meter): Promise<HttpResponse> {
+  async function route(req: HttpRequest, requestId: string, meter: Meter, rateHeaders: Record<string, string>): Promise<HttpResponse> {
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
     if (req.path.startsWith('/files/')) return files(req);
     if (req.path.startsWith('/oauth/')) return (await oauthSurface())(req);
@@ -138,12 +149,13 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
         return { ...json(200, null), body: (openapi ??= JSON.stringify(buildOpenApi(registry, services.config))) };
       }
       if (rest.includes('/')) throw new ApiError('not-found', `unknown path ${req.path}`);
-      return apiCall(req, rest, requestId, meter);
+      return apiCall(req, rest, requestId, meter, rateHeaders);
     }
     throw new ApiError('not-found', `unknown path ${req.path}`);
   }
 
   const cors = corsFor(new Set(services.config.allowedOrigins), API_BASES);
+  const limiter = new KeyRateLimiter(services.store, services.config.rateLimitPerMin, () => services.clock.now());
 
   return async (req) => {
     const preflight = cors.preflight(req);
@@ -151,12 +163,16 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     const requestId = 'req_' + newId(16);
     // Document reads and writes of this request, reported on every API response so cost can be measured.
     const meter: Meter = { reads: 0, writes: 0 };
+    // RateLimit headers (and Retry-After on a 429) the call earned, on success and error alike.
+    const rateHeaders: Record<string, string> = {};
     let res: HttpResponse;
     try {
-      res = await route(req, requestId, meter);
+      res = await route(req, requestId, meter, rateHeaders);
     } catch (e) {
+      if (e instanceof QuotaExhausted) rateHeaders['retry-after'] = String(e.retryAfterSec);
       res = isApiError(e) ? errorResponse(e) : internalError(app, requestId, e, { method: req.method, path: req.path });
     }
+    Object.assign(res.headers, rateHeaders);
     // The MCP surface mints its own id (its errors quote it); keep that one.
     res.headers['x-request-id'] ??= requestId;
     res.headers['x-doc-reads'] = String(meter.reads);
