@@ -205,3 +205,69 @@ test('delivered records keep no working capability link: the invite token is now
   assert.equal(rec.status, 'delivered');
   assert.match(rec.message.text, /link removed after delivery/);
 });
+
+test('an SMTP server that accepts the connection and then stalls costs one bounded attempt, not a stuck delivery', async () => {
+  const { createServer } = await import('node:net');
+  const sockets: import('node:net').Socket[] = [];
+  // Accepts TCP and never sends the SMTP greeting.
+  const silent = createServer((s) => void sockets.push(s));
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => { for (const s of sockets) s.destroy(); silent.close(() => r()); }));
+  const port = (silent.address() as import('node:net').AddressInfo).port;
+  const h = await createHarness({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '300' } });
+  cleanups.push(() => h.close());
+  await h.call('inviteMember', { email: 'stall@example.com', role: 'user' });
+  await h.app.queue!.drain();
+  const [rec] = await outboxDocs(h);
+  assert.equal(rec.status, 'pending', 'retried later, not given up');
+  assert.equal(rec.attempts, 1);
+  assert.match(rec.lastError, /timeout|greeting/i);
+});
+
+test('local deliveries run side by side: a slow SMTP conversation does not hold the others back', async () => {
+  const { SMTPServer } = await import('smtp-server');
+  let inFlight = 0;
+  let most = 0;
+  const waiting: (() => void)[] = [];
+  // Each message is answered only once a second one is in flight too (or after 5 s, so a serial queue fails rather than hangs).
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _s, cb) {
+      stream.resume();
+      stream.on('end', () => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        const done = () => { inFlight--; cb(); };
+        if (inFlight >= 2) { waiting.splice(0).forEach((w) => w()); done(); }
+        else { const t = setTimeout(() => { waiting.splice(waiting.indexOf(release), 1); done(); }, 5000); const release = () => { clearTimeout(t); done(); }; waiting.push(release); }
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => new Promise((r) => server.close(() => r())));
+  const port = (server.server.address() as import('node:net').AddressInfo).port;
+  const h = await createHarness({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, LOCAL_QUEUE_CONCURRENCY: '4' } });
+  cleanups.push(() => h.close());
+  for (let i = 0; i < 4; i++) await h.call('inviteMember', { email: `side${i}@example.com`, role: 'user' });
+  await h.app.queue!.drain();
+  assert.ok(most >= 2, `at most ${most} delivery in flight at once`);
+  assert.deepEqual((await outboxDocs(h)).map((r) => r.status), ['delivered', 'delivered', 'delivered', 'delivered']);
+});
+
+test('the supplier link is removed from the delivered email record; only the payment keeps it', async () => {
+  const smtp = await startSmtp();
+  const h = await createHarness({ env: { SMTP_URL: smtp.url } });
+  cleanups.push(() => smtp.close(), () => h.close());
+  const p = await h.call('createPayment', { amountAgorot: 100, vatIncluded: true, description: 'x', supplierName: 'Dana', supplierEmail: 'dana@example.com' });
+  await h.app.queue!.drain();
+  const [mail] = await smtp.waitFor(1);
+  const { linkToken } = (await h.app.services.store.get(`businesses/${h.owner.businessId}/payments/${p.id}`))!.data as { linkToken: string };
+  assert.ok(mailText(mail.raw).includes(linkToken), 'the email carried the supplier link');
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(`${h.config.dataDir}/store.sqlite`, { readOnly: true });
+  const hits = db.prepare('SELECT path FROM docs WHERE data LIKE ?').all(`%${linkToken}%`).map((r) => r.path);
+  db.close();
+  assert.deepEqual(hits, [`businesses/${h.owner.businessId}/payments/${p.id}`]);
+});

@@ -32,10 +32,7 @@ export function localQueue(store: DocStore, handlers: Record<string, TaskHandler
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
-  async function claim(): Promise<{ path: string; task: TaskDoc } | null> {
-    const due = await store.query({ collection: '_tasks', where: [['state', '==', 'queued'], ['runAt', '<=', now()]], orderBy: [['runAt', 'asc']], limit: 1 });
-    if (!due.length) return null;
-    const path = due[0].path;
+  async function claimOne(path: string): Promise<{ path: string; task: TaskDoc } | null> {
     return store.runTransaction(async (tx) => {
       const doc = await tx.get(path);
       if (!doc) return null;
@@ -45,6 +42,18 @@ export function localQueue(store: DocStore, handlers: Record<string, TaskHandler
       tx.update(path, { runAt: now() + LEASE_MS, attempts: task.attempts + 1 });
       return { path, task: { ...task, attempts: task.attempts + 1 } };
     });
+  }
+
+  /** The oldest due task this worker wins; a task another worker took first is skipped, not the end of the drain. */
+  async function claim(): Promise<{ path: string; task: TaskDoc } | null> {
+    for (;;) {
+      const due = await store.query({ collection: '_tasks', where: [['state', '==', 'queued'], ['runAt', '<=', now()]], orderBy: [['runAt', 'asc']], limit: concurrency + 1 });
+      if (!due.length) return null;
+      for (const d of due) {
+        const claimed = await claimOne(d.path);
+        if (claimed) return claimed;
+      }
+    }
   }
 
   async function runOne(): Promise<boolean> {
