@@ -17,10 +17,20 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
 });
 
+/** Headers every API response carries (docs/decisions.md). */
+const RATE_HEADERS = {
+  'RateLimit-Policy': { description: 'The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
+  RateLimit: { description: 'What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>.', schema: { type: 'string' } },
+};
+
 function responses(op: AnyOperation) {
   const out: Record<string, unknown> = {
     '200': {
       description: 'Success',
+      headers: {
+        ...RATE_HEADERS,
+        ...(op.flags.readOnly ? {} : { 'Idempotent-Replayed': { description: 'true when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } }),
+      },
       content: {
         'application/json': {
           schema: {
@@ -38,7 +48,10 @@ function responses(op: AnyOperation) {
     '409': errorResponse('already-exists or aborted'),
     '405': errorResponse('the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header'),
     '413': errorResponse('the body is over the size limit'),
-    '429': errorResponse('resource-exhausted: a daily quota is used up'),
+    '429': {
+      ...errorResponse('resource-exhausted: the per-key rate limit or a daily quota is used up'),
+      headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds until the limit or quota resets (a daily quota at midnight in Israel).', schema: { type: 'integer' } } },
+    },
     '500': errorResponse('internal; the message carries the request id'),
   };
   return out;
