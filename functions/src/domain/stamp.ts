@@ -25,7 +25,12 @@ function font(file: string): FkFont {
   }
   return f;
 }
-const HAND = () => [font('@fontsource/amatic-sc/files/amatic-sc-hebrew-700-normal.woff'), font('@fontsource/amatic-sc/files/amatic-sc-latin-700-normal.woff')];
+// DejaVu last: a character neither handwriting subset has (e.g. an accented or Cyrillic letter) still draws.
+const HAND = () => [
+  font('@fontsource/amatic-sc/files/amatic-sc-hebrew-700-normal.woff'),
+  font('@fontsource/amatic-sc/files/amatic-sc-latin-700-normal.woff'),
+  font('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+];
 const SANS = () => [font('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')];
 
 /** SVG path data of one line in visual order, each character in the first font that has it; and its width. */
