@@ -32,7 +32,8 @@ test('keys carry the fixed prefix and 256 random bits, and only their hash is st
   assert.ok(stored.length >= 1);
   for (const doc of stored) {
     assert.doesNotMatch(JSON.stringify(doc.data), /bfo_/);
-    assert.deepEqual(Object.keys(doc.data).sort(), ['businessId', 'createdAt', 'keyHash', 'lastUsedAt', 'name', 'revokedAt', 'userId']);
+    assert.deepEqual(Object.keys(doc.data).sort(), ['businessId', 'createdAt', 'keyHash', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'userId']);
+    assert.equal(String(doc.data.prefix).length, 4, 'only 4 characters of the key are kept, to tell keys apart');
   }
 });
 

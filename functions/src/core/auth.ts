@@ -12,7 +12,7 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 export interface ApiKeyRecord {
   keyHash: string;
   name: string;
-  /** The first characters of the key (`bfo_` and 4 more), so a person can tell keys apart; not enough to use one. */
+  /** The 4 characters after `bfo_`, so a person can tell keys apart (24 of the 256 random bits; not enough to use one). */
   prefix?: string;
   businessId: string;
   userId: string;
@@ -43,7 +43,7 @@ export async function issueApiKey(
   const record: ApiKeyRecord = {
     keyHash: sha256(apiKey),
     name: owner.name,
-    prefix: apiKey.slice(0, 8),
+    prefix: apiKey.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + 4),
     businessId: owner.businessId,
     userId: owner.userId,
     createdAt: new Date(now).toISOString(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Caller } from '../core/context.ts';
 import type { Reader } from '../ports/store.ts';
-import { apiKeyPath, type ApiKeyRecord } from '../core/auth.ts';
+import { API_KEY_PREFIX, apiKeyPath, type ApiKeyRecord } from '../core/auth.ts';
 import { notFound } from '../core/errors.ts';
 
 /**
@@ -25,7 +25,7 @@ export function apiKeyView(r: ApiKeyRecord, emails: ReadonlyMap<string, string>)
   return {
     keyId: r.keyHash,
     name: r.name,
-    prefix: r.prefix ? `${r.prefix}…` : 'bfo_…',
+    prefix: `${API_KEY_PREFIX}${r.prefix ?? ''}…`,
     createdAt: r.createdAt,
     lastUsedAt: r.lastUsedAt ?? null,
     revokedAt: r.revokedAt ?? null,
