@@ -263,8 +263,7 @@ test('standing link: files a payment for review (status sent, filedBy public) wi
   assert.equal(supplier.supplierSide?.bitPhone, '+972521112222');
   assert.equal(supplier.supplierSide?.name, 'Moshe Levi');
   const mails = await outbox(biz.businessId);
-  assert.equal(mails.length, 1);
-  assert.equal(mails[0].to, biz.email);
+  assert.deepEqual(mails.map((m) => m.to).sort(), [biz.email, 'moshe@example.com'].sort(), 'the business, and the filer (who gave an email) with their page link');
   const activity = await h.call('listActivity', {}, biz);
   assert.ok(activity.items.some((r: any) => r.operation === 'publicLinkRequest' && r.actorUserId === 'public-link' && r.targetIds[0] === p.id));
   // The operations see it like any other payment.
@@ -311,16 +310,16 @@ test('standing link: a filing under a known supplier\'s phone never changes that
   const biz = await h.newBusiness('Fraud target');
   await h.call('setMyPublicLink', { slug: 'fraud-target' }, biz);
   await h.call('createSupplier', { name: 'Real Supplier Ltd', phone: '052-333-4444' }, biz);
-  await h.call('saveSupplierContact', { supplierKey: '+972523334444', bankCode: '12', bankBranch: '600', bankAccount: '111222333', bankBeneficiary: 'Real Supplier Ltd' }, biz);
+  await h.call('saveSupplierContact', { supplierKey: '+972523334444', bankCode: '10', bankBranch: '600', bankAccount: '111222333', bankBeneficiary: 'Real Supplier Ltd' }, biz);
   const before = (await s.store.get(suppliersPath(biz.businessId, '+972523334444')))!.data as unknown as SupplierRecord;
   const res = await fileStandingRequest(s, {
     slug: 'fraud-target', submissionId: newSubmissionId(), name: 'Attacker', phone: '052-333-4444', amount: '9000', description: 'Invoice 77',
-    payout: { method: 'bank', bankCode: '10', bankBranch: '800', bankAccount: '999888777', bankBeneficiary: 'Attacker' },
+    payout: { method: 'bank', bankCode: '11', bankBranch: '800', bankAccount: '999888777', bankBeneficiary: 'Attacker' },
   });
   const p = await stored(res.payment.id, biz.businessId);
   assert.equal(p.status, 'sent');
   assert.equal(p.payoutChanged, true);
-  assert.deepEqual(p.payoutChange, { previous: 'bank 12-600 ••••333', filed: 'bank 10-800 ••••777' });
+  assert.deepEqual(p.payoutChange, { previous: 'bank 10-600 ••••333', filed: 'bank 11-800 ••••777' });
   const after = (await s.store.get(suppliersPath(biz.businessId, '+972523334444')))!.data as unknown as SupplierRecord;
   assert.equal(after.name, 'Real Supplier Ltd', 'not renamed');
   assert.deepEqual(after.card, before.card, 'card untouched');
@@ -329,18 +328,18 @@ test('standing link: a filing under a known supplier\'s phone never changes that
   const contact = await h.call('getSupplierContact', { supplierKey: '+972523334444' }, biz);
   assert.equal(contact.supplierSide, null);
   const view = await h.call('paymentGet', { paymentId: p.id }, biz);
-  assert.deepEqual([view.payoutChanged, view.payoutChange?.previous, view.filedBy, view.needsReview], [true, 'bank 12-600 ••••333', 'public', true]);
+  assert.deepEqual([view.payoutChanged, view.payoutChange?.previous, view.filedBy, view.needsReview], [true, 'bank 10-600 ••••333', 'public', true]);
   const flagged = await h.call('paymentsList', { payoutChanged: true }, biz);
   assert.deepEqual(flagged.items.map((i: any) => i.id), [p.id]);
   assert.equal(flagged.items[0].payoutChanged, true);
-  const [mail] = (await outbox(biz.businessId)).filter((m) => m.channel === 'email');
+  const [mail] = (await outbox(biz.businessId)).filter((m) => m.channel === 'email' && m.to === biz.email);
   assert.match((mail.message as any).subject, /^Check before paying/);
   assert.match((mail.message as any).text, /classic way businesses are defrauded/);
   assert.match((mail.message as any).text, /••••333.*••••777/);
   // The same payout as known is not flagged.
   const same = await fileStandingRequest(s, {
     slug: 'fraud-target', submissionId: newSubmissionId(), name: 'Real', phone: '052-333-4444', amount: '10', description: 'x',
-    payout: { method: 'bank', bankCode: '12', bankBranch: '600', bankAccount: '111222333', bankBeneficiary: 'Real Supplier Ltd' },
+    payout: { method: 'bank', bankCode: '10', bankBranch: '600', bankAccount: '111222333', bankBeneficiary: 'Real Supplier Ltd' },
   });
   assert.equal((await stored(same.payment.id, biz.businessId)).payoutChanged, false);
 });

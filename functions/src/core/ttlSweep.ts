@@ -11,6 +11,7 @@ export const TTL_COLLECTIONS: { collection: string; group: boolean }[] = [
   { collection: 'quotas', group: true },
   { collection: 'outbox', group: true },
   { collection: 'idempotency', group: true },
+  { collection: 'linkFilings', group: true },
 ];
 
 export async function sweepExpired(store: DocStore, now: number): Promise<number> {

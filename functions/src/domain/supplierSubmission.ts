@@ -13,6 +13,7 @@ import { businessContact, businessNotifications, type BusinessContact } from './
 import { countAnonymousPayment, knownPayout, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
 import { publicSlugPath } from './publicLink.ts';
 import { MAX_AMOUNT_AGOROT } from './money.ts';
+import { bankByCode } from './israeliBanks.ts';
 import { sanitizeFileName } from '../core/text.ts';
 import {
   PAY_METHODS,
@@ -61,7 +62,8 @@ export type Problem =
   | 'contact'
   | 'amount'
   | 'fileType'
-  | 'fileSize';
+  | 'fileSize'
+  | 'bitPhone';
 
 export type Problems = Record<string, Problem>;
 
@@ -113,9 +115,11 @@ function checkBank(f: PayoutFields, problems: Problems): Payout {
   const branch = digits(f.bankBranch);
   const account = digits(f.bankAccount);
   const beneficiary = (f.bankBeneficiary ?? '').trim();
-  if (!/^\d{1,2}$/.test(code)) problems.bankCode = code ? 'bankCode' : 'required';
+  const bank = /^\d{1,2}$/.test(code) ? bankByCode(code) : undefined;
+  if (!bank) problems.bankCode = code ? 'bankCode' : 'required';
   if (!/^\d{1,3}$/.test(branch)) problems.bankBranch = branch ? 'bankBranch' : 'required';
-  if (!/^\d{4,9}$/.test(account)) problems.bankAccount = account ? 'bankAccount' : 'required';
+  const [min, max] = bank?.account ?? [4, 9];
+  if (!/^\d+$/.test(account) || account.length < min || account.length > max) problems.bankAccount = account ? 'bankAccount' : 'required';
   if (!beneficiary) problems.bankBeneficiary = 'required';
   else if (beneficiary.length > 100) problems.bankBeneficiary = 'tooLong';
   return { method: 'bank', bankCode: code.padStart(2, '0'), bankBranch: branch.padStart(3, '0'), bankAccount: account, bankBeneficiary: beneficiary };
@@ -136,6 +140,12 @@ function checkPhone(raw: string | undefined, field: string, problems: Problems):
   }
 }
 
+/** The methods a payment offers: its own choice, and never Bit for USD or EUR (Bit pays shekels only). */
+export function payoutMethodsFor(p: Pick<PaymentRecord, 'payMethods' | 'currency'>): PayMethod[] {
+  const offered = p.payMethods.length ? [...p.payMethods] : [...PAY_METHODS];
+  return p.currency && p.currency !== 'ILS' ? offered.filter((m) => m !== 'bit') : offered;
+}
+
 /** The payout the supplier chose, limited to the payment's methods (empty = both). */
 export function checkPayout(f: PayoutFields, payMethods: readonly PayMethod[], problems: Problems): Payout | null {
   const allowed = payMethods.length ? payMethods : PAY_METHODS;
@@ -145,7 +155,12 @@ export function checkPayout(f: PayoutFields, payMethods: readonly PayMethod[], p
     return null;
   }
   if (method === 'bank') return checkBank(f, problems);
-  const bitPhone = checkPhone(f.bitPhone, 'bitPhone', problems);
+  let bitPhone = checkPhone(f.bitPhone, 'bitPhone', problems);
+  // Bit works with Israeli mobile numbers only (+972 5x…).
+  if (bitPhone && !/^\+9725\d{8}$/.test(bitPhone)) {
+    problems.bitPhone = 'bitPhone';
+    bitPhone = null;
+  }
   if (!bitPhone && !problems.bitPhone) problems.bitPhone = 'required';
   return { method: 'bit', bitPhone: bitPhone ?? '' };
 }
@@ -321,7 +336,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
   if (pre.payout) throw payoutGiven();
 
   const problems: Problems = {};
-  const payout = checkPayout(input.payout, pre.payMethods, problems);
+  const payout = checkPayout(input.payout, payoutMethodsFor(pre), problems);
   const amount = pre.openAmount && (input.amount?.trim() || pre.amountAgorot === 0) ? checkAmount(input.amount, problems) : null;
   let file = input.invoice ? checkInvoice(input.invoice, problems) : null;
   if (Object.keys(problems).length || !payout) throw new SubmissionInvalid(problems);
@@ -451,6 +466,22 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
   return publicResult(out);
 }
 
+const DAY_MS = 86_400_000;
+/** Recent standing-link filings by their content (TTL: a day), so a re-posted form files nothing new. */
+const filingPath = (businessId: string, key: string) => `businesses/${businessId}/linkFilings/${key}`;
+
+function filerEmail(to: string, businessName: string, p: PaymentRecord, url: string) {
+  const amount = `${(p.amountAgorot / 100).toFixed(2)} ${p.currency}`;
+  return {
+    channel: 'email' as const,
+    to,
+    subject: `בקשת התשלום שלך ל-${businessName} התקבלה / Your payment request to ${businessName}`,
+    text:
+      `בקשת התשלום שלך (${amount}, "${p.description}") התקבלה אצל ${businessName}. בקישור אפשר לראות את מצבה ולצרף חשבונית:\n${url}\n\n` +
+      `Your payment request (${amount}, "${p.description}") reached ${businessName}. Follow it and attach an invoice here:\n${url}\n`,
+  };
+}
+
 export interface StandingRequestInput {
   slug: string;
   submissionId: string;
@@ -502,6 +533,10 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
   if (Object.keys(problems).length || !payout || amount === null) throw new SubmissionInvalid(problems);
 
   const supplierKey = supplierKeyOf({ phone, email });
+  const contentKey = createHash('sha256')
+    .update(JSON.stringify([name, phone, email, amount, description, input.vatIncluded === true, payout]))
+    .digest('hex')
+    .slice(0, 40);
   const attempt = () =>
     withFile(s, businessId, file, (saved) =>
       s.store.runTransaction(async (tx): Promise<Applied> => {
@@ -510,6 +545,12 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           const first = await tx.get(paymentsPath(businessId, String(mark.data.paymentId)));
           if (!first) throw notFound('payment');
           return replayed(first.data as unknown as PaymentRecord);
+        }
+        // Back, then Send again, re-posts the same form under a new submission id: the same content within a day is the same filing.
+        const sameForm = await tx.get(filingPath(businessId, contentKey));
+        if (sameForm && s.clock.now() - Number(sameForm.data.createdAtMs) < DAY_MS) {
+          const first = await tx.get(paymentsPath(businessId, String(sameForm.data.paymentId)));
+          if (first) return replayed(first.data as unknown as PaymentRecord);
         }
         const supplierDoc = await tx.get(suppliersPath(businessId, supplierKey));
         const contact = await businessContact(tx, businessId);
@@ -564,6 +605,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
         tx.create(paymentsPath(businessId, payment.id), { ...payment });
         tx.create(link.path, { businessId, paymentId: payment.id });
         tx.create(linkSubmissionPath(businessId, input.submissionId), { paymentId: payment.id, createdAt: at });
+        tx.set(filingPath(businessId, contentKey), { paymentId: payment.id, createdAtMs: now, expireAt: new Date(now + DAY_MS).toISOString(), expireAtMs: now + DAY_MS });
         if (supplierDoc) {
           countAnonymousPayment(tx, businessId, supplierDoc.data as unknown as SupplierRecord, supplierKey, at);
         } else {
@@ -571,6 +613,8 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           recordPaymentToSupplier(sideWriter(tx, suppliersPath(businessId, supplierKey), side), businessId, null, payment, at);
         }
         const staged = stageAll(s, tx, businessId, 'publicFiling', payment, contact, 'publicLinkRequest');
+        // The filer who gave an email gets their request's own page, to follow it and add an invoice later.
+        if (email) staged.push(stageMessage(tx, businessId, s.ids(), filerEmail(email, contact?.businessName ?? '', payment, link.url), 'publicLinkFiler', now, payment.id));
         return { outcome: 'applied', payment, invoiceAdded: saved !== null, staged };
       }),
     );

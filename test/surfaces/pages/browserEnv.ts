@@ -86,7 +86,8 @@ export const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%E
 export const pdfFile = (name = 'invoice.pdf', tag = name) => ({ name, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.from(tag)]) });
 
 export async function fillBank(page: Page, v: { code: string; branch: string; account: string; beneficiary: string }) {
-  await page.fill('#bankCode', v.code);
+  // The bank is chosen from the list; a code that is not on it leaves the choice empty.
+  await page.selectOption('#bankCode', (await page.locator(`#bankCode option[value="${v.code}"]`).count()) ? v.code : '');
   await page.fill('#bankBranch', v.branch);
   await page.fill('#bankAccount', v.account);
   await page.fill('#bankBeneficiary', v.beneficiary);

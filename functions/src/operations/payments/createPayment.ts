@@ -37,6 +37,9 @@ export default defineOperation({
   async run(input, ctx) {
     const { businessId } = ctx.caller;
     // Everything is checked before the transaction, so a refused call writes nothing.
+    if (input.currency && input.currency !== 'ILS' && input.payMethods?.length === 1 && input.payMethods[0] === 'bit') {
+      throw invalid('payMethods', `Bit pays shekels only; a ${input.currency} payment needs bank`);
+    }
     if (input.openAmount && input.amountAgorot !== 0) throw invalid('amountAgorot', 'must be 0 when openAmount is true (the supplier fills the amount)');
     if (!input.openAmount && input.amountAgorot <= 0) throw invalid('amountAgorot', 'must be a positive integer (or 0 with openAmount true)');
     const phone = input.supplierPhone?.trim() ? normalizePhone(input.supplierPhone, 'supplierPhone') : null;

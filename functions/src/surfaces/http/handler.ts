@@ -139,6 +139,9 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
     if (req.path.startsWith('/files/')) return files(req);
     if (req.path.startsWith('/oauth/')) return (await oauthSurface())(req);
+    if (req.path === '/favicon.ico') return { status: 204, headers: { 'cache-control': 'public, max-age=86400' }, body: '' };
+    // Everything under the pages' path is a page (a not-found one too), never JSON.
+    if (pagesPrefix && (req.path === pagesPrefix || req.path.startsWith(pagesPrefix + '/'))) return (await pagesSurface())(req);
     if (req.path.startsWith(pagesPrefix + '/pay/') || req.path.startsWith(pagesPrefix + '/link/')) return (await pagesSurface())(req);
     const base = API_BASES.find((b) => req.path === b || req.path.startsWith(b + '/'));
     if (base) {

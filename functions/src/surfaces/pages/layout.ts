@@ -21,7 +21,7 @@ h2{font-size:1.1rem;margin:0 0 .25rem}
 .desc{white-space:pre-wrap;overflow-wrap:anywhere}
 label,.label{display:block;font-weight:600;margin:1rem 0 .3rem}
 .tag{font-weight:400;color:#5b6472;font-size:.9rem}
-input[type=text],input[type=tel],input[type=email],textarea{display:block;width:100%;font:inherit;padding:.7rem .8rem;border:1px solid #bfc6d0;border-radius:9px;background:#fff;color:inherit}
+input[type=text],input[type=tel],input[type=email],textarea,select{display:block;width:100%;font:inherit;padding:.7rem .8rem;border:1px solid #767f8c;border-radius:9px;background:#fff;color:inherit}
 textarea{min-height:5rem;resize:vertical}
 input[type=file]{display:block;width:100%;font:inherit;padding:.6rem 0}
 [dir=rtl] input[dir=ltr]{text-align:right}
@@ -31,7 +31,7 @@ input:focus,textarea:focus{outline:2px solid #1a5fc8;outline-offset:1px}
 .hint{color:#5b6472;font-size:.875rem;margin:.3rem 0 0}
 fieldset{border:0;padding:0;margin:0;min-width:0}
 .choice{display:flex;gap:.6rem}
-.choice label{flex:1;display:flex;align-items:center;gap:.5rem;margin:0;padding:.75rem .8rem;border:1px solid #bfc6d0;border-radius:9px;cursor:pointer}
+.choice label{flex:1;display:flex;align-items:center;gap:.5rem;margin:0;padding:.75rem .8rem;border:1px solid #767f8c;border-radius:9px;cursor:pointer}
 .choice label:has(input:checked){border-color:#1a5fc8;background:#eef4fe}
 .choice input{width:1.15rem;height:1.15rem;margin:0}
 form:has(#m-bank:checked) .bit,form:has(#m-bit:checked) .bank{display:none}

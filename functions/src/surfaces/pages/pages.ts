@@ -180,7 +180,16 @@ export function createPagesHandler(app: App): HttpHandler {
     const m = /^\/(pay|link)\/([^/]+)\/?$/.exec(req.path.slice(prefix.length));
     try {
       if (!m) return notFoundPage(lang);
-      const [, kind, key] = m;
+      const kind = m[1];
+      // A link copied from a chat may carry invisible marks (RLM) or spaces; slugs are case-insensitive.
+      let key = m[2];
+      try {
+        key = decodeURIComponent(key);
+      } catch {
+        return notFoundPage(lang);
+      }
+      key = key.replace(/[\s\u200e\u200f\u202a-\u202e\u2066-\u2069\u00a0]/g, '');
+      if (kind === 'link') key = key.toLowerCase();
       const path = `${prefix}/${kind}/${key}`;
       const wait = await overLimit(req, kind, key);
       if (wait) return tooMany(lang, wait);

@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../http/types.ts';
 import type { PaymentRecord } from '../../domain/payments.ts';
-import type { Problems } from '../../domain/supplierSubmission.ts';
+import { payoutMethodsFor, type Problems } from '../../domain/supplierSubmission.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { html, type Html } from './html.ts';
 import { messages, type Lang } from './i18n.ts';
@@ -24,6 +24,22 @@ interface Common {
 
 const money = (minor: number, p: Pick<PaymentRecord, 'currency'>) => html`<bdi dir="ltr">${formatAmount(minor, p.currency)}</bdi>`;
 const SYMBOL = { ILS: '₪', USD: '$', EUR: '€' } as const;
+
+/** Israel's VAT rate (18% since January 2025). */
+export const VAT_PERCENT = 18;
+
+/** "including VAT (₪X of it)" or "plus VAT ₪X (₪Y in all)": the supplier sees which. */
+function vatLine(p: PaymentRecord, lang: Lang): Html | '' {
+  if (!p.amountAgorot) return '';
+  const t = messages(lang);
+  const fmt = (minor: number) => formatAmount(Math.round(minor), p.currency);
+  if (p.vatIncluded) return html`<p class="muted vat">${t.vatIncludedLine(fmt((p.amountAgorot * VAT_PERCENT) / (100 + VAT_PERCENT)))}</p>`;
+  const vat = (p.amountAgorot * VAT_PERCENT) / 100;
+  return html`<p class="muted vat">${t.vatPlusLine(fmt(vat), fmt(p.amountAgorot + vat))}</p>`;
+}
+
+/** DD.MM.YYYY in Israel's time zone. */
+const dayOf = (isoTime: string) => new Intl.DateTimeFormat('he-IL', { timeZone: 'Asia/Jerusalem', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(isoTime)).replace(/\//g, '.');
 
 function refused(f: FormState, chooseAgain: boolean | undefined): Html | '' {
   if (!Object.keys(f.problems).length) return '';
@@ -53,9 +69,10 @@ export function paymentPage(v: Common & { payment: PaymentRecord; notice: Notice
   const notice =
     v.notice === 'done' ? html`<p class="status ok" role="status">${t.done}</p>` : v.notice === 'stale' ? html`<p class="status info" role="status">${t.stale}</p>` : '';
 
+  const heading = p.status === 'paid' ? t.paidTitle(v.businessName) : p.status === 'canceled' ? t.canceledTitle : t.wantsToPay(v.businessName);
   const head = html`<section class="card">
-<h1>${t.wantsToPay(v.businessName)}</h1>
-${askAmount && p.amountAgorot === 0 ? '' : html`<p class="amount">${money(p.amountAgorot, p)}</p>`}
+<h1>${heading}</h1>
+${askAmount && p.amountAgorot === 0 ? '' : html`<p class="amount">${money(p.amountAgorot, p)}</p>${vatLine(p, lang)}`}
 ${p.description ? html`<p><span class="muted">${t.description}:</span> <span class="desc">${p.description}</span></p>` : ''}
 ${notice}
 </section>`;
@@ -75,8 +92,8 @@ ${invoiceInput(f, true, null)}
 ${refused(f, v.chooseAgain)}
 ${hidden('submissionId', v.submissionId)}${hidden('action', 'payout')}
 ${askAmount ? field(f, 'amount', t.amountField(SYMBOL[p.currency]), { inputmode: 'decimal', ltr: true, required: p.amountAgorot === 0, hint: t.amountHint, maxlength: 20 }) : ''}
-${payoutFields(f, p.payMethods)}
-${invoiceInput(f, false, p.invoiceRequired ? t.required : t.optional, p.invoiceRequired ? t.invoiceLater : null)}
+${payoutFields(f, payoutMethodsFor(p))}
+${invoiceInput(f, false, p.invoiceRequired ? t.neededLater : t.optional, p.invoiceRequired ? t.invoiceLater : null)}
 <button type="submit">${t.send}</button>
 </form>`;
       break;
@@ -87,7 +104,7 @@ ${invoiceInput(f, false, p.invoiceRequired ? t.required : t.optional, p.invoiceR
       body = html`<section class="card"><p class="status ok">${t.ready(v.businessName)}</p>${payoutSummary(p, lang)}${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
       break;
     case 'paid':
-      body = html`<section class="card"><p class="status ok">${t.paid}</p><p class="muted">${t.paidLate}</p>${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
+      body = html`<section class="card"><p class="status ok">${p.paidAt ? t.paidOn(dayOf(p.paidAt)) : t.paid}</p>${payoutSummary(p, lang)}<p class="muted">${t.paidLate}</p>${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
       break;
     case 'canceled':
       body = html`<section class="card"><p class="status bad">${t.canceled}</p></section>`;
@@ -100,15 +117,15 @@ ${invoiceInput(f, false, p.invoiceRequired ? t.required : t.optional, p.invoiceR
 export function standingLinkPage(v: Common, status = 200): HttpResponse {
   const t = messages(v.lang);
   const f: FormState = { t, values: v.values ?? {}, problems: v.problems ?? {} };
-  const contactError = f.problems.contact ? html`<p class="err" id="contact-err">${t.problems[f.problems.contact]}</p>` : '';
+  const contactError = f.problems.contact ? html`<p class="err" id="contact-err" role="alert">${t.problems[f.problems.contact]}</p>` : '';
   const vat = f.values.vatIncluded === 'on';
   const body = html`<section class="card"><h1>${t.linkTitle(v.businessName)}</h1><p class="muted">${t.linkIntro(v.businessName)}</p></section>
 <form class="card" method="post" action="${v.action}" enctype="multipart/form-data">
 ${refused(f, v.chooseAgain)}
 ${hidden('submissionId', v.submissionId)}
-${field(f, 'name', t.name, { autocomplete: 'name', required: true })}
-${field(f, 'phone', t.phone, { type: 'tel', inputmode: 'tel', ltr: true, autocomplete: 'tel', maxlength: 40 })}
-${field(f, 'email', t.email, { type: 'email', inputmode: 'email', ltr: true, autocomplete: 'email', maxlength: 254, hint: t.contactHint })}
+${field(f, 'name', t.name, { autocomplete: 'name', required: true, auto: true })}
+${field(f, 'phone', t.phone, { type: 'tel', inputmode: 'tel', ltr: true, autocomplete: 'tel', maxlength: 40, describedBy: f.problems.contact ? 'contact-err' : undefined })}
+${field(f, 'email', t.email, { type: 'email', inputmode: 'email', ltr: true, autocomplete: 'email', maxlength: 254, hint: t.contactHint, describedBy: f.problems.contact ? 'contact-err' : undefined })}
 ${contactError}
 ${field(f, 'amount', t.amountIls, { inputmode: 'decimal', ltr: true, required: true, hint: t.amountHint, maxlength: 20 })}
 <label class="check"><input type="checkbox" name="vatIncluded" value="on"${vat ? html` checked` : ''}> ${t.vatIncluded}</label>
