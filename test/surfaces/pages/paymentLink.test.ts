@@ -52,7 +52,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     const { page, h } = env;
     const { id, url } = await createPayment(env, { payMethods: ['bit'] });
     await page.goto(url);
-    const [en] = await Promise.all([page.waitForNavigation(), page.click('nav a')]);
+    const [en] = await Promise.all([page.waitForNavigation(), page.click('nav .switch, nav a')]);
     assertPageHeaders(en!);
     assert.equal(new URL(page.url()).searchParams.get('lang'), 'en');
     assert.equal(await page.getAttribute('html', 'lang'), 'en');

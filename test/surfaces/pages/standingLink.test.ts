@@ -88,4 +88,27 @@ describe('the standing request link in a browser', { skip: skipBrowser }, () => 
     assertPageHeaders(res!);
     assert.match(await env.page.textContent('h1') ?? '', /הקישור לא נמצא/);
   });
+
+  test('a form posted with a known supplier\'s phone never renames it or changes its payout; the new account is flagged', async () => {
+    const { page, h } = env;
+    await h.call('createSupplier', { name: 'Real Supplier Ltd', phone: '052-333-4444' });
+    await h.call('saveSupplierContact', { supplierKey: '+972523334444', bankCode: '10', bankBranch: '600', bankAccount: '111222333', bankBeneficiary: 'Real Supplier Ltd' });
+    const before = await h.call('getSupplierContact', { supplierKey: '+972523334444' });
+    await page.goto(linkUrl);
+    const submissionId = await page.inputValue('input[name=submissionId]');
+    const res = await page.request.post(linkUrl, {
+      multipart: { submissionId, name: 'Attacker', phone: '0523334444', amount: '9000', description: 'Invoice 77', method: 'bank', bankCode: '10', bankBranch: '800', bankAccount: '1234567', bankBeneficiary: 'Attacker' },
+      maxRedirects: 0,
+    });
+    assert.equal(res.status(), 303);
+    const after = await h.call('getSupplierContact', { supplierKey: '+972523334444' });
+    assert.equal(after.name, 'Real Supplier Ltd', 'not renamed');
+    assert.equal(after.bankAccount, '111222333');
+    assert.deepEqual(after, before, 'card and what the supplier set on their side untouched');
+    const p = (await payments()).find((x) => x.supplierPhone === '+972523334444')!;
+    assert.deepEqual([p.filedBy, p.status, p.needsReview, p.payoutChanged], ['public', 'sent', true, true]);
+    assert.deepEqual(p.payoutChange, { previous: 'bank 10-600 ••••333', filed: 'bank 10-800 ••••567' });
+    // The business email says plainly that changed bank details are the classic fraud.
+    assert.equal((await mailsTo(env, h.owner.email, /fraud/i)).length, 1);
+  });
 });

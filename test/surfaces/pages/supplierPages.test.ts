@@ -110,3 +110,33 @@ describe('supplier pages, as suppliers on phones saw them', { skip: skipBrowser 
     assert.equal(await page.getAttribute('#email', 'aria-describedby'), 'contact-err');
   });
 });
+
+describe('switching language keeps what was typed', { skip: skipBrowser }, () => {
+  let env: PagesEnv;
+  before(async () => {
+    env = await pagesEnv();
+    await env.h.call('setMyPublicLink', { slug: 'switcher' });
+  });
+  after(() => env?.close());
+
+  test('on the standing link and on a payment link, the switch carries the typed values to the other language; nothing is filed', async () => {
+    const { page, h } = env;
+    await page.goto(`${env.origin}/p/link/switcher`);
+    await page.fill('#name', 'יוסי');
+    await page.fill('#amount', '321');
+    await page.fill('#description', 'צביעה');
+    const [res] = await Promise.all([page.waitForNavigation(), page.click('nav .switch')]);
+    assert.equal(res!.status(), 200);
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.equal(await page.inputValue('#name'), 'יוסי');
+    assert.equal(await page.inputValue('#amount'), '321');
+    assert.equal(await page.inputValue('#description'), 'צביעה');
+    assert.equal((await h.app.services.store.query({ collection: paymentsPath(h.owner.businessId) })).length, 0, 'switching files nothing');
+    const p = await createPayment(env);
+    await page.goto(p.url);
+    await page.fill('#bankBranch', '777');
+    await Promise.all([page.waitForNavigation(), page.click('nav .switch')]);
+    assert.equal(await page.inputValue('#bankBranch'), '777');
+    assert.equal((await stored(env, p.id)).status, 'sent');
+  });
+});

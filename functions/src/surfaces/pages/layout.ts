@@ -9,7 +9,8 @@ html{-webkit-text-size-adjust:100%}
 body{margin:0;background:#f2f4f7;color:#1b1f24;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
 main{max-width:34rem;margin:0 auto;padding:.75rem .75rem 2rem}
 .top{display:flex;justify-content:flex-end;font-size:.95rem;padding:.25rem .25rem .5rem}
-.top a{color:#1a5fc8;text-decoration:none;padding:.25rem .5rem}
+.top a,.top .switch{color:#1a5fc8;text-decoration:none;padding:.25rem .5rem}
+.top .switch{display:inline;width:auto;margin:0;background:none;border:0;font:inherit;font-weight:400;cursor:pointer}
 .card{background:#fff;border-radius:14px;padding:1.25rem 1.1rem;box-shadow:0 1px 3px rgba(16,24,40,.1);margin-bottom:.9rem}
 .card>:first-child{margin-top:0}
 .card>:last-child{margin-bottom:0}
@@ -60,7 +61,11 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
 };
 
-export function page(status: number, lang: Lang, title: string, switchHref: string | null, body: Html | Html[]): HttpResponse {
+/**
+ * `switchForm`: the id of a form the language switch should carry along. Then the switch is a button
+ * that posts the form to the other language's page (which only re-renders it), so typed values stay.
+ */
+export function page(status: number, lang: Lang, title: string, switchHref: string | null, body: Html | Html[], switchForm: string | null = null): HttpResponse {
   const t = messages(lang);
   const doc = html`<!doctype html>
 <html lang="${lang}" dir="${dirOf(lang)}">
@@ -73,7 +78,13 @@ export function page(status: number, lang: Lang, title: string, switchHref: stri
 </head>
 <body>
 <main>
-${switchHref ? html`<nav class="top"><a href="${switchHref}" lang="${lang === 'he' ? 'en' : 'he'}" hreflang="${lang === 'he' ? 'en' : 'he'}">${t.switchLabel}</a></nav>` : ''}
+${
+  switchHref
+    ? switchForm
+      ? html`<nav class="top"><button type="submit" class="switch" form="${switchForm}" formaction="${switchHref}" formnovalidate name="switchLang" value="1" lang="${lang === 'he' ? 'en' : 'he'}">${t.switchLabel}</button></nav>`
+      : html`<nav class="top"><a href="${switchHref}" lang="${lang === 'he' ? 'en' : 'he'}" hreflang="${lang === 'he' ? 'en' : 'he'}">${t.switchLabel}</a></nav>`
+    : ''
+}
 ${body}
 </main>
 </body>

@@ -68,7 +68,7 @@ export function createPagesHandler(app: App): HttpHandler {
 
   /** The entered values to refill a refused form with (files cannot be refilled). */
   const valuesOf = (form: Form) => {
-    const { submissionId: _s, action: _a, ...rest } = form.fields;
+    const { submissionId: _s, action: _a, switchLang: _l, ...rest } = form.fields;
     return rest;
   };
 
@@ -84,6 +84,10 @@ export function createPagesHandler(app: App): HttpHandler {
     if (!payment) return notFoundPage(lang, path);
     const form = await readForm(req);
     if (!form) return badForm(lang);
+    // The language switch posted the form: show it again in the other language with what was typed.
+    if (form.fields.switchLang) {
+      return paymentPage({ lang, payment, notice: null, businessName: await businessName(payment.businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: isSubmissionId(form.fields.submissionId) ? form.fields.submissionId : newSubmissionId(), values: valuesOf(form) });
+    }
     const { submissionId, action } = form.fields;
     if (!isSubmissionId(submissionId) || (action !== 'payout' && action !== 'invoice')) return badForm(lang);
     try {
@@ -127,6 +131,9 @@ export function createPagesHandler(app: App): HttpHandler {
     const form = await readForm(req);
     if (!form) return badForm(lang);
     const f = form.fields;
+    if (f.switchLang) {
+      return standingLinkPage({ lang, businessName: await businessName(businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: isSubmissionId(f.submissionId) ? f.submissionId : newSubmissionId(), values: valuesOf(form) });
+    }
     if (!isSubmissionId(f.submissionId)) return badForm(lang);
     try {
       const result = await fileStandingRequest(s, {

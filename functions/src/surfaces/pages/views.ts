@@ -88,7 +88,7 @@ ${invoiceInput(f, true, null)}
   // A standing-link filing under review already holds its payout details: no form to fill again.
   switch (p.status === 'sent' && p.payout ? 'ready' : p.status) {
     case 'sent':
-      body = html`<form class="card" method="post" action="${v.action}" enctype="multipart/form-data">
+      body = html`<form id="main-form" class="card" method="post" action="${v.action}" enctype="multipart/form-data">
 ${refused(f, v.chooseAgain)}
 ${hidden('submissionId', v.submissionId)}${hidden('action', 'payout')}
 ${askAmount ? field(f, 'amount', t.amountField(SYMBOL[p.currency]), { inputmode: 'decimal', ltr: true, required: p.amountAgorot === 0, hint: t.amountHint, maxlength: 20 }) : ''}
@@ -110,7 +110,9 @@ ${invoiceInput(f, false, p.invoiceRequired ? t.neededLater : t.optional, p.invoi
       body = html`<section class="card"><p class="status bad">${t.canceled}</p></section>`;
       break;
   }
-  return page(status, lang, `${t.payTitle} · ${v.businessName}`, v.switchHref, [head, body]);
+  // With the payout form on the page, switching language re-posts what was typed instead of losing it.
+  const switchForm = p.status === 'sent' && !p.payout ? 'main-form' : null;
+  return page(status, lang, `${t.payTitle} · ${v.businessName}`, v.switchHref, [head, body], switchForm);
 }
 
 /** The standing request link of a business. */
@@ -120,7 +122,7 @@ export function standingLinkPage(v: Common, status = 200): HttpResponse {
   const contactError = f.problems.contact ? html`<p class="err" id="contact-err" role="alert">${t.problems[f.problems.contact]}</p>` : '';
   const vat = f.values.vatIncluded === 'on';
   const body = html`<section class="card"><h1>${t.linkTitle(v.businessName)}</h1><p class="muted">${t.linkIntro(v.businessName)}</p></section>
-<form class="card" method="post" action="${v.action}" enctype="multipart/form-data">
+<form id="main-form" class="card" method="post" action="${v.action}" enctype="multipart/form-data">
 ${refused(f, v.chooseAgain)}
 ${hidden('submissionId', v.submissionId)}
 ${field(f, 'name', t.name, { autocomplete: 'name', required: true, auto: true })}
@@ -134,5 +136,5 @@ ${payoutFields(f, [])}
 ${invoiceInput(f, false, t.optional)}
 <button type="submit">${t.sendRequest}</button>
 </form>`;
-  return page(status, v.lang, t.linkTitle(v.businessName), v.switchHref, body);
+  return page(status, v.lang, t.linkTitle(v.businessName), v.switchHref, body, 'main-form');
 }
