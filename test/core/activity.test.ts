@@ -50,6 +50,35 @@ test('operations that quote a name answer 200 with astral names, write their act
   }
 });
 
+test('the other payment operations that quote the supplier name answer 200 over HTTP with astral names, and resendPayment queues its message', async () => {
+  const { h } = env;
+  const key = h.owner.apiKey;
+  const created = await post(origin, '/v1/createPayment', { amountAgorot: 100, vatIncluded: true, description: astral(400), supplierName: astral(49), supplierEmail: 'astral@example.com' }, key);
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const paymentId = created.body.result.id;
+  const queuedBefore = (await outbox(h)).filter((m) => m.to === 'astral@example.com').length;
+  const calls: [string, Record<string, unknown>][] = [
+    ['updatePaymentSettings', { paymentId, description: astral(400), supplierName: astral(49) }],
+    ['resendPayment', { paymentId, channel: 'em' }],
+  ];
+  for (const [op, body] of calls) {
+    const res = await post(origin, `/v1/${op}`, body, key);
+    assert.equal(res.status, 200, `${op}: ${JSON.stringify(res.body)}`);
+  }
+  assert.equal((await outbox(h)).filter((m) => m.to === 'astral@example.com').length, queuedBefore + 1, 'the resent link was queued');
+  await simulateSubmission(h, paymentId);
+  for (const [op, body] of [['markPaid', { paymentId }], ['revertPaid', { paymentId, status: 'ready' }], ['cancelPayment', { paymentId }]] as const) {
+    const res = await post(origin, `/v1/${op}`, body, key);
+    assert.equal(res.status, 200, `${op}: ${JSON.stringify(res.body)}`);
+  }
+  const rows = await h.app.services.store.query({ collection: activityPath(h.owner.businessId) });
+  for (const op of ['updatePaymentSettings', 'resendPayment', 'revertPaid', 'cancelPayment']) {
+    const row = rows.find((r) => r.data.operation === op && (r.data.targetIds as string[]).includes(paymentId));
+    assert.ok(row, `activity row of ${op}`);
+    assert.ok((row.data.summary as string).isWellFormed(), `${op} summary well formed`);
+  }
+});
+
 test('deleteInvoiceDoc with an astral file name answers 200 and logs it', async () => {
   const inv = await invoicesEnv();
   try {
