@@ -49,6 +49,17 @@ export interface Config {
   chatBaseUrl: string;
   chatClientId: string;
   chatClientSecret: string;
+  /** The mailbox provider (Gmail): OAuth endpoints and the Gmail API root. */
+  mailboxAuthUrl: string;
+  mailboxTokenUrl: string;
+  mailboxBaseUrl: string;
+  mailboxClientId: string;
+  mailboxClientSecret: string;
+  /** Statement sources (issue 8): Stripe API root (cardproc), Mercury API root (usbank), Wise API roots (fxwallet). */
+  cardprocBaseUrl: string;
+  usbankBaseUrl: string;
+  fxwalletBaseUrl: string;
+  fxwalletSandboxBaseUrl: string;
   quotas: Record<string, number>;
   /** Proxies in front of the service that append to X-Forwarded-For (Hosting and Google's front end: 2). */
   trustedProxyHops: number;
@@ -153,6 +164,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatBaseUrl: (env.CHAT_BASE_URL || 'https://slack.com/api').replace(/\/+$/, '') + '/',
     chatClientId: env.CHAT_CLIENT_ID ?? '',
     chatClientSecret: env.CHAT_CLIENT_SECRET ?? '',
+    mailboxAuthUrl: env.MAILBOX_AUTH_URL || 'https://accounts.google.com/o/oauth2/v2/auth',
+    mailboxTokenUrl: env.MAILBOX_TOKEN_URL || 'https://oauth2.googleapis.com/token',
+    mailboxBaseUrl: (env.MAILBOX_BASE_URL || 'https://gmail.googleapis.com').replace(/\/+$/, ''),
+    mailboxClientId: env.MAILBOX_CLIENT_ID ?? '',
+    mailboxClientSecret: env.MAILBOX_CLIENT_SECRET ?? '',
+    cardprocBaseUrl: (env.CARDPROC_BASE_URL || 'https://api.stripe.com').replace(/\/+$/, ''),
+    usbankBaseUrl: (env.USBANK_BASE_URL || 'https://api.mercury.com/api/v1').replace(/\/+$/, ''),
+    fxwalletBaseUrl: (env.FXWALLET_BASE_URL || 'https://api.wise.com').replace(/\/+$/, ''),
+    fxwalletSandboxBaseUrl: (env.FXWALLET_SANDBOX_BASE_URL || 'https://api.sandbox.transferwise.tech').replace(/\/+$/, ''),
     quotas,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS !== undefined && /^\d+$/.test(env.TRUSTED_PROXY_HOPS) ? Number(env.TRUSTED_PROXY_HOPS) : inFunctions ? 2 : 0,
     pageLimits: {

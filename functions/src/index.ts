@@ -24,6 +24,7 @@ const WHATSAPP_TOKEN = secret('WHATSAPP_TOKEN');
 const GEMINI_API_KEY = secret('GEMINI_API_KEY');
 const ITA_CLIENT_SECRET = secret('ITA_CLIENT_SECRET');
 const CHAT_CLIENT_SECRET = secret('CHAT_CLIENT_SECRET');
+const MAILBOX_CLIENT_SECRET = secret('MAILBOX_CLIENT_SECRET');
 
 let app: Promise<App> | undefined;
 let http: Promise<HttpHandler> | undefined;
@@ -129,7 +130,7 @@ function unavailable(res: RawResponse, e: unknown): void {
 }
 
 export const api = onRequest(
-  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY, ...ITA_CLIENT_SECRET, ...CHAT_CLIENT_SECRET] },
+  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY, ...ITA_CLIENT_SECRET, ...CHAT_CLIENT_SECRET, ...MAILBOX_CLIENT_SECRET] },
   async (req, res) => {
     let handler: HttpHandler;
     try {
@@ -169,6 +170,8 @@ function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
 
 // Export names must equal the queue names: firebase-admin enqueues by function name. A test checks they match App.taskHandlers.
 export const outboxDeliver = taskQueue(OUTBOX_QUEUE, [...SMTP_URL, ...WHATSAPP_TOKEN]);
+// Statement syncs unseal provider credentials (domain/statements.ts STATEMENT_SYNC_QUEUE).
+export const statementSync = taskQueue('statementSync', [...CREDENTIALS_KEY]);
 
 /**
  * Re-queues outbox messages whose delivery task was lost (never enqueued, or dead after its retries

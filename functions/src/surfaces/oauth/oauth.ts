@@ -5,6 +5,7 @@ import { newId } from '../../core/ids.ts';
 import { completeItaConsent, ConsentFailure, type ConsentFailureReason } from '../../domain/ita.ts';
 import { consentPage, type PageText } from './page.ts';
 import { chatCallback } from './chatCallback.ts';
+import { mailboxCallback } from './mailboxCallback.ts';
 
 /**
  * The browser returns of third-party consents: `GET /oauth/<provider>/callback?code&state`.
@@ -46,7 +47,7 @@ const itaCallback: Callback = async (app, params) => {
   }
 };
 
-const CALLBACKS: Record<string, Callback> = { ita: itaCallback, chat: chatCallback };
+const CALLBACKS: Record<string, Callback> = { ita: itaCallback, chat: chatCallback, mailbox: mailboxCallback };
 
 export function createOAuthHandler(app: App): HttpHandler {
   return async (req: HttpRequest) => {

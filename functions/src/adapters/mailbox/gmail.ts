@@ -1,0 +1,139 @@
+import type { gmail_v1 } from '@googleapis/gmail';
+
+/**
+ * The mailbox provider (Gmail) through its official clients: google-auth-library's OAuth2Client for
+ * the consent, code exchange and refresh, and @googleapis/gmail for the API. The OAuth2Client is the
+ * one @googleapis/gmail re-exports (`auth.OAuth2`), so client and API share one google-auth-library
+ * version. Imported lazily: a cold start that never touches a mailbox does not load them.
+ */
+
+export const GMAIL_SCOPE = 'https://www.googleapis.com/auth/gmail.readonly';
+
+export interface MailboxSettings {
+  clientId: string;
+  clientSecret: string;
+  authUrl: string;
+  tokenUrl: string;
+  /** The Gmail API root, e.g. https://gmail.googleapis.com */
+  baseUrl: string;
+}
+
+/** Why a call failed, in words the domain can act on. */
+export type MailboxFailure = 'auth' | 'not_found' | 'ratelimited' | 'unavailable' | 'refused';
+
+export class MailboxError extends Error {
+  readonly failure: MailboxFailure;
+  constructor(failure: MailboxFailure, message: string) {
+    super(message);
+    this.name = 'MailboxError';
+    this.failure = failure;
+  }
+}
+
+/** A Gmail MIME part as messages.get format=full returns it. */
+export type GmailPart = gmail_v1.Schema$MessagePart;
+
+export interface GmailMessage {
+  id: string;
+  threadId: string;
+  labelIds: string[];
+  internalDate: number;
+  payload: GmailPart;
+}
+
+export interface MailboxSession {
+  profileEmail(): Promise<string>;
+  listLabels(): Promise<{ id: string; name: string; type: string }[]>;
+  /** Message ids matching `q` (and the label), newest first, following nextPageToken up to `max`. */
+  listMessageIds(opts: { q: string; labelId?: string; max: number }): Promise<{ ids: string[]; truncated: boolean }>;
+  getMessage(id: string, format: 'full' | 'metadata'): Promise<GmailMessage>;
+  getAttachment(messageId: string, attachmentId: string): Promise<Buffer>;
+}
+
+type GmailModule = typeof import('@googleapis/gmail');
+let loaded: Promise<GmailModule> | undefined;
+const load = () => (loaded ??= import('@googleapis/gmail'));
+
+function oauthClient(mod: GmailModule, s: MailboxSettings, redirectUri?: string) {
+  return new mod.auth.OAuth2({
+    clientId: s.clientId,
+    clientSecret: s.clientSecret,
+    redirectUri,
+    endpoints: { oauth2AuthBaseUrl: s.authUrl, oauth2TokenUrl: s.tokenUrl },
+  });
+}
+
+/** Maps a gaxios error (from the token endpoint or the API) to a MailboxError; other errors pass through. */
+export function mailboxError(e: unknown): unknown {
+  const err = e as { response?: { status?: number; data?: any }; status?: number; code?: string; message?: string };
+  if (e instanceof MailboxError) return e;
+  const data = err?.response?.data;
+  const status = err?.response?.status ?? err?.status;
+  const oauthError = typeof data?.error === 'string' ? data.error : '';
+  if (oauthError === 'invalid_grant' || oauthError === 'unauthorized_client' || status === 401) return new MailboxError('auth', oauthError || 'the mailbox refused the credentials');
+  if (status === 404) return new MailboxError('not_found', 'not found in the mailbox');
+  if (status === 429) return new MailboxError('ratelimited', 'the mailbox provider is rate limiting');
+  if (typeof status === 'number' && status >= 500) return new MailboxError('unavailable', `the mailbox provider answered ${status}`);
+  if (typeof status === 'number') return new MailboxError('refused', `the mailbox provider refused the request (${status}${oauthError ? ' ' + oauthError : ''})`);
+  if (err?.code && /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|EAI_AGAIN/.test(String(err.code))) return new MailboxError('unavailable', 'the mailbox provider is not answering');
+  return e;
+}
+
+async function wrap<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw mailboxError(e);
+  }
+}
+
+export async function authorizeUrl(s: MailboxSettings, opts: { redirectUri: string; state: string }): Promise<string> {
+  const client = oauthClient(await load(), s, opts.redirectUri);
+  return client.generateAuthUrl({ access_type: 'offline', prompt: 'consent', scope: [GMAIL_SCOPE], state: opts.state, include_granted_scopes: true });
+}
+
+/** Exchanges the consent's code; the refresh token is what is kept. */
+export async function exchangeCode(s: MailboxSettings, opts: { code: string; redirectUri: string }): Promise<{ refreshToken: string; scope: string }> {
+  const client = oauthClient(await load(), s, opts.redirectUri);
+  const { tokens } = await wrap(() => client.getToken(opts.code));
+  if (!tokens.refresh_token) throw new MailboxError('refused', 'the provider returned no refresh token (offline access was not granted)');
+  return { refreshToken: tokens.refresh_token, scope: tokens.scope ?? '' };
+}
+
+const b64url = (s: string | null | undefined) => Buffer.from(s ?? '', 'base64url');
+
+/** A session on one mailbox with its refresh token; access tokens are refreshed by the client as needed. */
+export async function openSession(s: MailboxSettings, refreshToken: string): Promise<MailboxSession> {
+  const mod = await load();
+  const auth = oauthClient(mod, s);
+  auth.setCredentials({ refresh_token: refreshToken });
+  const api = mod.gmail({ version: 'v1', auth, rootUrl: s.baseUrl.replace(/\/+$/, '') + '/', retry: false });
+  const users = api.users;
+  return {
+    profileEmail: () => wrap(async () => (await users.getProfile({ userId: 'me' })).data.emailAddress ?? ''),
+    listLabels: () =>
+      wrap(async () => {
+        const r = await users.labels.list({ userId: 'me' });
+        return (r.data.labels ?? []).map((l) => ({ id: l.id ?? '', name: l.name ?? '', type: l.type ?? 'user' }));
+      }),
+    listMessageIds: ({ q, labelId, max }) =>
+      wrap(async () => {
+        const ids: string[] = [];
+        let pageToken: string | undefined;
+        do {
+          const r = await users.messages.list({ userId: 'me', q, labelIds: labelId ? [labelId] : undefined, maxResults: 500, pageToken });
+          for (const m of r.data.messages ?? []) if (m.id) ids.push(m.id);
+          pageToken = r.data.nextPageToken ?? undefined;
+        } while (pageToken && ids.length < max);
+        return { ids: ids.slice(0, max), truncated: ids.length > max || !!pageToken };
+      }),
+    getMessage: (id, format) =>
+      wrap(async () => {
+        const r = await users.messages.get({ userId: 'me', id, format, ...(format === 'metadata' ? { metadataHeaders: ['From', 'Subject', 'Date'] } : {}) });
+        const m = r.data;
+        return { id: m.id ?? id, threadId: m.threadId ?? '', labelIds: m.labelIds ?? [], internalDate: Number(m.internalDate ?? 0), payload: m.payload ?? {} };
+      }),
+    getAttachment: (messageId, attachmentId) =>
+      wrap(async () => b64url((await users.messages.attachments.get({ userId: 'me', messageId, id: attachmentId })).data.data)),
+  };
+}

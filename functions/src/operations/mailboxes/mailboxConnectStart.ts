@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { input } from '../../core/schema.ts';
+import { normalizeOrigin } from '../../domain/chat.ts';
+import { startMailboxConsent } from '../../domain/mailboxes.ts';
+
+export default defineOperation({
+  name: 'mailboxConnectStart',
+  group: 'mailboxes',
+  summary: 'Start connecting a mailbox; returns the consent URL to open',
+  description:
+    'Start the mailbox consent (read-only mail access, offline): returns the URL to open in a browser. After the user approves, the return page stores the mailbox and links back to `origin` (default: the dashboard). The URL works once, within 15 minutes. Connecting the same mailbox again renews its connection.',
+  flags: {},
+  input: input({
+    origin: z.string().max(200).optional().describe('Origin of the app to return to after the consent, e.g. https://app.example.com (default: the dashboard).'),
+  }),
+  output: z.object({ url: z.string(), stateExpiresAt: z.string() }),
+  async run({ origin }, ctx) {
+    const o = normalizeOrigin(origin, ctx.config.dashboardUrl);
+    return startMailboxConsent(ctx.store, ctx.config, ctx.caller, ctx.clock.now(), { origin: o });
+  },
+  activity: () => ({ targetIds: ['mailbox'], summary: 'started connecting a mailbox' }),
+});

@@ -1,0 +1,258 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
+
+/**
+ * A fake Google OAuth 2.0 + Gmail API (developers.google.com/gmail/api/reference/rest) speaking the wire format:
+ * - GET  /o/oauth2/v2/auth?client_id&redirect_uri&scope&state&access_type → 302 redirect_uri?code&state
+ * - POST /token (form): grant_type=authorization_code (code, redirect_uri) or refresh_token; errors are
+ *   HTTP 400 {error:"invalid_grant", error_description}
+ * - GET  /gmail/v1/users/me/profile, /labels, /messages (q with after:<unix s>, labelIds, maxResults,
+ *   pageToken → nextPageToken), /messages/{id}?format=full|metadata, /messages/{id}/attachments/{id}
+ *   with `Authorization: Bearer <access token>`; an unknown token is 401.
+ * Messages are MIME trees; bodies are base64url of the part's bytes in its own charset, as Gmail sends them.
+ */
+
+export const FAKE_GMAIL_CLIENT = { clientId: 'gmail-client-id.apps.example', clientSecret: 'gmail-client-secret-5b1f' };
+
+/** A MIME part: a leaf with bytes, or a multipart with children. */
+export type FakePart =
+  | { mimeType: string; parts: FakePart[] }
+  | { mimeType: string; data: Buffer; charset?: string; filename?: string; inline?: boolean; contentId?: string };
+
+export interface FakeMail {
+  id: string;
+  from: string;
+  /** The Subject header as sent (may be RFC 2047 encoded). */
+  subject: string;
+  dateMs: number;
+  labelIds?: string[];
+  body: FakePart;
+}
+
+export interface FakeGmailRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  form: URLSearchParams | null;
+  token: string | null;
+}
+
+export interface FakeGmail {
+  origin: string;
+  authUrl: string;
+  tokenUrl: string;
+  baseUrl: string;
+  email: string;
+  mails: Map<string, FakeMail>;
+  labels: { id: string; name: string; type: string }[];
+  requests: FakeGmailRequest[];
+  /** Refresh tokens issued; `revoke(token)` makes refreshing with it answer invalid_grant. */
+  refreshTokens: string[];
+  revoke(refreshToken: string): void;
+  add(...mails: FakeMail[]): void;
+  /** Page size cap for messages.list (to exercise nextPageToken). */
+  pageSize: number;
+  /** Calls to messages.get / attachments.get that answered, per message id. */
+  gets(id?: string): number;
+  /** Makes messages.get wait (per message) for this many ms. */
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+const read = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
+  res.end(JSON.stringify(body));
+};
+const apiError = (res: ServerResponse, status: number, message: string, reason: string) =>
+  json(res, status, { error: { code: status, message, errors: [{ message, domain: 'global', reason }], status: reason.toUpperCase() } });
+
+function gmailPart(p: FakePart, partId: string, mailId: string, attachments: Map<string, Buffer>): any {
+  if ('parts' in p) {
+    return {
+      partId,
+      mimeType: p.mimeType,
+      filename: '',
+      headers: [{ name: 'Content-Type', value: `${p.mimeType}; boundary="b_${partId || 'root'}"` }],
+      body: { size: 0 },
+      parts: p.parts.map((c, i) => gmailPart(c, partId ? `${partId}.${i}` : String(i), mailId, attachments)),
+    };
+  }
+  const headers = [{ name: 'Content-Type', value: `${p.mimeType}${p.charset ? `; charset="${p.charset}"` : ''}${p.filename ? `; name="${p.filename}"` : ''}` }];
+  if (p.filename) headers.push({ name: 'Content-Disposition', value: `${p.inline ? 'inline' : 'attachment'}; filename="${p.filename}"` });
+  if (p.contentId) headers.push({ name: 'Content-ID', value: `<${p.contentId}>` });
+  headers.push({ name: 'Content-Transfer-Encoding', value: 'base64' });
+  // Gmail inlines small text bodies and gives files an attachmentId.
+  if (p.filename) {
+    const attId = `ANGjdJ_${mailId}_${partId.replace(/\./g, '_')}`;
+    attachments.set(attId, p.data);
+    return { partId, mimeType: p.mimeType, filename: p.filename, headers, body: { attachmentId: attId, size: p.data.length } };
+  }
+  return { partId, mimeType: p.mimeType, filename: '', headers, body: { size: p.data.length, data: p.data.toString('base64url') } };
+}
+
+export async function startFakeGmail(opts: { email?: string } = {}): Promise<FakeGmail> {
+  const codes = new Map<string, string>();
+  const access = new Map<string, string>(); // access token → refresh token
+  const revoked = new Set<string>();
+  const attachments = new Map<string, Buffer>();
+  const getCount = new Map<string, number>();
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const raw = req.method === 'POST' ? await read(req) : '';
+    const auth = String(req.headers.authorization ?? '');
+    const token = auth.startsWith('Bearer ') ? auth.slice(7) : null;
+    const form = req.method === 'POST' ? new URLSearchParams(raw) : null;
+    fake.requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, form, token });
+
+    if (url.pathname === '/o/oauth2/v2/auth') {
+      const q = url.searchParams;
+      if (q.get('client_id') !== FAKE_GMAIL_CLIENT.clientId) return json(res, 400, { error: 'invalid_client' });
+      const back = new URL(q.get('redirect_uri') ?? '');
+      const code = '4/0A' + randomBytes(12).toString('hex');
+      codes.set(code, back.href);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', q.get('state') ?? '');
+      back.searchParams.set('scope', q.get('scope') ?? '');
+      res.writeHead(302, { location: back.href });
+      return res.end();
+    }
+    if (url.pathname === '/token' && req.method === 'POST') {
+      if (form!.get('client_id') !== FAKE_GMAIL_CLIENT.clientId || form!.get('client_secret') !== FAKE_GMAIL_CLIENT.clientSecret) return json(res, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+      const grant = form!.get('grant_type');
+      if (grant === 'authorization_code') {
+        const code = form!.get('code') ?? '';
+        const redirect = codes.get(code);
+        codes.delete(code);
+        if (!redirect || redirect.split('?')[0] !== form!.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
+        const refresh = '1//0g' + randomBytes(16).toString('hex');
+        const at = 'ya29.' + randomBytes(16).toString('hex');
+        fake.refreshTokens.push(refresh);
+        access.set(at, refresh);
+        return json(res, 200, { access_token: at, expires_in: 3599, refresh_token: refresh, scope: 'https://www.googleapis.com/auth/gmail.readonly', token_type: 'Bearer' });
+      }
+      if (grant === 'refresh_token') {
+        const refresh = form!.get('refresh_token') ?? '';
+        if (!fake.refreshTokens.includes(refresh) || revoked.has(refresh)) return json(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+        const at = 'ya29.' + randomBytes(16).toString('hex');
+        access.set(at, refresh);
+        return json(res, 200, { access_token: at, expires_in: 3599, scope: 'https://www.googleapis.com/auth/gmail.readonly', token_type: 'Bearer' });
+      }
+      return json(res, 400, { error: 'unsupported_grant_type' });
+    }
+    const m = url.pathname.match(/^\/gmail\/v1\/users\/me\/(.+)$/);
+    if (!m) return apiError(res, 404, 'Not Found', 'notFound');
+    if (!token || !access.has(token) || revoked.has(access.get(token)!)) return apiError(res, 401, 'Request had invalid authentication credentials.', 'authError');
+    const rest = m[1];
+    if (rest === 'profile') return json(res, 200, { emailAddress: fake.email, messagesTotal: fake.mails.size, threadsTotal: fake.mails.size, historyId: '1000' });
+    if (rest === 'labels') return json(res, 200, { labels: fake.labels });
+    if (rest === 'messages') {
+      const q = url.searchParams.get('q') ?? '';
+      const after = Number(q.match(/after:(\d+)/)?.[1] ?? 0) * 1000;
+      const labelIds = url.searchParams.getAll('labelIds');
+      const max = Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500, fake.pageSize);
+      const start = Number(url.searchParams.get('pageToken') ?? 0);
+      const all = [...fake.mails.values()]
+        .filter((x) => x.dateMs > after && labelIds.every((l) => (x.labelIds ?? ['INBOX']).includes(l)))
+        .sort((a, b) => b.dateMs - a.dateMs);
+      const page = all.slice(start, start + max);
+      const next = start + max < all.length ? String(start + max) : undefined;
+      return json(res, 200, { ...(page.length ? { messages: page.map((x) => ({ id: x.id, threadId: x.id })) } : {}), ...(next ? { nextPageToken: next } : {}), resultSizeEstimate: all.length });
+    }
+    const att = rest.match(/^messages\/([^/]+)\/attachments\/([^/]+)$/);
+    if (att) {
+      const data = attachments.get(att[2]);
+      if (!fake.mails.has(att[1]) || !data) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
+      getCount.set(att[1], (getCount.get(att[1]) ?? 0) + 1);
+      return json(res, 200, { size: data.length, data: data.toString('base64url') });
+    }
+    const msg = rest.match(/^messages\/([^/]+)$/);
+    if (msg) {
+      const mail = fake.mails.get(msg[1]);
+      if (!mail) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
+      if (fake.delayMs) await new Promise((r) => setTimeout(r, fake.delayMs));
+      getCount.set(mail.id, (getCount.get(mail.id) ?? 0) + 1);
+      const format = url.searchParams.get('format') ?? 'full';
+      const top = [
+        { name: 'From', value: mail.from },
+        { name: 'To', value: fake.email },
+        { name: 'Subject', value: mail.subject },
+        { name: 'Date', value: new Date(mail.dateMs).toUTCString() },
+        { name: 'MIME-Version', value: '1.0' },
+      ];
+      const payload = gmailPart(mail.body, '', mail.id, attachments);
+      payload.headers = [...top, ...payload.headers];
+      const base = { id: mail.id, threadId: mail.id, labelIds: mail.labelIds ?? ['INBOX'], snippet: '', historyId: '1000', internalDate: String(mail.dateMs), sizeEstimate: 1000 };
+      if (format === 'metadata') {
+        const wanted = url.searchParams.getAll('metadataHeaders').map((h) => h.toLowerCase());
+        return json(res, 200, { ...base, payload: { partId: '', mimeType: payload.mimeType, filename: '', headers: top.filter((h) => !wanted.length || wanted.includes(h.name.toLowerCase())), body: { size: 0 } } });
+      }
+      return json(res, 200, { ...base, payload });
+    }
+    return apiError(res, 404, 'Not Found', 'notFound');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const fake: FakeGmail = {
+    origin,
+    authUrl: `${origin}/o/oauth2/v2/auth`,
+    tokenUrl: `${origin}/token`,
+    baseUrl: origin,
+    email: opts.email ?? 'books@example.co.il',
+    mails: new Map(),
+    labels: [
+      { id: 'INBOX', name: 'INBOX', type: 'system' },
+      { id: 'SENT', name: 'SENT', type: 'system' },
+      { id: 'Label_1', name: 'חשבוניות', type: 'user' },
+      { id: 'Label_2', name: 'Receipts', type: 'user' },
+    ],
+    requests: [],
+    refreshTokens: [],
+    revoke: (t) => void revoked.add(t),
+    add: (...mails) => mails.forEach((x) => fake.mails.set(x.id, x)),
+    pageSize: 500,
+    delayMs: 0,
+    gets: (id) => (id ? getCount.get(id) ?? 0 : [...getCount.values()].reduce((a, b) => a + b, 0)),
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+  return fake;
+}
+
+export const gmailEnv = (fake: FakeGmail): Record<string, string> => ({
+  MAILBOX_CLIENT_ID: FAKE_GMAIL_CLIENT.clientId,
+  MAILBOX_CLIENT_SECRET: FAKE_GMAIL_CLIENT.clientSecret,
+  MAILBOX_AUTH_URL: fake.authUrl,
+  MAILBOX_TOKEN_URL: fake.tokenUrl,
+  MAILBOX_BASE_URL: fake.baseUrl,
+});
+
+/** Opens the consent URL at the fake (which approves at once) and follows the redirect into our return page. */
+export async function approveMailboxConsent(http: HttpHandler, consentUrl: string) {
+  const r = await fetch(consentUrl, { redirect: 'manual' });
+  const location = r.headers.get('location');
+  if (r.status !== 302 || !location) throw new Error(`the fake refused the consent URL: ${r.status} ${await r.text()}`);
+  const back = new URL(location);
+  const res = await http({ method: 'GET', path: back.pathname, query: back.search.slice(1), headers: {}, body: undefined });
+  return { res, back, body: String(res.body) };
+}
+
+/** Connects the user's business to the fake mailbox through the real consent path; returns the accountId. */
+export async function connectMailbox(h: { http: HttpHandler; call: (op: string, input?: unknown, user?: any) => Promise<any> }, user?: unknown): Promise<string> {
+  const { url } = await h.call('mailboxConnectStart', { origin: 'https://app.example.com' }, user);
+  const { res } = await approveMailboxConsent(h.http, url);
+  if (res.status !== 200) throw new Error(`consent failed: ${res.status} ${String(res.body)}`);
+  const { items } = await h.call('mailboxListAccounts', {}, user);
+  return items.at(-1).accountId;
+}
+
+/** RFC 2047 B-encoding of a UTF-8 header value. */
+export const encodedWord = (s: string) => `=?UTF-8?B?${Buffer.from(s, 'utf8').toString('base64')}?=`;
