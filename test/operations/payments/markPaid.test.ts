@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mailText } from '../../fakes/smtp.ts';
 import { post } from '../../http.ts';
+import { newSubmissionId, parseMajorAmount, submitPayout } from '../../../functions/src/domain/supplierSubmission.ts';
 import { countDocs, createPayment, deliver, fileToken, HEIC, JPEG, outbox, paymentsEnv, PDF, PNG, simulateSubmission, stored, WEBP, type PaymentsEnv } from './helpers.ts';
 
 let env: PaymentsEnv;
@@ -171,4 +172,12 @@ test('amounts are bounded: at most 1,000,000,000 agorot (₪10M) on create and u
   const p = await createPayment(h, { amountAgorot: 1_000_000_000, channel: 'link' });
   await assert.rejects(h.call('updatePaymentSettings', { paymentId: p.id, amountAgorot: 2 ** 53 }), { code: 'invalid-argument', message: /^amountAgorot:/ });
   await assert.rejects(h.call('updateBusiness', { priceList: [{ title: 'x', amountAgorot: 1_000_000_001 }] }), { code: 'invalid-argument', message: /^priceList\.0\.amountAgorot:/ });
+  // The supplier page's typed open amount has the same bound.
+  assert.equal(parseMajorAmount('10,000,000'), 1_000_000_000);
+  assert.equal(parseMajorAmount('10,000,000.01'), null);
+  const open = await createPayment(h, { channel: 'link', openAmount: true, amountAgorot: 0 });
+  const token = new URL(open.link).pathname.split('/').pop()!;
+  const payout = { method: 'bank', bankCode: '12', bankBranch: '345', bankAccount: '678901', bankBeneficiary: 'Dana Cohen' } as const;
+  await assert.rejects(submitPayout(h.app.services, { token, submissionId: newSubmissionId(), payout, amount: '99,999,999,999' }), (e: any) => e.problems?.amount === 'amount');
+  assert.equal((await stored(h, open.id)).amountAgorot, 0);
 });
