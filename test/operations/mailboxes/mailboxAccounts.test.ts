@@ -132,3 +132,28 @@ test('without the client id the start answers failed-precondition naming the var
     await bare.close();
   }
 });
+
+test('count lists ids with after: and the label, across pages, and opens no message', async () => {
+  const biz = await h.newBusiness('Count Co');
+  const accountId = await connectMailbox(h, biz);
+  const t0 = Date.parse('2025-03-01T00:00:00Z');
+  for (let i = 0; i < 12; i++) {
+    fake.add({ id: `cnt${i}`, from: 'a@b.c', subject: 's', dateMs: t0 + (i - 2) * 86_400_000, labelIds: i % 3 === 0 ? ['INBOX', 'Label_2'] : ['INBOX'], body: { mimeType: 'text/plain', data: Buffer.from('x') } });
+  }
+  fake.pageSize = 4;
+  try {
+    const gets = fake.gets();
+    const all = await h.call('mailboxImportCount', { accountId, since: t0 }, biz);
+    assert.equal(all.count, fake.mails.size - 3, 'mails after since only');
+    assert.equal(all.truncated, false);
+    const list = fake.requests.filter((r) => r.path === '/gmail/v1/users/me/messages');
+    assert.equal(list.at(-1)!.query.get('q'), `after:${t0 / 1000}`);
+    assert.ok(list.filter((r) => r.query.get('pageToken')).length >= 2, 'followed nextPageToken');
+    const labelled = await h.call('mailboxImportCount', { accountId, since: t0, labelId: 'Label_2' }, biz);
+    assert.equal(labelled.count, 3);
+    assert.equal(fake.requests.at(-1)!.query.get('labelIds'), 'Label_2');
+    assert.equal(fake.gets(), gets, 'no messages.get');
+  } finally {
+    fake.pageSize = 500;
+  }
+});
