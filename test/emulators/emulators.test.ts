@@ -17,19 +17,39 @@ import { get, post } from '../http.ts';
 /**
  * Boots the Firebase emulator suite (functions, hosting, tasks) on the functions entry, calls the API
  * through the Hosting rewrite and runs an outbox delivery through the Cloud Tasks emulator.
- * With gcloud's Firestore emulator (TEST_FIRESTORE_EMULATOR_HOST, started by .ci/run), the functions run
+ * With gcloud's Firestore emulator (TEST_FIRESTORE_EMULATOR_HOST from .ci/run, else started here), the functions run
  * on Firestore, as `npm run emulators` does; otherwise on the embedded store in DATA_DIR. The admin CLI
  * and this test open the same store.
  */
-const FIRESTORE_HOST = process.env.TEST_FIRESTORE_EMULATOR_HOST || '';
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIREBASE = join(ROOT, 'node_modules/firebase-tools/lib/bin/firebase.js');
+
+/**
+ * Without a given emulator, start gcloud's with the script `npm run emulators` uses (it prints nothing
+ * where the machine lacks it), so a plain `npm test` covers the Firestore path too.
+ */
+let stopOwnEmulator = () => {};
+async function ownFirestoreEmulator(): Promise<string> {
+  if (process.env.TEST_FIRESTORE_EMULATOR_HOST || !existsSync(FIREBASE)) return process.env.TEST_FIRESTORE_EMULATOR_HOST || '';
+  const dir = mkdtempSync(join(tmpdir(), 'bfo-firestore-'));
+  const { stdout } = await run('bash', [join(ROOT, 'scripts/firestore-emulator.sh')], { env: { ...process.env, TMPDIR: dir }, timeout: 90_000 }).catch(() => ({ stdout: '' }));
+  const pidFile = join(dir, 'firestore-emulator.pid');
+  stopOwnEmulator = () => {
+    stopOwnEmulator = () => {};
+    // The script started it as a process group of its own: this ends the gcloud wrapper and its Java server.
+    if (existsSync(pidFile)) try { process.kill(-Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM'); } catch { /* already gone */ }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', () => stopOwnEmulator());
+  return stdout.trim();
+}
+const FIRESTORE_HOST = await ownFirestoreEmulator();
 /** The store settings the functions, the admin CLI and the test share. */
 const storeEnv = (dataDir: string): Record<string, string> =>
   FIRESTORE_HOST
     ? { DATA_DIR: dataDir, FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, GCLOUD_PROJECT: 'demo-bfo', STORE: 'firestore', FILES: 'local', CREDENTIALS_KEY: 'emulator-test-credentials-key' }
     : { DATA_DIR: dataDir };
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const FIREBASE = join(ROOT, 'node_modules/firebase-tools/lib/bin/firebase.js');
 const BOOT_TIMEOUT_MS = 120_000;
 
 async function firebaseUnavailable(): Promise<string | false> {
@@ -163,6 +183,7 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
     }
     await smtp?.close();
     if (work) rmSync(work, { recursive: true, force: true });
+    stopOwnEmulator();
   });
 
   test('the API answers through the Hosting rewrites in the spec envelope', async (t) => {
