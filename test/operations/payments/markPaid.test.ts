@@ -47,6 +47,18 @@ test('works from every unpaid state, and refuses paid and canceled naming the st
   await assert.rejects(h.call('markPaid', { paymentId: c.id }), { code: 'failed-precondition', message: /status is canceled/ });
 });
 
+test('a proof file name keeps only its last path part, without controls or bidi overrides, and its link works', async () => {
+  const { h } = env;
+  const p = await createPayment(h, { channel: 'link' });
+  const paid = await h.call('markPaid', { paymentId: p.id, proof: proofOf(PDF, 'application/pdf', '../../\u202Efdp.exe\r\nאישור.pdf') });
+  assert.equal(paid.proof.fileName, 'fdp.exeאישור.pdf');
+  assert.ok(!paid.proof.url.includes('..'));
+  const dots = await createPayment(h, { channel: 'link' });
+  const named = await h.call('markPaid', { paymentId: dots.id, proof: proofOf(PDF, 'application/pdf', '..') });
+  assert.ok(named.proof.fileName && named.proof.fileName !== '..');
+  assert.ok((await h.app.services.files.open(fileToken(named.proof.url)))?.bytes.equals(PDF), 'the link resolves');
+});
+
 test('stores a PDF or image proof with a download link', async () => {
   const { h } = env;
   for (const [bytes, type] of [[PDF, 'application/pdf'], [PNG, 'image/png'], [JPEG, 'image/jpeg'], [WEBP, 'image/webp'], [HEIC, 'image/HEIC']] as const) {
