@@ -13,6 +13,8 @@ import { createLogger, type Logger } from './core/logger.ts';
 import { createFiles } from './core/files.ts';
 import { deliverOutboxRecord, OUTBOX_QUEUE, type Senders } from './core/outbox.ts';
 import { appendActivity } from './core/activity.ts';
+import { runStatementSync, STATEMENT_SYNC_QUEUE } from './domain/statements.ts';
+import './adapters/statementSources.ts';
 import { smtpSender } from './adapters/smtp/smtpSender.ts';
 import { whatsappSender } from './adapters/whatsapp/whatsappSender.ts';
 import { localFiles } from './adapters/local-files/localFiles.ts';
@@ -104,6 +106,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
           }),
       });
     },
+    [STATEMENT_SYNC_QUEUE]: (payload) => runStatementSync(services, payload),
   };
   let tasks: TaskQueue;
   let queue: LocalQueue | null = null;

@@ -1,0 +1,106 @@
+/**
+ * fxwallet: Wise's REST API (FXWALLET_BASE_URL, or FXWALLET_SANDBOX_BASE_URL when connected with sandbox), personal token as Bearer.
+ * - GET /v2/profiles                                          → [{ id, type, fullName? , details? }]
+ * - GET /v4/profiles/{p}/balances?types=STANDARD              → [{ id, currency, ... }]
+ * - GET /v1/profiles/{p}/balance-statements/{b}/statement.pdf|.csv?currency&intervalStart&intervalEnd&type=COMPACT
+ * - GET /v1/transfers?profile={p}&createdDateStart&createdDateEnd&limit&offset → [{ id, sourceCurrency, status, created }]
+ * - GET /v1/transfers/{id}/receipt.pdf
+ * Statements for personal tokens are protected by strong customer authentication (SCA): Wise answers 403 with an
+ * `x-2fa-approval` one-time token to be signed with a key registered in Wise. We do not hold such a key, so the
+ * user is told (failed-precondition) what to do. 401 → wrong token (connect) or NeedsReconnect (later).
+ */
+import { ApiError, invalid, precondition } from '../../core/errors.ts';
+import { monthBounds } from '../../domain/months.ts';
+import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementSource } from '../../domain/statementSources.ts';
+
+interface WiseProfile {
+  id: number;
+  type: string;
+  fullName?: string;
+  details?: { name?: string; firstName?: string; lastName?: string };
+}
+interface WiseBalance {
+  id: number;
+  currency: string;
+  type?: string;
+}
+interface WiseTransfer {
+  id: number;
+  sourceCurrency: string;
+  status: string;
+  created: string;
+}
+
+const SCA_HELP =
+  'Wise requires strong customer authentication for statements of personal tokens: ' +
+  'register a public key in Wise (Settings → API tokens → Manage public keys) or use a business profile token, then sync again';
+/** Transfer statuses whose money has left the balance. */
+const SENT = new Set(['outgoing_payment_sent', 'funds_converted', 'processing']);
+
+const baseOf = (creds: Record<string, string>, env: SourceEnv) => (creds.sandbox ? env.config.fxwalletSandboxBaseUrl : env.config.fxwalletBaseUrl);
+
+async function call(base: string, token: string, path: string, phase: 'connect' | 'sync'): Promise<Response> {
+  const res = await retryAfterFetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (res.ok) return res;
+  await res.arrayBuffer().catch(() => undefined);
+  if (res.status === 403 && res.headers.get('x-2fa-approval')) throw precondition(SCA_HELP);
+  if (res.status === 401) {
+    if (phase === 'connect') throw invalid('token', 'Wise refused this token; create a personal API token in Wise (Settings → API tokens) and paste it');
+    throw new NeedsReconnect('Wise refused the stored token (revoked or expired)');
+  }
+  if (res.status === 403) throw precondition('Wise refused access with this token; give the token full or read-only access to balances and transfers');
+  if (res.status === 429) throw new ApiError('resource-exhausted', 'Wise is rate limiting requests; try again in a minute');
+  throw new Error(`Wise answered ${res.status} to ${path.split('?')[0]}`);
+}
+
+const json = async <T>(res: Response): Promise<T> => (await res.json()) as T;
+const profileName = (p: WiseProfile) => p.fullName || p.details?.name || [p.details?.firstName, p.details?.lastName].filter(Boolean).join(' ') || `profile ${p.id}`;
+
+async function transfersOf(base: string, token: string, profileId: string, start: string, end: string, phase: 'connect' | 'sync'): Promise<WiseTransfer[]> {
+  const all: WiseTransfer[] = [];
+  for (let offset = 0; offset < 2000; offset += 100) {
+    const q = new URLSearchParams({ profile: profileId, createdDateStart: start, createdDateEnd: end, limit: '100', offset: String(offset) });
+    const page = await json<WiseTransfer[]>(await call(base, token, `/v1/transfers?${q}`, phase));
+    all.push(...page);
+    if (page.length < 100) break;
+  }
+  return all;
+}
+
+export const fxwalletSource: StatementSource = {
+  name: 'fxwallet',
+  async connect(creds, env) {
+    const base = baseOf(creds, env);
+    const profiles = await json<WiseProfile[]>(await call(base, creds.token, '/v2/profiles', 'connect'));
+    const accounts = [];
+    const months = new Set<string>();
+    const oldest = monthBounds(env.months[env.months.length - 1]).start;
+    const newest = monthBounds(env.months[0]).end;
+    for (const p of profiles) {
+      const balances = await json<WiseBalance[]>(await call(base, creds.token, `/v4/profiles/${p.id}/balances?types=STANDARD`, 'connect'));
+      for (const b of balances) accounts.push({ providerAccountId: `${p.id}:${b.id}`, name: `${profileName(p)} ${b.currency}`, currency: b.currency });
+      for (const t of await transfersOf(base, creds.token, String(p.id), oldest, newest, 'connect')) months.add(t.created.slice(0, 7));
+    }
+    return { accounts, monthsWithActivity: [...months] };
+  },
+  async sync(creds, account, month, env) {
+    const base = baseOf(creds, env);
+    const [profileId, balanceId] = account.providerAccountId.split(':');
+    const currency = account.currency ?? '';
+    const { start, end } = monthBounds(month);
+    const q = new URLSearchParams({ currency, intervalStart: start, intervalEnd: end, type: 'COMPACT' });
+    const files = [];
+    for (const ext of ['pdf', 'csv'] as const) {
+      const res = await call(base, creds.token, `/v1/profiles/${profileId}/balance-statements/${balanceId}/statement.${ext}?${q}`, 'sync');
+      files.push({ fileName: `wise-${currency}-${month}-statement.${ext}`, contentType: ext === 'pdf' ? 'application/pdf' : 'text/csv', bytes: Buffer.from(await res.arrayBuffer()) });
+    }
+    const transfers = (await transfersOf(base, creds.token, profileId, start, end, 'sync')).filter((t) => t.sourceCurrency === currency && SENT.has(t.status));
+    for (const t of transfers) {
+      const res = await call(base, creds.token, `/v1/transfers/${t.id}/receipt.pdf`, 'sync');
+      files.push({ fileName: `wise-${currency}-${month}-transfer-${t.id}.pdf`, contentType: 'application/pdf', bytes: Buffer.from(await res.arrayBuffer()) });
+    }
+    return files;
+  },
+};
+
+registerStatementSource(fxwalletSource);

@@ -1,0 +1,39 @@
+import { invalid } from '../core/errors.ts';
+import { jerusalemDay } from '../core/clock.ts';
+
+/** How far back connect offers months: the 24 closed months before the current one (docs/decisions.md). */
+export const MONTHS_BACK = 24;
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+/** The current month in Israel, `YYYY-MM`. */
+export const currentMonth = (nowMs: number) => jerusalemDay(nowMs).slice(0, 7);
+
+/** The month `delta` months from `month` (negative goes back). */
+export function addMonths(month: string, delta: number): string {
+  const [y, m] = month.split('-').map(Number);
+  const n = y * 12 + (m - 1) + delta;
+  return `${String(Math.floor(n / 12)).padStart(4, '0')}-${String((n % 12) + 1).padStart(2, '0')}`;
+}
+
+/** A strict `YYYY-MM` that is closed in Israel (before the current month); else `invalid-argument` naming the field. */
+export function closedMonth(value: string, nowMs: number, field = 'month'): string {
+  if (!MONTH.test(value)) throw invalid(field, 'must be a month as YYYY-MM');
+  if (value >= currentMonth(nowMs)) throw invalid(field, `${value} is not closed yet; only months before ${currentMonth(nowMs)} can be synced`);
+  return value;
+}
+
+/** The closed months a connect offers, newest first, back to MONTHS_BACK. */
+export function closedMonths(nowMs: number, back = MONTHS_BACK): string[] {
+  const cur = currentMonth(nowMs);
+  return Array.from({ length: back }, (_, i) => addMonths(cur, -(i + 1)));
+}
+
+/** The month's bounds as UTC instants (Israel's calendar month, Israel being UTC+2/+3): [start, end). */
+export function monthBounds(month: string): { start: string; end: string } {
+  // Providers filter by instant; the Israeli month starts at 00:00 local, taken as 22:00 UTC the day before (+2),
+  // which is within an hour of the truth in summer and never drops a day.
+  const startMs = Date.parse(`${month}-01T00:00:00Z`) - 2 * 3_600_000;
+  const endMs = Date.parse(`${addMonths(month, 1)}-01T00:00:00Z`) - 2 * 3_600_000;
+  return { start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() };
+}
