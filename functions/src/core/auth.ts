@@ -6,6 +6,8 @@ import type { DocStore } from '../ports/store.ts';
 /** Every key starts with this literal, so leaked keys are easy to recognise and scan for. */
 export const API_KEY_PREFIX = 'bfo_';
 const KEY_SHAPE = /^bfo_[A-Za-z0-9_-]{43}$/;
+/** A Firebase ID token is a JWT: three base64url parts (the signature may be empty for the emulator's unsigned tokens). */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 /** lastUsedAt is refreshed at most this often, so a busy key does not cost a write per call. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
@@ -80,12 +82,26 @@ export async function revokeUserKeys(store: DocStore, businessId: string, userId
   }
 }
 
-/** Resolves `Authorization: Bearer <key>` to the caller, with the user's role as it is now. */
-export async function authenticate(store: DocStore, authorization: string | undefined, now: number): Promise<Caller> {
+/** What a surface passes besides Authorization; only the ID-token branch reads it. */
+export interface AuthOptions {
+  /** The `X-Business-Id` header: which business a signed-in member of several acts in. */
+  businessId?: string;
+  /** The operation asked for: a signed-in user who belongs to no business may still call `acceptInvite`. */
+  operation?: string;
+}
+
+/** Operations a signed-in user may call before joining any business (their caller has `businessId` ''). */
+export const SIGN_IN_OPERATIONS = new Set(['acceptInvite']);
+
+/** Resolves `Authorization: Bearer <API key or Firebase ID token>` to the caller, with the user's role as it is now. */
+export async function authenticate(store: DocStore, authorization: string | undefined, now: number, opts: AuthOptions = {}): Promise<Caller> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new ApiError('unauthenticated', 'missing API key: send the header Authorization: Bearer <API key>');
   const key = match[1];
-  if (!KEY_SHAPE.test(key)) throw new ApiError('unauthenticated', 'invalid API key');
+  if (!KEY_SHAPE.test(key)) {
+    if (JWT_SHAPE.test(key)) return (await import('./idToken.ts')).authenticateIdToken(store, key, opts);
+    throw new ApiError('unauthenticated', 'invalid API key');
+  }
   const keyDoc = await store.get(apiKeyPath(sha256(key)));
   if (!keyDoc) throw new ApiError('unauthenticated', 'invalid API key');
   const record = keyDoc.data as unknown as ApiKeyRecord;

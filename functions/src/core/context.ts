@@ -19,6 +19,8 @@ export interface Caller {
   keyName: string;
   /** The key's hash (its record id), when a key made the call. */
   keyId?: string;
+  /** The Firebase Auth uid, when a dashboard ID token made the call. */
+  firebaseUid?: string;
 }
 
 /** Process-wide services, built once (app.ts). */

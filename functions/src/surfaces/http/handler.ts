@@ -86,7 +86,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
       return methodNotAllowed(name, op.flags.readOnly ? 'GET, POST' : 'POST', req.method);
     }
     const store = services.store.metered(meter);
-    const caller = await authenticate(store, req.headers.authorization, services.clock.now());
+    const caller = await authenticate(store, req.headers.authorization, services.clock.now(), { businessId: req.headers['x-business-id'], operation: name });
     if (limiter.enabled && caller.keyId) {
       const r = limiter.take(caller.keyId);
       rateHeaders['ratelimit-policy'] = `"per-key";q=${r.limit};w=60`;
@@ -97,7 +97,8 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
       }
     }
     const key = req.headers['idempotency-key'];
-    if (key === undefined || op.flags.readOnly) {
+    // A signed-in user joining their first business has no business to keep the key under (acceptInvite).
+    if (key === undefined || op.flags.readOnly || !caller.businessId) {
       const { result } = await execute(op, input, caller, services, requestId, meter, store);
       return json(200, { ok: true, result });
     }

@@ -1,0 +1,72 @@
+import { ApiError } from './errors.ts';
+import { memberPath, SIGN_IN_OPERATIONS, type AuthOptions, type MemberRecord } from './auth.ts';
+import type { Caller } from './context.ts';
+import type { DocStore } from '../ports/store.ts';
+
+/** The caller name activity rows show for a dashboard (ID token) call. */
+export const DASHBOARD_KEY_NAME = 'dashboard';
+const BUSINESS_ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
+
+interface UserRecord {
+  userId: string;
+  email: string;
+  firebaseUid?: string;
+}
+
+/** Loaded on the first ID token only, so API-key calls and cold starts never pay for firebase-admin. */
+async function verify(token: string) {
+  const [{ getApps, initializeApp }, { getAuth }] = await Promise.all([import('firebase-admin/app'), import('firebase-admin/auth')]);
+  try {
+    if (!getApps().length) initializeApp();
+    // With FIREBASE_AUTH_EMULATOR_HOST set, firebase-admin accepts the emulator's unsigned tokens.
+    return await getAuth().verifyIdToken(token);
+  } catch {
+    throw new ApiError('unauthenticated', 'invalid or expired ID token');
+  }
+}
+
+/**
+ * Maps a verified Firebase user to our user: by `firebaseUid`, else (first sign-in) by verified email,
+ * recording the uid then. An email already bound to another Firebase account is refused.
+ */
+async function findUser(store: DocStore, uid: string, email: string): Promise<UserRecord | null> {
+  const byUid = await store.query({ collection: 'users', where: [['firebaseUid', '==', uid]], limit: 1 });
+  if (byUid.length) return byUid[0].data as unknown as UserRecord;
+  const byEmail = await store.query({ collection: 'users', where: [['email', '==', email]], limit: 1 });
+  if (!byEmail.length) return null;
+  const user = byEmail[0].data as unknown as UserRecord;
+  if (user.firebaseUid && user.firebaseUid !== uid) throw new ApiError('unauthenticated', 'this email address is linked to another sign-in account');
+  await store.update(byEmail[0].path, { firebaseUid: uid });
+  return { ...user, userId: user.userId ?? byEmail[0].id, firebaseUid: uid };
+}
+
+export async function authenticateIdToken(store: DocStore, token: string, opts: AuthOptions): Promise<Caller> {
+  const decoded = await verify(token);
+  if (!decoded.email || decoded.email_verified !== true) throw new ApiError('unauthenticated', 'ID token: sign in with a verified email address');
+  const email = decoded.email.trim().toLowerCase();
+  const signInOnly = opts.operation !== undefined && SIGN_IN_OPERATIONS.has(opts.operation);
+  // Before joining any business: only the sign-in operations, with no business and no role to speak of.
+  const outsider = (why: string): Caller => {
+    if (!signInOnly) throw new ApiError('permission-denied', why);
+    return { businessId: '', userId: '', email, role: 'user', keyName: DASHBOARD_KEY_NAME, firebaseUid: decoded.uid };
+  };
+  if (opts.businessId !== undefined && !BUSINESS_ID_SHAPE.test(opts.businessId)) throw new ApiError('invalid-argument', 'X-Business-Id: not a business id');
+  const user = await findUser(store, decoded.uid, email);
+  if (!user) return outsider('this account is not a member of any business; ask an admin for an invite');
+  let member: MemberRecord;
+  let businessId: string;
+  if (opts.businessId !== undefined) {
+    const doc = await store.get(memberPath(opts.businessId, user.userId));
+    if (!doc) return outsider('X-Business-Id: you are not a member of this business');
+    member = doc.data as unknown as MemberRecord;
+    businessId = opts.businessId;
+  } else {
+    const found = await store.query({ collection: 'members', group: true, where: [['userId', '==', user.userId]], limit: 2 });
+    if (!found.length) return outsider('this account is not a member of any business; ask an admin for an invite');
+    if (found.length > 1 && signInOnly) return outsider('');
+    if (found.length > 1) throw new ApiError('invalid-argument', 'X-Business-Id: you belong to several businesses; send the header X-Business-Id with the one to act in');
+    member = found[0].data as unknown as MemberRecord;
+    businessId = found[0].path.split('/')[1];
+  }
+  return { businessId, userId: user.userId, email: member.email, role: member.role, keyName: DASHBOARD_KEY_NAME, firebaseUid: decoded.uid };
+}
