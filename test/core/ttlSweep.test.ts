@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHarness } from '../harness.ts';
 import { startSmtp } from '../fakes/smtp.ts';
 import { sweepExpired } from '../../functions/src/core/ttlSweep.ts';
+import { consumeQuota } from '../../functions/src/core/quota.ts';
 import { loadIndexes } from '../../functions/src/adapters/indexCoverage.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,11 +25,14 @@ test('records that only grow get an expiry and the local sweep deletes them once
   const count = async (collection: string, group = false) => (await store.query({ collection, group })).length;
   assert.equal(await count('oauthStates'), 1);
   assert.equal(await count('outbox', true), 2);
+  await consumeQuota(store, { emails: 100 }, h.owner.businessId, 'emails', 1, now);
+  assert.equal(await count('quotas', true), 1, 'today\'s quota counter');
   assert.equal(await sweepExpired(store, now), 0, 'nothing is due yet');
   now += 100 * 86_400_000;
   const removed = await sweepExpired(store, now);
   assert.ok(removed >= 3, `removed ${removed}`);
   assert.equal(await count('oauthStates'), 0, 'the spent OAuth state is gone');
+  assert.equal(await count('quotas', true), 0, 'past days\' quota counters are gone');
   const outbox = (await store.query({ collection: 'outbox', group: true })).map((d) => d.data.status);
   assert.deepEqual(outbox, ['pending'], 'the delivered record is gone, the pending one stays');
   assert.equal((await store.query({ collection: '_tasks', where: [['state', '==', 'done']] })).length, 0, 'finished tasks are gone');
