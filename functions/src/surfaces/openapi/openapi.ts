@@ -42,7 +42,7 @@ function responses(op: AnyOperation) {
       },
     },
     '400': errorResponse('invalid-argument, failed-precondition or out-of-range; the message names the field'),
-    '401': errorResponse('unauthenticated: missing, invalid or revoked API key'),
+    '401': errorResponse('unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email'),
     '403': errorResponse('permission-denied: admin role required, or the membership was removed'),
     '404': errorResponse('not-found'),
     '409': errorResponse('already-exists or aborted'),
@@ -165,7 +165,7 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
     tags: [...new Set([...registry.values()].map((op) => op.group))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations of the ${name} group.` })),
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key, prefixed bfo_' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (bfo_ + 43 characters), or for the dashboard a Firebase Auth ID token of a member with a verified email; a member of several businesses also sends X-Business-Id: <businessId>. acceptInvite takes an ID token only.' } },
       schemas: {
         ErrorEnvelope: {
           type: 'object',
