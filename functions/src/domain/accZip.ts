@@ -6,6 +6,7 @@ import { sanitizeFileName } from '../core/text.ts';
 import { invoicesPath, type InvoiceDoc } from './invoices.ts';
 import { paymentsPath, type PaymentRecord } from './payments.ts';
 import { accTree, readAccFolders, type AccFolderRecord, type AccSource } from './accountant.ts';
+import { statementsPath, type StatementRecord } from './statements.ts';
 
 /**
  * The accountant's ZIP, streamed: `archiver` reads one stored file at a time from the file store and
@@ -26,8 +27,8 @@ export interface ZipEntry {
   fileId: string;
 }
 
-/** Where each source kind finds its files (statements and signed forms register theirs). */
-export type SourceResolver = (s: Services, businessId: string, source: AccSource, range: ZipRange) => Promise<{ fileId: string; fileName: string }[]>;
+/** Where each source kind finds its files; `subdir` nests them (statements: account, then month). */
+export type SourceResolver = (s: Services, businessId: string, source: AccSource, range: ZipRange) => Promise<{ fileId: string; fileName: string; subdir?: string }[]>;
 
 const inMonthRange = (day: string | null | undefined, r: ZipRange) => {
   const month = (day ?? '').slice(0, 7);
@@ -54,7 +55,21 @@ const proofs: SourceResolver = async (s, businessId, _source, range) => {
   return paid.filter((p) => p.proof && inMonthRange(p.paidAt, range)).map((p) => ({ fileId: p.proof!.fileId, fileName: `${p.supplierName} ${(p.paidAt ?? '').slice(0, 10)} ${p.proof!.fileName}` }));
 };
 
-export const ZIP_SOURCES: Partial<Record<AccSource['kind'], SourceResolver>> = { invoices, proofs };
+/** The ready statements of the range (account ids: all when empty), by account and month. */
+export async function readyStatements(s: Services, businessId: string, accountIds: string[], range: ZipRange): Promise<StatementRecord[]> {
+  const docs = await s.store.query({ collection: statementsPath(businessId) });
+  return docs
+    .map((d) => d.data as unknown as StatementRecord)
+    .filter((st) => st.status === 'ready' && (!accountIds.length || accountIds.includes(st.accountId)) && inMonthRange(`${st.month}-01`, range))
+    .sort((a, b) => a.accountName.localeCompare(b.accountName, 'he') || a.month.localeCompare(b.month));
+}
+
+const statements: SourceResolver = async (s, businessId, source, range) =>
+  (await readyStatements(s, businessId, source.accountIds, range)).flatMap((st) =>
+    st.files.map((f) => ({ fileId: f.fileId, fileName: f.fileName, subdir: `${sanitizeFileName(st.accountName, st.accountId)}/${st.month}` })),
+  );
+
+export const ZIP_SOURCES: Partial<Record<AccSource['kind'], SourceResolver>> = { invoices, proofs, statements };
 
 /** Entry names: the folder path, a sanitized file name, and " (2)", " (3)" … when two collide. */
 export function uniqueNames(entries: { dir: string; fileName: string; fileId: string }[]): ZipEntry[] {
@@ -92,7 +107,7 @@ export async function planAccZip(s: Services, businessId: string, folderId: stri
     searched.push(`${dir}: ${describeSource(src)}`);
     const resolve = ZIP_SOURCES[src.kind];
     if (!resolve) continue;
-    for (const f of await resolve(s, businessId, src, range)) raw.push({ dir, ...f });
+    for (const f of await resolve(s, businessId, src, range)) raw.push({ dir: f.subdir ? `${dir}/${f.subdir}` : dir, fileName: f.fileName, fileId: f.fileId });
   }
   return { entries: uniqueNames(raw), searched };
 }

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { input } from '../../core/schema.ts';
+import { notFound } from '../../core/errors.ts';
+import { closedMonth } from '../../domain/months.ts';
+import { accountsPath } from '../../domain/statements.ts';
+import { buildStatementsZip } from '../../domain/monthPackage.ts';
+
+export default defineOperation({
+  name: 'statementsZip',
+  group: 'statements',
+  summary: "One ZIP of a month's statements (all accounts or one)",
+  description:
+    'Entries are <account>/<month>/<file> for every ready statement of the month; a month with none still makes a ZIP, with a README of what was looked for. ' +
+    'Returns the download link once the ZIP is stored; long ones belong on {direct_url}/statementsZip.',
+  flags: {},
+  input: input({
+    month: z.string().max(7).describe('The closed month, YYYY-MM.'),
+    accountId: z.string().max(128).optional().describe('Only this statement account; omit for all.'),
+  }),
+  output: z.object({ fileId: z.string(), fileName: z.string(), url: z.string(), size: z.int(), entries: z.int(), accounts: z.array(z.string()), missing: z.array(z.string()) }),
+  async run({ month, accountId }, ctx) {
+    const m = closedMonth(month, ctx.clock.now());
+    const { businessId } = ctx.caller;
+    if (accountId && (accountId.includes('/') || !(await ctx.store.get(accountsPath(businessId, accountId))))) throw notFound(`accountId: statement account ${accountId}`);
+    return buildStatementsZip(ctx, businessId, m, accountId ? [accountId] : []);
+  },
+  activity: (input, result) => ({ targetIds: [result.fileId], summary: `built the statements ZIP of ${input.month}: ${result.entries} file(s)` }),
+});

@@ -1,0 +1,79 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import yauzl from 'yauzl';
+import { createHarness, type Harness } from '../../harness.ts';
+import { startSmtp, mailText } from '../../fakes/smtp.ts';
+import { accountsPath, statementsPath, statementId, type AccountRecord, type StatementRecord } from '../../../functions/src/domain/statements.ts';
+
+let h: Harness;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let origin: string;
+before(async () => {
+  smtp = await startSmtp();
+  h = await createHarness({ env: { SMTP_URL: smtp.url } });
+  origin = await h.listen();
+});
+after(async () => {
+  await h.close();
+  await smtp.close();
+});
+
+/** Two connected accounts; the bank's statement of 2026-03 is ready, the card processor's is not. */
+async function seed(businessId: string) {
+  const at = new Date().toISOString();
+  const accounts: AccountRecord[] = [
+    { id: 'usbank_a1', source: 'usbank', connectionId: 'c1', providerAccountId: 'p1', name: 'Mercury Checking', currency: 'USD', status: 'connected', reason: null, createdAt: at, updatedAt: at },
+    { id: 'cardproc_a2', source: 'cardproc', connectionId: 'c2', providerAccountId: 'p2', name: 'Stripe', currency: null, status: 'connected', reason: null, createdAt: at, updatedAt: at },
+  ];
+  for (const a of accounts) await h.app.services.store.set(accountsPath(businessId, a.id), { ...a });
+  const file = await h.app.services.files.save(businessId, { fileName: 'statement-2026-03.pdf', contentType: 'application/pdf', bytes: Buffer.from('%PDF-1.4 statement') });
+  const st: StatementRecord = {
+    id: statementId('usbank_a1', '2026-03'), accountId: 'usbank_a1', source: 'usbank', accountName: 'Mercury Checking', month: '2026-03', status: 'ready', reason: null,
+    files: [{ fileId: file.fileId, fileName: file.fileName, contentType: file.contentType, size: file.size }], gen: 1, runs: 1, runId: null, send: null, requestedAt: at, syncedAt: at,
+  };
+  await h.app.services.store.set(statementsPath(businessId, st.id), { ...st });
+}
+
+const unzipNames = (bytes: Buffer) =>
+  new Promise<string[]>((resolve, reject) =>
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const names: string[] = [];
+      zip.on('entry', (e) => (names.push(e.fileName), zip.readEntry()));
+      zip.on('end', () => resolve(names));
+      zip.readEntry();
+    }),
+  );
+
+test('statementsZip puts each ready statement under account/month and names the missing accounts', async () => {
+  await seed(h.owner.businessId);
+  const z = await h.call('statementsZip', { month: '2026-03' });
+  assert.deepEqual(z.accounts, ['Mercury Checking']);
+  assert.deepEqual(z.missing, ['Stripe']);
+  const bytes = Buffer.from(await (await fetch(z.url.replace(/^https?:\/\/[^/]+/, origin))).arrayBuffer());
+  assert.deepEqual(await unzipNames(bytes), ['Mercury Checking/2026-03/statement-2026-03.pdf']);
+  await assert.rejects(h.call('statementsZip', { month: '2026-3' }), { code: 'invalid-argument', message: /^month:/ });
+  await assert.rejects(h.call('statementsZip', { month: '2026-03', accountId: 'nope' }), { code: 'not-found', message: /^accountId:/ });
+});
+
+test('statementsSend emails the package link to the recipients through the outbox, lists what is missing, and records the send', async () => {
+  const sent = await h.call('statementsSend', { month: '2026-03', recipients: ['cpa@example.com'] });
+  assert.deepEqual(sent.to, ['cpa@example.com']);
+  await h.app.queue!.drain();
+  const [mail] = await smtp.waitFor(1);
+  const text = mailText(mail.raw);
+  assert.match(text, /Included: Mercury Checking/);
+  assert.match(text, /Missing: Stripe/);
+  assert.match(text, /\/files\/\[link removed after delivery\]|\/files\/[A-Za-z0-9_-]{43}/);
+  const list = await h.call('statementsList');
+  const st = list.items?.find?.((s: any) => s.month === '2026-03') ?? list.statements?.find((s: any) => s.month === '2026-03') ?? list.find?.((s: any) => s.month === '2026-03');
+  assert.deepEqual(st.send.to, ['cpa@example.com']);
+  await assert.rejects(h.call('statementsSend', { month: '2026-03' }), { code: 'invalid-argument', message: /^recipients: none given/ });
+});
+
+test('another business gets its own empty package, never these statements', async () => {
+  const other = await h.newBusiness('Other');
+  const z = await h.call('statementsZip', { month: '2026-03' }, other);
+  assert.equal(z.entries, 0);
+  assert.deepEqual(z.accounts, []);
+});
