@@ -94,6 +94,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     ...overrides.senders,
   } as Senders;
   const taskHandlers: Record<string, TaskHandler> = {
+    // Mailbox imports: one batch of message ids (domain/mailImport.ts); loaded on first use.
+    mailboxImportBatch: async (payload) => (await import('./domain/mailImport.ts')).runImportBatch(services, payload),
     [OUTBOX_QUEUE]: async (payload) => {
       await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
         maxAttempts: config.outboxMaxAttempts,

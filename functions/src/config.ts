@@ -55,6 +55,10 @@ export interface Config {
   mailboxBaseUrl: string;
   mailboxClientId: string;
   mailboxClientSecret: string;
+  /** Mails of one import task in flight at once. */
+  mailboxImportParallelism: number;
+  /** How long mailboxImportStart waits for the import before answering it in progress. */
+  mailboxImportWaitMs: number;
   /** Statement sources (issue 8): Stripe API root (cardproc), Mercury API root (usbank), Wise API roots (fxwallet). */
   cardprocBaseUrl: string;
   usbankBaseUrl: string;
@@ -169,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailboxBaseUrl: (env.MAILBOX_BASE_URL || 'https://gmail.googleapis.com').replace(/\/+$/, ''),
     mailboxClientId: env.MAILBOX_CLIENT_ID ?? '',
     mailboxClientSecret: env.MAILBOX_CLIENT_SECRET ?? '',
+    mailboxImportParallelism: positiveInt(env.MAILBOX_IMPORT_PARALLELISM, 10),
+    mailboxImportWaitMs: env.MAILBOX_IMPORT_WAIT_MS !== undefined && /^\d+$/.test(env.MAILBOX_IMPORT_WAIT_MS) ? Math.min(Number(env.MAILBOX_IMPORT_WAIT_MS), 530_000) : 530_000,
     cardprocBaseUrl: (env.CARDPROC_BASE_URL || 'https://api.stripe.com').replace(/\/+$/, ''),
     usbankBaseUrl: (env.USBANK_BASE_URL || 'https://api.mercury.com/api/v1').replace(/\/+$/, ''),
     fxwalletBaseUrl: (env.FXWALLET_BASE_URL || 'https://api.wise.com').replace(/\/+$/, ''),

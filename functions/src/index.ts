@@ -172,6 +172,8 @@ function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
 export const outboxDeliver = taskQueue(OUTBOX_QUEUE, [...SMTP_URL, ...WHATSAPP_TOKEN]);
 // Statement syncs unseal provider credentials (domain/statements.ts STATEMENT_SYNC_QUEUE).
 export const statementSync = taskQueue('statementSync', [...CREDENTIALS_KEY]);
+// Mailbox import batches unseal the mailbox token, refresh it and read attachments with AI (domain/mailImport.ts).
+export const mailboxImportBatch = taskQueue('mailboxImportBatch', [...CREDENTIALS_KEY, ...MAILBOX_CLIENT_SECRET, ...GEMINI_API_KEY]);
 
 /**
  * Re-queues outbox messages whose delivery task was lost (never enqueued, or dead after its retries
