@@ -202,6 +202,22 @@ describe('dashboard sign-in with Firebase Auth ID tokens (Auth emulator)', { ski
     const inSecond = await api('/v1/whoami', idToken, { businessId: second.businessId });
     assert.equal(inSecond.body.result.role, 'admin');
 
+    // MCP takes the token and the header too.
+    const mcp = async (businessId?: string) => {
+      const res = await fetch(`${origin}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${idToken}`, ...(businessId ? { 'x-business-id': businessId } : {}) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const viaMcp = await mcp(second.businessId);
+    assert.equal(viaMcp.status, 200, viaMcp.text);
+    assert.match(viaMcp.text, new RegExp(`"businessId":\\s*\\\\?"${second.businessId}`));
+    const mcpAmbiguous = await mcp();
+    assert.equal(mcpAmbiguous.status, 400, mcpAmbiguous.text);
+    assert.match(mcpAmbiguous.text, /X-Business-Id/);
+
     const foreign = await api('/v1/whoami', idToken, { businessId: third.businessId });
     assert.equal(foreign.status, 403);
     assert.equal(foreign.body.error.code, 'permission-denied');
