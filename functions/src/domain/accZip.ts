@@ -7,6 +7,7 @@ import { invoicesPath, type InvoiceDoc } from './invoices.ts';
 import { paymentsPath, type PaymentRecord } from './payments.ts';
 import { accTree, readAccFolders, type AccFolderRecord, type AccSource } from './accountant.ts';
 import { statementsPath, type StatementRecord } from './statements.ts';
+import { signupDocsPath, type SignupDocRecord } from './signupDocs.ts';
 
 /**
  * The accountant's ZIP, streamed: `archiver` reads one stored file at a time from the file store and
@@ -69,7 +70,16 @@ const statements: SourceResolver = async (s, businessId, source, range) =>
     st.files.map((f) => ({ fileId: f.fileId, fileName: f.fileName, subdir: `${sanitizeFileName(st.accountName, st.accountId)}/${st.month}` })),
   );
 
-export const ZIP_SOURCES: Partial<Record<AccSource['kind'], SourceResolver>> = { invoices, proofs, statements };
+/** Signed forms: the newest filled copy of each signup document made in the range. */
+const signed: SourceResolver = async (s, businessId, _source, range) => {
+  const docs = (await s.store.query({ collection: signupDocsPath(businessId) })).map((d) => d.data as unknown as SignupDocRecord);
+  return docs.flatMap((d) => {
+    const newest = [...(d.filled ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+    return newest && inMonthRange(newest.createdAt, range) ? [{ fileId: newest.fileId, fileName: newest.fileName }] : [];
+  });
+};
+
+export const ZIP_SOURCES: Record<AccSource['kind'], SourceResolver> = { invoices, proofs, statements, signed };
 
 /** Entry names: the folder path, a sanitized file name, and " (2)", " (3)" … when two collide. */
 export function uniqueNames(entries: { dir: string; fileName: string; fileId: string }[]): ZipEntry[] {
