@@ -10,7 +10,7 @@ export default defineOperation({
   summary: 'Stop a running import before its next mail',
   description: 'Flags the import canceled; each batch checks before its next mail, so what was imported stays and the rest is not looked at. A finished import is answered as it is.',
   flags: { idempotent: true },
-  input: input({ importId: z.string().regex(/^[a-z0-9]{20}$/, 'expected 20 lowercase letters or digits').describe('The import (mailboxImportStart).') }),
+  input: input({ importId: z.string().max(20).regex(/^[a-z0-9]{20}$/, 'expected 20 lowercase letters or digits').describe('The import (mailboxImportStart).') }),
   output: importOutput,
   async run({ importId }, ctx) {
     return importView(await cancelImport(ctx, ctx.caller.businessId, importId));

@@ -34,7 +34,7 @@ export default defineOperation({
     accountId: id().describe('The mailbox (mailboxListAccounts).'),
     since: unixMs().describe('Import mails received after this moment (unix ms).'),
     labelId: z.string().trim().max(200).optional().describe('Only mails with this label (mailboxListLabels).'),
-    importId: z.string().regex(/^[a-z0-9]{20}$/, 'expected 20 lowercase letters or digits').optional().describe('Your id for this import (20 lowercase letters/digits); the same id again returns the same import.'),
+    importId: z.string().max(20).regex(/^[a-z0-9]{20}$/, 'expected 20 lowercase letters or digits').optional().describe('Your id for this import (20 lowercase letters/digits); the same id again returns the same import.'),
   }),
   output: importOutput,
   async run(input, ctx) {
