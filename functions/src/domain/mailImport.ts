@@ -8,6 +8,7 @@ import { invoicesPath, type InvoiceReading, type ReadingStatus } from './invoice
 import { matchSupplier, newInvoiceDoc, readInvoiceSafely, settleDocument, sha256Bytes } from './invoiceDocs.ts';
 import { withMailbox, getMailbox } from './mailboxes.ts';
 import type { GmailMessage, GmailPart, MailboxSession } from '../adapters/mailbox/gmail.ts';
+import { searchTokensOf } from './search.ts';
 
 /**
  * Mailbox imports (spec "Mailbox, scanned mail, import"): the import record, the batches fanned out
@@ -58,6 +59,8 @@ export interface ScannedMail {
   from: string;
   subject: string;
   date: string;
+  /** The mail's date in unix ms (the upload time when the mail has none): mailsList orders by it. */
+  dateMs: number;
   result: MailResult;
   reason: string;
   invoices: number;
@@ -325,11 +328,13 @@ async function importOne(services: Services, session: MailboxSession, m: { busin
     from,
     subject,
     date,
+    dateMs: Number.isFinite(Date.parse(date)) ? Date.parse(date) : Date.parse(at),
     result,
     reason: reason.slice(0, 500),
     invoices: docIds.length,
     docIds,
-    search: [...new Set(`${from} ${subject}`.toLowerCase().split(/[^\p{L}\p{N}@.]+/u).filter((w) => w.length > 1))].slice(0, 60),
+    // Word beginnings of sender and subject, as invoicesList's q matches them.
+    search: searchTokensOf([from, subject], [], 120),
     createdAt: at,
   };
   await store.runTransaction(async (tx) => {
