@@ -106,10 +106,11 @@ export async function authenticate(store: DocStore, authorization: string | unde
   if (!keyDoc) throw new ApiError('unauthenticated', 'invalid API key');
   const record = keyDoc.data as unknown as ApiKeyRecord;
   const memberDoc = record.revokedAt && record.revokedReason !== 'member_removed' ? null : await store.get(memberPath(record.businessId, record.userId));
-  const removed = new ApiError('permission-denied', 'the user of this API key is no longer a member of the business');
+  // Built only when thrown: an Error captures a stack, and this is every request's path.
+  const removed = () => new ApiError('permission-denied', 'the user of this API key is no longer a member of the business');
   // A removed member is told so (403, spec §5.5); their keys stay revoked if they re-join (401).
-  if (record.revokedAt) throw record.revokedReason === 'member_removed' && !memberDoc ? removed : new ApiError('unauthenticated', 'this API key was revoked');
-  if (!memberDoc) throw removed;
+  if (record.revokedAt) throw record.revokedReason === 'member_removed' && !memberDoc ? removed() : new ApiError('unauthenticated', 'this API key was revoked');
+  if (!memberDoc) throw removed();
   const member = memberDoc.data as unknown as MemberRecord;
   if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {
     await store.update(keyDoc.path, { lastUsedAt: new Date(now).toISOString() });
