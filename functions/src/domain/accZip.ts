@@ -6,8 +6,12 @@ import { sanitizeFileName } from '../core/text.ts';
 import { invoicesPath, type InvoiceDoc } from './invoices.ts';
 import { paymentsPath, type PaymentRecord } from './payments.ts';
 import { accTree, readAccFolders, type AccFolderRecord, type AccSource } from './accountant.ts';
-import { statementsPath, type StatementRecord } from './statements.ts';
-import { signupDocsPath, type SignupDocRecord } from './signupDocs.ts';
+// Types only: the statements and signup modules pull in provider SDKs and PDF libraries a ZIP never needs.
+import type { StatementRecord } from './statements.ts';
+import type { SignupDocRecord } from './signupDocs.ts';
+
+const statementsPath = (b: string) => `businesses/${b}/statements`;
+const signupDocsPath = (b: string) => `businesses/${b}/signupDocs`;
 
 /**
  * The accountant's ZIP, streamed: `archiver` reads one stored file at a time from the file store and
