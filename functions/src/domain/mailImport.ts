@@ -351,14 +351,14 @@ async function importOne(services: Services, session: MailboxSession, m: { busin
   });
 }
 
-type Ingested = { outcome: 'imported'; docId: string } | { outcome: 'duplicate'; duplicateOf: string } | { outcome: 'error'; reason: string };
+export type Ingested = { outcome: 'imported'; docId: string } | { outcome: 'duplicate'; duplicateOf: string } | { outcome: 'error'; reason: string };
 
 /**
  * One mail attachment through the upload path: AI reading (charged to the AI quota), supplier
  * matching, duplicates, folder rules with the mail's origin. The document id derives from the mail
  * and part, so a retried task finds the document it stored before.
  */
-async function ingestAttachment(
+export async function ingestAttachment(
   services: Services,
   a: { businessId: string; accountId: string; messageId: string; from: string; subject: string; date: string; fileName: string; partId: string; bytes: Buffer },
 ): Promise<Ingested> {

@@ -62,3 +62,13 @@ export function mailView(payload: GmailPart) {
     attachments: attachmentNames(payload),
   };
 }
+
+/** The mail's body as plain text: the text part, else the HTML part's text (tags dropped). */
+export function mailText(payload: GmailPart): string {
+  const plain = findPart(payload, 'text/plain');
+  if (plain) return decodeBody(plain);
+  const html = findPart(payload, 'text/html');
+  if (!html) return '';
+  const withBreaks = decodeBody(html).replace(/<\s*(br|\/p|\/div|\/tr|\/h\d|\/li)\b[^>]*>/gi, '\n');
+  return sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/\n{3,}/g, '\n\n');
+}
