@@ -64,6 +64,9 @@ export interface Config {
   usbankBaseUrl: string;
   fxwalletBaseUrl: string;
   fxwalletSandboxBaseUrl: string;
+  /** Cardcom API v11 roots (gateway): GATEWAY_BASE_URL, and GATEWAY_SANDBOX_BASE_URL for connections made with sandbox: true. */
+  gatewayBaseUrl: string;
+  gatewaySandboxBaseUrl: string;
   quotas: Record<string, number>;
   /** Proxies in front of the service that append to X-Forwarded-For (Hosting and Google's front end: 2). */
   trustedProxyHops: number;
@@ -179,6 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usbankBaseUrl: (env.USBANK_BASE_URL || 'https://api.mercury.com/api/v1').replace(/\/+$/, ''),
     fxwalletBaseUrl: (env.FXWALLET_BASE_URL || 'https://api.wise.com').replace(/\/+$/, ''),
     fxwalletSandboxBaseUrl: (env.FXWALLET_SANDBOX_BASE_URL || 'https://api.sandbox.transferwise.tech').replace(/\/+$/, ''),
+    gatewayBaseUrl: (env.GATEWAY_BASE_URL || 'https://secure.cardcom.solutions/api/v11').replace(/\/+$/, ''),
+    gatewaySandboxBaseUrl: (env.GATEWAY_SANDBOX_BASE_URL || 'https://secure.cardcom.solutions/api/v11').replace(/\/+$/, ''),
     quotas,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS !== undefined && /^\d+$/.test(env.TRUSTED_PROXY_HOPS) ? Number(env.TRUSTED_PROXY_HOPS) : inFunctions ? 2 : 0,
     pageLimits: {
