@@ -67,6 +67,12 @@ export interface Config {
   /** Cardcom API v11 roots (gateway): GATEWAY_BASE_URL, and GATEWAY_SANDBOX_BASE_URL for connections made with sandbox: true. */
   gatewayBaseUrl: string;
   gatewaySandboxBaseUrl: string;
+  /** The freelance marketplace (Upwork, `market`): OAuth endpoints, the GraphQL endpoint and the API client. */
+  marketAuthUrl: string;
+  marketTokenUrl: string;
+  marketBaseUrl: string;
+  marketClientId: string;
+  marketClientSecret: string;
   quotas: Record<string, number>;
   /** Proxies in front of the service that append to X-Forwarded-For (Hosting and Google's front end: 2). */
   trustedProxyHops: number;
@@ -184,6 +190,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fxwalletSandboxBaseUrl: (env.FXWALLET_SANDBOX_BASE_URL || 'https://api.sandbox.transferwise.tech').replace(/\/+$/, ''),
     gatewayBaseUrl: (env.GATEWAY_BASE_URL || 'https://secure.cardcom.solutions/api/v11').replace(/\/+$/, ''),
     gatewaySandboxBaseUrl: (env.GATEWAY_SANDBOX_BASE_URL || 'https://secure.cardcom.solutions/api/v11').replace(/\/+$/, ''),
+    marketAuthUrl: env.MARKET_AUTH_URL || 'https://www.upwork.com/ab/account-security/oauth2/authorize',
+    marketTokenUrl: env.MARKET_TOKEN_URL || 'https://www.upwork.com/api/v3/oauth2/token',
+    marketBaseUrl: env.MARKET_BASE_URL || 'https://api.upwork.com/graphql',
+    marketClientId: env.MARKET_CLIENT_ID ?? '',
+    marketClientSecret: env.MARKET_CLIENT_SECRET ?? '',
     quotas,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS !== undefined && /^\d+$/.test(env.TRUSTED_PROXY_HOPS) ? Number(env.TRUSTED_PROXY_HOPS) : inFunctions ? 2 : 0,
     pageLimits: {

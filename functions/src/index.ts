@@ -25,6 +25,7 @@ const GEMINI_API_KEY = secret('GEMINI_API_KEY');
 const ITA_CLIENT_SECRET = secret('ITA_CLIENT_SECRET');
 const CHAT_CLIENT_SECRET = secret('CHAT_CLIENT_SECRET');
 const MAILBOX_CLIENT_SECRET = secret('MAILBOX_CLIENT_SECRET');
+const MARKET_CLIENT_SECRET = secret('MARKET_CLIENT_SECRET');
 
 let app: Promise<App> | undefined;
 let http: Promise<HttpHandler> | undefined;
@@ -130,7 +131,7 @@ function unavailable(res: RawResponse, e: unknown): void {
 }
 
 export const api = onRequest(
-  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY, ...ITA_CLIENT_SECRET, ...CHAT_CLIENT_SECRET, ...MAILBOX_CLIENT_SECRET] },
+  { region, memory: '512MiB', cpu: 1, concurrency: 80, timeoutSeconds: 540, secrets: [...CREDENTIALS_KEY, ...GEMINI_API_KEY, ...ITA_CLIENT_SECRET, ...CHAT_CLIENT_SECRET, ...MAILBOX_CLIENT_SECRET, ...MARKET_CLIENT_SECRET] },
   async (req, res) => {
     let handler: HttpHandler;
     try {
@@ -170,8 +171,8 @@ function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
 
 // Export names must equal the queue names: firebase-admin enqueues by function name. A test checks they match App.taskHandlers.
 export const outboxDeliver = taskQueue(OUTBOX_QUEUE, [...SMTP_URL, ...WHATSAPP_TOKEN]);
-// Statement syncs unseal provider credentials (domain/statements.ts STATEMENT_SYNC_QUEUE).
-export const statementSync = taskQueue('statementSync', [...CREDENTIALS_KEY]);
+// Statement syncs unseal provider credentials (domain/statements.ts STATEMENT_SYNC_QUEUE); market refreshes its OAuth token.
+export const statementSync = taskQueue('statementSync', [...CREDENTIALS_KEY, ...MARKET_CLIENT_SECRET]);
 // Mailbox import batches unseal the mailbox token, refresh it and read attachments with AI (domain/mailImport.ts).
 export const mailboxImportBatch = taskQueue('mailboxImportBatch', [...CREDENTIALS_KEY, ...MAILBOX_CLIENT_SECRET, ...GEMINI_API_KEY]);
 

@@ -36,14 +36,30 @@ export interface SourceEnv {
   config: Config;
   /** Closed months the framework offers, newest first (domain/months.ts closedMonths). */
   months: string[];
+  /** The service clock's now (ms), for sources whose credentials expire. */
+  nowMs?: number;
+  /**
+   * Set by the sync task: seals and stores credentials the adapter renewed (e.g. a refreshed OAuth token) on the
+   * connection at once, so a renewal survives a later failure of the same sync.
+   */
+  saveCredentials?: (credentials: Record<string, string>) => Promise<void>;
+}
+
+/** One transaction of a month, for sources that report them (market): flat values only. */
+export type StatementRow = Record<string, string | number | null>;
+
+/** What sync may answer instead of a bare file list: the files plus the month's transactions, stored as rows. */
+export interface SyncResult {
+  files: StatementFile[];
+  rows?: StatementRow[];
 }
 
 export interface StatementSource {
   name: string;
   /** Validates the credential against the provider; throws before anything is stored when it is wrong. */
   connect(credentials: Record<string, string>, env: SourceEnv): Promise<ConnectResult>;
-  /** The account's official files for a closed month. */
-  sync(credentials: Record<string, string>, account: ProviderAccount, month: string, env: SourceEnv): Promise<StatementFile[]>;
+  /** The account's official files for a closed month (and, for some sources, its transactions as rows). */
+  sync(credentials: Record<string, string>, account: ProviderAccount, month: string, env: SourceEnv): Promise<StatementFile[] | SyncResult>;
 }
 
 /** Thrown by an adapter when the provider says the credential expired or was revoked. */

@@ -21,14 +21,14 @@
 import { z } from 'zod';
 import { id as idSchema } from '../core/schema.ts';
 import type { Services } from '../core/context.ts';
-import type { Ctx } from '../core/context.ts';
+import type { Caller, Ctx } from '../core/context.ts';
 import { ApiError, isApiError, notFound, precondition } from '../core/errors.ts';
 import { seal, unseal } from '../core/secrets.ts';
 import { iso } from '../core/clock.ts';
 import { sha256 } from '../core/ids.ts';
 import type { FileRef } from '../core/files.ts';
 import { closedMonth, closedMonths } from './months.ts';
-import { NeedsReconnect, statementSource, type ProviderAccount, type SourceEnv } from './statementSources.ts';
+import { NeedsReconnect, statementSource, type ProviderAccount, type SourceEnv, type StatementRow } from './statementSources.ts';
 
 export const STATEMENT_SYNC_QUEUE = 'statementSync';
 /** A transient failure is retried by the queue; after this many runs the statement is marked failed. */
@@ -84,11 +84,23 @@ export interface StatementRecord {
   send: Record<string, unknown> | null;
   requestedAt: string;
   syncedAt: string | null;
+  /** Sources that report transactions (market): the gen whose rows are current, and how many. */
+  rowsGen?: number;
+  rowCount?: number;
+}
+
+/** A stored transaction row of a statement (statementRows/{statementId}_{gen}_{n}); only rows of the statement's rowsGen count. */
+export interface StatementRowRecord {
+  statementId: string;
+  gen: number;
+  n: number;
+  row: StatementRow;
 }
 
 export const connectionsPath = (b: string, id?: string) => `businesses/${b}/statementConnections${id ? `/${id}` : ''}`;
 export const accountsPath = (b: string, id?: string) => `businesses/${b}/statementAccounts${id ? `/${id}` : ''}`;
 export const statementsPath = (b: string, id?: string) => `businesses/${b}/statements${id ? `/${id}` : ''}`;
+export const statementRowsPath = (b: string, id?: string) => `businesses/${b}/statementRows${id ? `/${id}` : ''}`;
 export const automationRunStatementPath = (b: string, runId: string, statementId: string) =>
   `businesses/${b}/automationRuns/${runId}/statements/${statementId}`;
 
@@ -96,7 +108,8 @@ export const statementAccountId = (source: string, providerAccountId: string) =>
 export const statementId = (accountId: string, month: string) => `${accountId}_${month}`;
 
 export function sourceEnv(services: Services): SourceEnv {
-  return { config: services.config, months: closedMonths(services.clock.now()) };
+  const now = services.clock.now();
+  return { config: services.config, months: closedMonths(now), nowMs: now };
 }
 
 /** What ListAccounts shows. Never the credentials. */
@@ -108,7 +121,7 @@ export function accountView(a: AccountRecord) {
  * Connect: the adapter validates the credential first (a refusal stores nothing), then one connection and its
  * accounts are written in one batch. Returns the accounts and the months to pull.
  */
-export async function connectSource(ctx: Ctx, sourceName: string, credentials: Record<string, string>, meta: Record<string, string | boolean> = {}) {
+export async function connectSource(ctx: Services & { caller: Pick<Caller, 'businessId'> }, sourceName: string, credentials: Record<string, string>, meta: Record<string, string | boolean> = {}) {
   const source = statementSource(sourceName);
   if (!source) throw new ApiError('unavailable', `statement source ${sourceName} is not available`);
   const env = sourceEnv(ctx);
@@ -156,7 +169,7 @@ function connectError(e: unknown): ApiError {
 }
 
 /** Connections whose accounts all moved to a newer connection (a reconnect) hold credentials nobody uses: forget them. */
-async function dropEmptyConnections(ctx: Ctx, businessId: string, source: string) {
+async function dropEmptyConnections(ctx: Services, businessId: string, source: string) {
   const conns = (await ctx.store.query({ collection: connectionsPath(businessId), where: [['source', '==', source]] })).map((d) => d.data as unknown as ConnectionRecord);
   const accounts = await listAccountRecords(ctx, businessId, source);
   const used = new Set(accounts.map((a) => a.connectionId));
@@ -272,22 +285,25 @@ export async function runStatementSync(services: Services, payload: Record<strin
   const current = (await services.store.get(path))?.data as unknown as StatementRecord | undefined;
   if (!current || current.gen !== gen || current.status !== 'pending') return; // deleted or superseded
 
-  const settle = async (status: 'ready' | 'failed', reason: string | null, files?: StatementFileEntry[]) => {
+  const settle = async (status: 'ready' | 'failed', reason: string | null, files?: StatementFileEntry[], rowCount?: number) => {
     const now = iso(services.clock.now());
+    const rows = rowCount !== undefined ? { rowsGen: gen, rowCount } : {};
     const old = await services.store.runTransaction(async (tx) => {
       const s = (await tx.get(path))?.data as unknown as StatementRecord | undefined;
       if (!s || s.gen !== gen) return null;
-      tx.update(path, { status, reason, ...(files && { files, syncedAt: now }) });
+      tx.update(path, { status, reason, ...(files && { files, syncedAt: now, ...rows }) });
       return s.files;
     });
     if (old === null) {
-      // Superseded or deleted meanwhile: the files this run stored belong to nobody.
+      // Superseded or deleted meanwhile: the files and rows this run stored belong to nobody.
       for (const f of files ?? []) await services.files.remove(businessId, f.fileId);
+      if (rowCount !== undefined) await deleteStatementRows(services, businessId, statementId(accountId, month), gen);
       return;
     }
     if (files) {
       const kept = new Set(files.map((f) => f.fileId));
       for (const f of old) if (!kept.has(f.fileId)) await services.files.remove(businessId, f.fileId);
+      if (rowCount !== undefined) await deleteStatementRows(services, businessId, statementId(accountId, month), undefined, gen);
     }
     if (runId) {
       await services.store.set(automationRunStatementPath(businessId, runId, statementId(accountId, month)), { accountId, month, status, reason, settledAt: now });
@@ -307,7 +323,10 @@ export async function runStatementSync(services: Services, payload: Record<strin
   try {
     const credentials = unseal(conn.sealed, services.config.credentialsKey);
     const provider: ProviderAccount = { providerAccountId: account.providerAccountId, name: account.name, ...(account.currency && { currency: account.currency }) };
-    fetched = await source.sync(credentials, provider, month, sourceEnv(services));
+    const saveCredentials = async (renewed: Record<string, string>) => {
+      await services.store.update(connectionsPath(businessId, conn.id), { sealed: seal(renewed, services.config.credentialsKey) });
+    };
+    fetched = await source.sync(credentials, provider, month, { ...sourceEnv(services), saveCredentials });
   } catch (e) {
     if (e instanceof NeedsReconnect) {
       await markNeedsReconnect(services, businessId, account, e.message);
@@ -317,12 +336,48 @@ export async function runStatementSync(services: Services, payload: Record<strin
     if ((current.runs ?? 0) + 1 >= MAX_SYNC_RUNS) return settle('failed', `the provider kept failing: ${e instanceof Error ? e.message.slice(0, 300) : 'error'}`);
     throw e;
   }
+  const result = Array.isArray(fetched) ? { files: fetched } : fetched;
   const stored: StatementFileEntry[] = [];
-  for (const f of fetched) {
+  for (const f of result.files) {
     const ref = await services.files.save(businessId, f);
     stored.push({ fileId: ref.fileId, fileName: ref.fileName, contentType: ref.contentType, size: ref.size });
   }
-  await settle('ready', null, stored);
+  if (result.rows) await writeStatementRows(services, businessId, statementId(accountId, month), gen, result.rows);
+  await settle('ready', null, stored, result.rows?.length);
+}
+
+/** Writes a sync's rows under its gen; they count once settle points the statement's rowsGen at them. */
+async function writeStatementRows(services: Services, businessId: string, sid: string, gen: number, rows: StatementRow[]) {
+  for (let i = 0; i < rows.length; i += 400) {
+    const batch = services.store.batch();
+    rows.slice(i, i + 400).forEach((row, j) => {
+      const n = i + j;
+      batch.set(statementRowsPath(businessId, `${sid}_${gen}_${String(n).padStart(6, '0')}`), { statementId: sid, gen, n, row } satisfies StatementRowRecord);
+    });
+    await batch.commit();
+  }
+}
+
+/** Deletes a statement's rows: of one gen (`only`), of every gen but one (`except`), or all. */
+export async function deleteStatementRows(services: Services, businessId: string, sid: string, only?: number, except?: number) {
+  const docs = await services.store.query({ collection: statementRowsPath(businessId), where: [['statementId', '==', sid]] });
+  const doomed = docs.filter((d) => (only === undefined || d.data.gen === only) && (except === undefined || d.data.gen !== except));
+  for (let i = 0; i < doomed.length; i += 400) {
+    const batch = services.store.batch();
+    for (const d of doomed.slice(i, i + 400)) batch.delete(d.path);
+    await batch.commit();
+  }
+}
+
+/** The current rows of a statement, in the provider's order. */
+export async function readStatementRows(services: Services, businessId: string, s: StatementRecord): Promise<StatementRow[]> {
+  if (s.rowsGen === undefined) return [];
+  const docs = await services.store.query({ collection: statementRowsPath(businessId), where: [['statementId', '==', s.id]] });
+  return docs
+    .map((d) => d.data as unknown as StatementRowRecord)
+    .filter((r) => r.gen === s.rowsGen)
+    .sort((a, b) => a.n - b.n)
+    .map((r) => r.row);
 }
 
 async function markNeedsReconnect(services: Services, businessId: string, account: AccountRecord, reason: string) {
@@ -346,6 +401,7 @@ export async function deleteStatement(services: Services, businessId: string, id
   if (!path || !rec) throw notFound(`id: statement ${id}`);
   await services.store.delete(path);
   for (const f of rec.files) await services.files.remove(businessId, f.fileId);
+  if (rec.rowsGen !== undefined) await deleteStatementRows(services, businessId, id);
   return { id, deleted: true };
 }
 
