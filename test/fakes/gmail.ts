@@ -11,6 +11,10 @@ import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
  * - GET  /gmail/v1/users/me/profile, /labels, /messages (q with after:<unix s>, labelIds, maxResults,
  *   pageToken → nextPageToken), /messages/{id}?format=full|metadata, /messages/{id}/attachments/{id}
  *   with `Authorization: Bearer <access token>`; an unknown token is 401.
+ * - GET  /gmail/v1/users/me/history?startHistoryId&historyTypes&labelId&maxResults&pageToken → {history:
+ *   [{id, messages, messagesAdded: [{message}]}], historyId, nextPageToken}; every `add` is one history record
+ *   (the profile's historyId moves with it); a startHistoryId older than `historyFloor` is 404, as Gmail
+ *   answers a cursor it no longer keeps.
  * Messages are MIME trees; bodies are base64url of the part's bytes in its own charset, as Gmail sends them.
  */
 
@@ -58,6 +62,10 @@ export interface FakeGmail {
   gets(id?: string): number;
   /** Makes messages.get wait (per message) for this many ms. */
   delayMs: number;
+  /** The mailbox's current history id (starts at 1000; each added mail is one record after it). */
+  historyId: number;
+  /** History before this id is forgotten: history.list from an older startHistoryId answers 404. */
+  historyFloor: number;
   close(): Promise<void>;
 }
 
@@ -106,6 +114,7 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
   const revoked = new Set<string>();
   const attachments = new Map<string, Buffer>();
   const getCount = new Map<string, number>();
+  const history: { id: number; messageId: string }[] = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const raw = req.method === 'POST' ? await read(req) : '';
@@ -153,7 +162,27 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
     if (!m) return apiError(res, 404, 'Not Found', 'notFound');
     if (!token || !access.has(token) || revoked.has(access.get(token)!)) return apiError(res, 401, 'Request had invalid authentication credentials.', 'authError');
     const rest = m[1];
-    if (rest === 'profile') return json(res, 200, { emailAddress: fake.email, messagesTotal: fake.mails.size, threadsTotal: fake.mails.size, historyId: '1000' });
+    if (rest === 'profile') return json(res, 200, { emailAddress: fake.email, messagesTotal: fake.mails.size, threadsTotal: fake.mails.size, historyId: String(fake.historyId) });
+    if (rest === 'history') {
+      const start = Number(url.searchParams.get('startHistoryId'));
+      if (!Number.isInteger(start) || start <= 0) return apiError(res, 400, 'Invalid startHistoryId', 'invalidArgument');
+      if (start < fake.historyFloor) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
+      const types = url.searchParams.getAll('historyTypes');
+      const labelId = url.searchParams.get('labelId');
+      const max = Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500, fake.pageSize);
+      const from = Number(url.searchParams.get('pageToken') ?? 0);
+      const all = history
+        .filter((r) => r.id > start && fake.mails.has(r.messageId))
+        .filter(() => !types.length || types.includes('messageAdded'))
+        .map((r) => ({ r, mail: fake.mails.get(r.messageId)! }))
+        .filter(({ mail }) => !labelId || (mail.labelIds ?? ['INBOX']).includes(labelId));
+      const page = all.slice(from, from + max).map(({ r, mail }) => {
+        const message = { id: mail.id, threadId: mail.id, labelIds: mail.labelIds ?? ['INBOX'] };
+        return { id: String(r.id), messages: [{ id: mail.id, threadId: mail.id }], messagesAdded: [{ message }] };
+      });
+      const next = from + max < all.length ? String(from + max) : undefined;
+      return json(res, 200, { ...(page.length ? { history: page } : {}), ...(next ? { nextPageToken: next } : {}), historyId: String(fake.historyId) });
+    }
     if (rest === 'labels') return json(res, 200, { labels: fake.labels });
     if (rest === 'messages') {
       const q = url.searchParams.get('q') ?? '';
@@ -218,9 +247,17 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
     requests: [],
     refreshTokens: [],
     revoke: (t) => void revoked.add(t),
-    add: (...mails) => mails.forEach((x) => fake.mails.set(x.id, x)),
+    add: (...mails) =>
+      mails.forEach((x) => {
+        fake.mails.set(x.id, x);
+        // Gmail's history ids grow with gaps between them.
+        fake.historyId += 7;
+        history.push({ id: fake.historyId, messageId: x.id });
+      }),
     pageSize: 500,
     delayMs: 0,
+    historyId: 1000,
+    historyFloor: 0,
     gets: (id) => (id ? getCount.get(id) ?? 0 : [...getCount.values()].reduce((a, b) => a + b, 0)),
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };

@@ -48,6 +48,13 @@ export interface MailboxSession {
   listMessageIds(opts: { q: string; labelId?: string; max: number }): Promise<{ ids: string[]; truncated: boolean }>;
   getMessage(id: string, format: 'full' | 'metadata'): Promise<GmailMessage>;
   getAttachment(messageId: string, attachmentId: string): Promise<Buffer>;
+  /** The mailbox's current history id (users.getProfile): where a watcher starts. */
+  historyId(): Promise<string>;
+  /**
+   * Ids of messages added since `startHistoryId` (users.history.list, messageAdded), oldest first, with the
+   * mailbox's new history id. A cursor too old answers MailboxError not_found (Gmail's 404).
+   */
+  listHistory(opts: { startHistoryId: string; labelId?: string; max: number }): Promise<{ messages: { id: string; labelIds: string[] }[]; historyId: string; truncated: boolean }>;
 }
 
 type GmailModule = typeof import('@googleapis/gmail');
@@ -135,5 +142,20 @@ export async function openSession(s: MailboxSettings, refreshToken: string): Pro
       }),
     getAttachment: (messageId, attachmentId) =>
       wrap(async () => b64url((await users.messages.attachments.get({ userId: 'me', messageId, id: attachmentId })).data.data)),
+    historyId: () => wrap(async () => String((await users.getProfile({ userId: 'me' })).data.historyId ?? '')),
+    listHistory: ({ startHistoryId, labelId, max }) =>
+      wrap(async () => {
+        const seen = new Map<string, string[]>();
+        let historyId = startHistoryId;
+        let pageToken: string | undefined;
+        do {
+          const r = await users.history.list({ userId: 'me', startHistoryId, historyTypes: ['messageAdded'], labelId, maxResults: 500, pageToken });
+          for (const h of r.data.history ?? []) for (const a of h.messagesAdded ?? []) if (a.message?.id && !seen.has(a.message.id)) seen.set(a.message.id, a.message.labelIds ?? []);
+          if (r.data.historyId) historyId = String(r.data.historyId);
+          pageToken = r.data.nextPageToken ?? undefined;
+        } while (pageToken && seen.size < max);
+        const messages = [...seen].map(([id, labelIds]) => ({ id, labelIds }));
+        return { messages: messages.slice(0, max), historyId, truncated: messages.length > max || !!pageToken };
+      }),
   };
 }
