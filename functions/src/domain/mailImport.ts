@@ -9,6 +9,9 @@ import { matchSupplier, newInvoiceDoc, readInvoiceSafely, settleDocument, sha256
 import { withMailbox, getMailbox } from './mailboxes.ts';
 import type { GmailMessage, GmailPart, MailboxSession } from '../adapters/mailbox/gmail.ts';
 import { searchTokensOf } from './search.ts';
+import { loadRules, matchRule, type FileableDoc, type FolderRuleRecord } from './folderRules.ts';
+import { mailText } from './mailView.ts';
+import { BODY_PART, bodyPdfName, mailToPdf } from './mailPdf.ts';
 
 /**
  * Mailbox imports (spec "Mailbox, scanned mail, import"): the import record, the batches fanned out
@@ -227,6 +230,8 @@ class StopImport extends Error {}
 export async function importMessages(services: Services, opts: { businessId: string; accountId: string; importId: string; ids: string[]; isStopped: () => Promise<boolean> }): Promise<void> {
   const { businessId, accountId } = opts;
   const parallel = Math.max(1, services.config.mailboxImportParallelism);
+  // Read once per batch: a rule saved mid-import applies from the next batch on.
+  const bodyRules = (await loadRules(services.store, businessId)).filter((r) => r.enabled && r.bodyInvoice);
   await withMailbox(services, businessId, accountId, async (session) => {
     let next = 0;
     let stop = false;
@@ -238,7 +243,7 @@ export async function importMessages(services: Services, opts: { businessId: str
           return;
         }
         try {
-          await importOne(services, session, { businessId, accountId, importId: opts.importId, messageId: id });
+          await importOne(services, session, { businessId, accountId, importId: opts.importId, messageId: id }, bodyRules);
         } catch (e) {
           if (e instanceof StopImport) {
             stop = true;
@@ -284,7 +289,31 @@ export async function runImportBatch(services: Services, payload: Record<string,
   });
 }
 
-async function importOne(services: Services, session: MailboxSession, m: { businessId: string; accountId: string; importId: string; messageId: string }): Promise<void> {
+/**
+ * Whether a bodyInvoice rule asks for this mail's body: only its mail conditions (from, subject,
+ * words, notWords, accountId, source) are checked, as nothing is read yet; the reading's conditions
+ * then decide only where the printed body is filed, like any rule.
+ */
+export function bodyRuleMatches(rules: readonly FolderRuleRecord[], mail: { accountId: string; from: string; subject: string; date: string; messageId: string }): FolderRuleRecord | null {
+  const doc: FileableDoc = {
+    source: 'mailbox',
+    fileName: bodyPdfName(mail.subject),
+    reading: null,
+    category: '',
+    supplierKey: null,
+    supplierName: '',
+    vendorKey: null,
+    mailbox: { accountId: mail.accountId, from: mail.from, subject: mail.subject, receivedAt: mail.date, messageId: mail.messageId, body: true },
+  };
+  for (const r of rules) {
+    if (!r.enabled || !r.bodyInvoice) continue;
+    const when = { ...r.when, supplier: '', amountOp: '' as const, currency: '' as const, docType: '' as const, payMethod: '' as const, category: '' };
+    if (matchRule({ when }, doc)) return r;
+  }
+  return null;
+}
+
+async function importOne(services: Services, session: MailboxSession, m: { businessId: string; accountId: string; importId: string; messageId: string }, bodyRules: readonly FolderRuleRecord[] = []): Promise<void> {
   const { store, clock } = services;
   const seenId = seenIdOf(m.accountId, m.messageId);
   const seenPath = mailsPath(m.businessId, seenId);
@@ -309,6 +338,18 @@ async function importOne(services: Services, session: MailboxSession, m: { busin
       continue;
     }
     const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: a.fileName, partId: a.partId, bytes });
+    if (r.outcome === 'imported') docIds.push(r.docId);
+    else if (r.outcome === 'duplicate') dups++;
+    else {
+      errs++;
+      reason = r.reason;
+    }
+  }
+  // A body rule prints the body only when no attachment was an invoice (imported or a duplicate):
+  // the body of a mail that carries its invoice is a cover note, and reading it would cost AI quota.
+  if (!docIds.length && !dups && bodyRuleMatches(bodyRules, { accountId: m.accountId, from, subject, date, messageId: m.messageId })) {
+    const bytes = await mailToPdf({ from, subject, date, text: mailText(msg.payload) });
+    const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: bodyPdfName(subject), partId: BODY_PART, bytes });
     if (r.outcome === 'imported') docIds.push(r.docId);
     else if (r.outcome === 'duplicate') dups++;
     else {
@@ -388,7 +429,7 @@ export async function ingestAttachment(
   const ref = await files.save(a.businessId, { fileName: a.fileName, contentType, bytes: a.bytes });
   const base = newInvoiceDoc(
     { docId, businessId: a.businessId, fileId: ref.fileId, fileName: a.fileName, contentType, size: a.bytes.length, sha256: sha, source: 'mailbox', createdAtMs: now },
-    { reading, readingStatus: status, readingError, readAt: status === 'read' ? at : null, mailbox: { accountId: a.accountId, from: a.from, subject: a.subject, receivedAt: a.date, messageId: a.messageId, body: false } },
+    { reading, readingStatus: status, readingError, readAt: status === 'read' ? at : null, mailbox: { accountId: a.accountId, from: a.from, subject: a.subject, receivedAt: a.date, messageId: a.messageId, body: a.partId === BODY_PART } },
   );
   const attempt = () =>
     store.runTransaction(async (tx) => {

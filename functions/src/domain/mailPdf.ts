@@ -6,6 +6,11 @@ import { drawText, embedTextFont, wrapLines } from '../core/pdfText.ts';
  * sender, subject and date on top, then the text wrapped to A4 pages. Pure JavaScript, so it runs on
  * Cloud Functions as it does locally (no browser, no fonts from the system).
  */
+/** The MIME part id a printed body stands in for (Gmail's part ids are numeric, so it never collides). */
+export const BODY_PART = 'body';
+/** The printed body's file name: the subject, without path separators or control characters. */
+export const bodyPdfName = (subject: string) => `${(subject || 'mail').replace(/[\\/\u0000-\u001f]/g, '_').slice(0, 80)}.pdf`;
+
 const [W, H] = [595.28, 841.89];
 const MARGIN = 50;
 const SIZE = 11;
