@@ -2,3 +2,4 @@
 import './cardproc/cardproc.ts';
 import './usbank/usbank.ts';
 import './fxwallet/fxwallet.ts';
+import './gateway/gateway.ts';

@@ -1,0 +1,175 @@
+/**
+ * gateway: Cardcom's REST API v11 (GATEWAY_BASE_URL, or GATEWAY_SANDBOX_BASE_URL when connected with sandbox), shape
+ * taken from Cardcom's public v11 swagger. Every call is a JSON POST carrying the API user (ApiName, ApiPassword).
+ * - POST /Financial/FinancialTransactions
+ *     { ApiName, ApiPassword, FromCreateDate, ToCreateDate (DDMMYYYY), AddDepositedTransaction, Page (from 1), Page_size (10–2000) }
+ *   → { ResponseCode (0 = ok), Description, Page, Page_size, FinancialTransactions: [{ Id, SapakNumber, BankDepositesId,
+ *       BankDepositAt, DepositeAmount, DepositeCurrency, BrutoOrgCurAmt, IfAmtDepoCur, VatIfNisDepoCur, PurchaseDate, ... }] }
+ * A merchant (row) is the merchant number money is deposited to (SapakNumber); a month's payout reports are its bank
+ * deposits (BankDepositesId) dated in the month: one summary CSV plus one CSV of lines per deposit.
+ * 401 (Cardcom: "Invalid username") → invalid-argument at connect, NeedsReconnect later; ResponseCode ≠ 0 → failed-precondition
+ * with Cardcom's description; 429 retried (Retry-After).
+ */
+import { ApiError, invalid, precondition } from '../../core/errors.ts';
+import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementFile, type StatementSource } from '../../domain/statementSources.ts';
+
+interface CardcomFinancialTransaction {
+  Id?: number;
+  SapakNumber?: number;
+  BankDepositesId?: number | null;
+  BankDepositAt?: string | null;
+  DepositeAmount?: number;
+  DepositeCurrency?: number;
+  BrutoOrgCurAmt?: number;
+  IfAmtDepoCur?: number;
+  FixFeeAmtDepoCurr?: number;
+  VatIfNisDepoCur?: number;
+  PurchaseDate?: string;
+  Brand?: string;
+  NoOfPmt?: number;
+  PmtNo?: number;
+  Last4CardDigitsStr?: string | null;
+}
+interface CardcomPage {
+  ResponseCode?: number;
+  Description?: string | null;
+  FinancialTransactions?: CardcomFinancialTransaction[] | null;
+}
+
+const PAGE_SIZE = 2000;
+/** 100,000 transactions per query; a merchant beyond that is told so rather than getting a partial report. */
+const MAX_PAGES = 50;
+/** Cardcom's currency codes: 1 and 2 are its own (shekel, dollar); others are ISO 4217 numeric. */
+const CURRENCIES: Record<number, string> = { 1: 'ILS', 2: 'USD', 376: 'ILS', 840: 'USD', 978: 'EUR', 826: 'GBP' };
+
+const baseOf = (creds: Record<string, string>, env: SourceEnv) => (creds.sandbox ? env.config.gatewaySandboxBaseUrl : env.config.gatewayBaseUrl);
+/** `YYYY-MM` + day → Cardcom's DDMMYYYY. */
+const ddmmyyyy = (month: string, day: number) => `${String(day).padStart(2, '0')}${month.slice(5, 7)}${month.slice(0, 4)}`;
+const lastDay = (month: string) => new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+const currencyOf = (code: number | undefined) => (code === undefined ? '' : (CURRENCIES[code] ?? String(code)));
+/** Cardcom answers local (Israel) times; the month is read off the date as written. */
+const monthOf = (at: string | null | undefined) => (at && /^\d{4}-\d{2}/.test(at) ? at.slice(0, 7) : null);
+
+/** Cardcom's own words, without anything that could echo the credential back. */
+function describe(text: string | null | undefined, creds: Record<string, string>): string {
+  let s = String(text ?? '').slice(0, 200);
+  for (const secret of [creds.password, creds.username]) if (secret) s = s.split(secret).join('…');
+  return s || 'no description';
+}
+
+async function financialTransactions(creds: Record<string, string>, env: SourceEnv, from: string, to: string, phase: 'connect' | 'sync'): Promise<CardcomFinancialTransaction[]> {
+  const all: CardcomFinancialTransaction[] = [];
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const body = { ApiName: creds.username, ApiPassword: creds.password, FromCreateDate: from, ToCreateDate: to, AddDepositedTransaction: true, Page: page, Page_size: PAGE_SIZE };
+    const res = await retryAfterFetch(`${baseOf(creds, env)}/Financial/FinancialTransactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 401) {
+      await res.arrayBuffer().catch(() => undefined);
+      if (phase === 'connect') throw invalid('password', 'Cardcom refused this API username and password; check the API user in Cardcom (Settings → API users) and type both again');
+      throw new NeedsReconnect('Cardcom refused the stored API username and password (changed or revoked)');
+    }
+    if (res.status === 429) {
+      await res.arrayBuffer().catch(() => undefined);
+      throw new ApiError('resource-exhausted', 'Cardcom is rate limiting requests; try again in a minute');
+    }
+    if (res.status !== 200 && res.status !== 400) {
+      await res.arrayBuffer().catch(() => undefined);
+      throw new Error(`Cardcom answered ${res.status} to Financial/FinancialTransactions`);
+    }
+    const data = (await res.json()) as CardcomPage;
+    if (res.status === 400 || (data.ResponseCode ?? 0) !== 0) {
+      throw precondition(`Cardcom refused the payout report (code ${data.ResponseCode ?? res.status}: ${describe(data.Description, creds)}); check that the API user may read financial reports`);
+    }
+    const rows = data.FinancialTransactions ?? [];
+    all.push(...rows);
+    if (rows.length < PAGE_SIZE) return all;
+  }
+  throw precondition(`Cardcom lists more than ${MAX_PAGES * PAGE_SIZE} transactions for this period; ask Cardcom for the deposit reports directly`);
+}
+
+const money = (agorot: number) => (agorot / 100).toFixed(2);
+const agorotOf = (n: number | undefined) => Math.round((Number.isFinite(n) ? Number(n) : 0) * 100);
+const cell = (v: string | number) => {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+const csv = (rows: (string | number)[][]) => Buffer.from(rows.map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n');
+
+/** The month's deposits of one merchant: a summary CSV and one CSV of lines per deposit. */
+function payoutReports(merchant: string, month: string, rows: CardcomFinancialTransaction[]): StatementFile[] {
+  const deposits = new Map<number, CardcomFinancialTransaction[]>();
+  for (const r of rows) {
+    if (String(r.SapakNumber) !== merchant || r.BankDepositesId == null || monthOf(r.BankDepositAt) !== month) continue;
+    const list = deposits.get(r.BankDepositesId) ?? [];
+    list.push(r);
+    deposits.set(r.BankDepositesId, list);
+  }
+  const ids = [...deposits.keys()].sort((a, b) => String(deposits.get(a)![0].BankDepositAt).localeCompare(String(deposits.get(b)![0].BankDepositAt)) || a - b);
+  const summary: (string | number)[][] = [['deposit_id', 'deposit_date', 'currency', 'transactions', 'gross', 'fees', 'vat_on_fees', 'deposited']];
+  const files: StatementFile[] = [];
+  for (const id of ids) {
+    const lines = deposits.get(id)!;
+    const sum = (f: (r: CardcomFinancialTransaction) => number) => lines.reduce((t, r) => t + f(r), 0);
+    const currency = currencyOf(lines[0].DepositeCurrency);
+    const date = String(lines[0].BankDepositAt).slice(0, 10);
+    summary.push([
+      id,
+      date,
+      currency,
+      lines.length,
+      money(sum((r) => agorotOf(r.BrutoOrgCurAmt))),
+      money(sum((r) => agorotOf(r.IfAmtDepoCur) + agorotOf(r.FixFeeAmtDepoCurr))),
+      money(sum((r) => agorotOf(r.VatIfNisDepoCur))),
+      money(sum((r) => agorotOf(r.DepositeAmount))),
+    ]);
+    const detail: (string | number)[][] = [['transaction_id', 'purchase_date', 'brand', 'card_last4', 'payment', 'gross', 'fees', 'vat_on_fees', 'deposited', 'currency']];
+    for (const r of [...lines].sort((a, b) => (a.Id ?? 0) - (b.Id ?? 0))) {
+      detail.push([
+        r.Id ?? '',
+        String(r.PurchaseDate ?? '').slice(0, 10),
+        r.Brand ?? '',
+        r.Last4CardDigitsStr ?? '',
+        r.NoOfPmt && r.NoOfPmt > 1 ? `${r.PmtNo ?? '?'}/${r.NoOfPmt}` : '',
+        money(agorotOf(r.BrutoOrgCurAmt)),
+        money(agorotOf(r.IfAmtDepoCur) + agorotOf(r.FixFeeAmtDepoCurr)),
+        money(agorotOf(r.VatIfNisDepoCur)),
+        money(agorotOf(r.DepositeAmount)),
+        currencyOf(r.DepositeCurrency),
+      ]);
+    }
+    files.push({ fileName: `cardcom-${merchant}-${month}-deposit-${id}.csv`, contentType: 'text/csv', bytes: csv(detail) });
+  }
+  return [{ fileName: `cardcom-${merchant}-${month}-payouts.csv`, contentType: 'text/csv', bytes: csv(summary) }, ...files];
+}
+
+export const gatewaySource: StatementSource = {
+  name: 'gateway',
+  async connect(creds, env) {
+    const oldest = env.months[env.months.length - 1];
+    const newest = env.months[0];
+    // One query over the offered window both checks the API user and finds the merchants and the months with deposits.
+    const rows = await financialTransactions(creds, env, ddmmyyyy(oldest, 1), ddmmyyyy(newest, lastDay(newest)), 'connect');
+    const merchants = new Set<string>();
+    const months = new Set<string>();
+    for (const r of rows) {
+      if (r.SapakNumber === undefined || r.SapakNumber === null) continue;
+      merchants.add(String(r.SapakNumber));
+      const m = monthOf(r.BankDepositAt);
+      if (r.BankDepositesId != null && m) months.add(m);
+    }
+    return {
+      accounts: [...merchants].sort().map((id) => ({ providerAccountId: id, name: `Cardcom merchant ${id}` })),
+      monthsWithActivity: [...months],
+    };
+  },
+  async sync(creds, account, month, env) {
+    // Transactions created in the month plus those deposited in it (AddDepositedTransaction); deposits are then picked by date.
+    const rows = await financialTransactions(creds, env, ddmmyyyy(month, 1), ddmmyyyy(month, lastDay(month)), 'sync');
+    return payoutReports(account.providerAccountId, month, rows);
+  },
+};
+
+registerStatementSource(gatewaySource);

@@ -1,0 +1,100 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A fake of Cardcom's REST API v11 (https://secure.cardcom.solutions/api/v11), as
+ * functions/src/adapters/gateway/gateway.ts calls it, in the shape of Cardcom's public v11 swagger:
+ * - POST /api/v11/Financial/FinancialTransactions
+ *     { ApiName, ApiPassword, FromCreateDate, ToCreateDate (DDMMYYYY), AddDepositedTransaction, Page, Page_size (10–2000) }
+ *   → 200 { ResponseCode: 0, Description, Page, Page_size, FinancialTransactions: [...] }
+ *   → 401 { ResponseCode, Description: 'Invalid username' } for an unknown API user or a wrong password
+ *   → 400 { ResponseCode, Description } for a malformed request
+ * Rows are returned when created in the range, or (AddDepositedTransaction) deposited in it. Records every request.
+ */
+export interface FakeCardcomRow {
+  Id: number;
+  SapakNumber: number;
+  /** `YYYY-MM-DDTHH:mm:ss`, Israel local time, as Cardcom writes it. */
+  CreateDate: string;
+  PurchaseDate: string;
+  BankDepositesId: number | null;
+  BankDepositAt: string | null;
+  DepositeCurrency: number;
+  BrutoOrgCurAmt: number;
+  IfAmtDepoCur: number;
+  VatIfNisDepoCur: number;
+  DepositeAmount: number;
+  Brand: string;
+  Last4CardDigitsStr: string;
+  NoOfPmt: number;
+  PmtNo: number;
+}
+
+export interface FakeCardcom {
+  baseUrl: string;
+  /** API username → password. */
+  users: Map<string, string>;
+  rows: FakeCardcomRow[];
+  requests: { path: string; apiName: string | undefined; body: Record<string, unknown> }[];
+  /** The next n requests answer 429 with Retry-After (seconds). */
+  rateLimitNext(n: number, retryAfter?: string): void;
+  close(): Promise<void>;
+}
+
+const DATE = /^(\d{2})(\d{2})(\d{4})$/;
+/** DDMMYYYY → YYYY-MM-DD (null when malformed). */
+const isoDay = (s: unknown) => {
+  const m = typeof s === 'string' ? DATE.exec(s) : null;
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : null;
+};
+
+export async function startFakeCardcom(): Promise<FakeCardcom> {
+  let limited = 0;
+  let retryAfter = '0';
+  const fake: Omit<FakeCardcom, 'baseUrl' | 'close'> = {
+    users: new Map(),
+    rows: [],
+    requests: [],
+    rateLimitNext(n, after = '0') {
+      limited = n;
+      retryAfter = after;
+    },
+  };
+  const server = createServer(async (req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const url = new URL(req.url ?? '/', 'http://x');
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString() || '{}');
+    } catch {
+      body = {};
+    }
+    fake.requests.push({ path: url.pathname, apiName: typeof body.ApiName === 'string' ? body.ApiName : undefined, body });
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+      res.end(JSON.stringify(payload));
+    };
+    if (limited > 0) {
+      limited--;
+      return send(429, { ResponseCode: 429, Description: 'Too many requests' }, { 'retry-after': retryAfter });
+    }
+    if (req.method !== 'POST' || url.pathname !== '/api/v11/Financial/FinancialTransactions') return send(404, { ResponseCode: 404, Description: 'Not found' });
+    if (req.headers['content-type']?.split(';')[0] !== 'application/json') return send(415, { ResponseCode: 415, Description: 'Unsupported Media Type' });
+    const user = typeof body.ApiName === 'string' ? body.ApiName : '';
+    if (!user || fake.users.get(user) !== body.ApiPassword) return send(401, { ResponseCode: 401, Description: 'Invalid username' });
+    const from = isoDay(body.FromCreateDate);
+    const to = isoDay(body.ToCreateDate);
+    const page = Number(body.Page);
+    const size = Number(body.Page_size);
+    if (!from || !to) return send(400, { ResponseCode: 1, Description: 'Date format must be DDMMYYYY' });
+    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 10 || size > 2000) return send(400, { ResponseCode: 1, Description: 'Page from 1, Page_size 10-2000' });
+    const inRange = (at: string | null) => !!at && at.slice(0, 10) >= from && at.slice(0, 10) <= to;
+    const list = fake.rows.filter((r) => inRange(r.CreateDate) || (body.AddDepositedTransaction === true && inRange(r.BankDepositAt)));
+    const slice = list.slice((page - 1) * size, page * size).map((r) => ({ ...r, ARN: `ARN${r.Id}`, CreditCardTransactionsId: r.Id + 500000 }));
+    send(200, { ResponseCode: 0, Description: 'OK', Page: page, Page_size: size, FinancialTransactions: slice });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return { ...fake, baseUrl: `http://127.0.0.1:${port}/api/v11`, close: () => new Promise((r) => server.close(() => r())) } as FakeCardcom;
+}
