@@ -258,6 +258,23 @@ describe('sqlite store: the per-request document cache', () => {
     await s.close();
   });
 
+  test('a field named __proto__ comes back from the cache as a field, not as a prototype', async () => {
+    // Writes drop such keys; a row written by another program may still hold one.
+    const f = file();
+    const s = openSqliteStore({ file: f });
+    await s.set('a/1', { labels: {} });
+    const raw = new DatabaseSync(f);
+    raw.prepare('UPDATE docs SET data = ? WHERE path = ?').run('{"labels":{"__proto__":{"admin":true},"ok":1}}', 'a/1');
+    raw.close();
+    const view = s.metered(meter());
+    await view.get('a/1');
+    const labels = (await view.get('a/1'))!.data.labels as Record<string, unknown>;
+    assert.deepEqual(Object.keys(labels), ['__proto__', 'ok']);
+    assert.equal((labels as { admin?: boolean }).admin, undefined);
+    assert.equal(Object.getPrototypeOf(labels), Object.prototype);
+    await s.close();
+  });
+
   test('cached reads are still counted as reads', async () => {
     const s = openSqliteStore({ file: file() });
     await s.set('a/1', { v: 1 });
