@@ -175,6 +175,11 @@ export const outboxDeliver = taskQueue(OUTBOX_QUEUE, [...SMTP_URL, ...WHATSAPP_T
 export const statementSync = taskQueue('statementSync', [...CREDENTIALS_KEY, ...MARKET_CLIENT_SECRET]);
 // Mailbox import batches unseal the mailbox token, refresh it and read attachments with AI (domain/mailImport.ts).
 export const mailboxImportBatch = taskQueue('mailboxImportBatch', [...CREDENTIALS_KEY, ...MAILBOX_CLIENT_SECRET, ...GEMINI_API_KEY]);
+// Automations (domain/automations.ts): the statements run of one business requests syncs (no credentials read),
+// its completion step builds the ZIP and stages the email; a mailbox poll refreshes the mailbox token.
+export const automationStatementsRun = taskQueue('automationStatementsRun', []);
+export const automationStatementsCheck = taskQueue('automationStatementsCheck', []);
+export const automationMailboxPoll = taskQueue('automationMailboxPoll', [...CREDENTIALS_KEY, ...MAILBOX_CLIENT_SECRET]);
 
 /**
  * Re-queues outbox messages whose delivery task was lost (never enqueued, or dead after its retries
@@ -184,4 +189,17 @@ export const outboxSweep = onSchedule({ region, schedule: 'every 5 minutes', tim
   const [{ services }, { sweepOutbox }] = await Promise.all([getApp(), import('./core/outboxSweep.ts')]);
   const n = await sweepOutbox(services);
   if (n) services.logger.warn('outbox sweep re-queued lost deliveries', { count: n });
+});
+
+/** The monthly statements automation: on the 2nd, Israel time, one run per business for the month just closed. Locally, server.ts. */
+export const automationsMonthly = onSchedule({ region, schedule: '0 6 2 * *', timeZone: 'Asia/Jerusalem', timeoutSeconds: 300, memory: '256MiB' }, async () => {
+  const [{ services }, { scheduleMonthlyStatements }] = await Promise.all([getApp(), import('./domain/automations.ts')]);
+  const n = await scheduleMonthlyStatements(services);
+  services.logger.info('monthly statements runs queued', { businesses: n });
+});
+
+/** Mailbox automations: one poll task per enabled automation (domain/automations.ts POLL_EVERY_MINUTES). Locally, server.ts. */
+export const automationsMailboxPoll = onSchedule({ region, schedule: 'every 10 minutes', timeoutSeconds: 300, memory: '256MiB' }, async () => {
+  const [{ services }, { scheduleMailboxPolls }] = await Promise.all([getApp(), import('./domain/automations.ts')]);
+  await scheduleMailboxPolls(services);
 });

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { id, input } from '../../core/schema.ts';
+import { invalid, precondition } from '../../core/errors.ts';
+import { closedMonth } from '../../domain/months.ts';
+import { lastClosedMonth, pollMailboxAutomation, readAutomation, runOutput, runView, startStatementsRun } from '../../domain/automations.ts';
+
+export default defineOperation({
+  name: 'automationRunNow',
+  group: 'mailboxes',
+  summary: 'Run an automation now: pull and mail a month, or check a mailbox',
+  description:
+    'The statements automation pulls the month (default: the last closed one) for every statement account in the background and, when every sync settled ' +
+    '(or after two hours), mails the package to its recipients as configured; the answer is the started run, follow it with automationRuns. ' +
+    'A mailbox automation checks its mailbox now and sends what arrived to an import. A paused automation is refused: resume it first.',
+  flags: { openWorld: true },
+  input: input({
+    id: id().describe('Automation id (automationList); system_statements is the statements automation.'),
+    month: z.string().max(7).optional().describe('Statements automation: the closed month to pull, YYYY-MM; default the last closed month.'),
+  }),
+  output: runOutput,
+  async run({ id: automationId, month }, ctx) {
+    const { businessId } = ctx.caller;
+    const a = await readAutomation(ctx, businessId, automationId);
+    if (a.type === 'statements') {
+      const m = month === undefined ? lastClosedMonth(ctx.clock.now()) : closedMonth(month, ctx.clock.now());
+      const run = await startStatementsRun(ctx, businessId, m, 'manual');
+      return runView(ctx, run!);
+    }
+    if (month !== undefined) throw invalid('month', 'only the statements automation pulls a month');
+    if (!a.enabled) throw precondition('id: the automation is paused; resume it (automationUpdate with enabled: true) first');
+    const run = await pollMailboxAutomation(ctx, businessId, automationId, 'manual');
+    if (!run) throw precondition('id: the automation was paused or deleted meanwhile');
+    return runView(ctx, run);
+  },
+  activity: (_input, r) => ({ targetIds: [r.automationId, ...(r.runId ? [r.runId] : [])], summary: `ran automation ${r.automationId}: ${r.summary}`.slice(0, 200) }),
+});

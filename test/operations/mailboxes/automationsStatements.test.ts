@@ -1,0 +1,194 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHarness, type Harness, type TestUser } from '../../harness.ts';
+import { startSmtp, mailText } from '../../fakes/smtp.ts';
+import { startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
+import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
+import { runsPath, scheduleMonthlyStatements, CHECK_EVERY_S } from '../../../functions/src/domain/automations.ts';
+
+/**
+ * The statements automation through its operations and the real queue: three Mercury accounts, one of which has no
+ * statement for the month (its sync fails). The clock is the test's, so the completion step's delay can pass.
+ */
+let h: Harness;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let mercury: FakeMercury;
+let now = Date.now();
+const TOKEN = 'secret-token-mercury-automations';
+const month = addMonths(currentMonth(Date.now()), -1);
+
+before(async () => {
+  smtp = await startSmtp();
+  mercury = await startFakeMercury();
+  mercury.tokens.add(TOKEN);
+  mercury.accounts.push({ id: 'a1', name: 'Checking', status: 'active', kind: 'checking' }, { id: 'a2', name: 'Savings', status: 'active', kind: 'savings' }, { id: 'a3', name: 'Treasury', status: 'active', kind: 'treasury' });
+  mercury.statements.set('a1', new Map([[month, Buffer.from('%PDF-1.4 checking')]]));
+  mercury.statements.set('a2', new Map([[month, Buffer.from('%PDF-1.4 savings')]]));
+  mercury.statements.set('a3', new Map()); // no statement this month: its sync fails
+  h = await createHarness({ env: { SMTP_URL: smtp.url, USBANK_BASE_URL: mercury.baseUrl }, overrides: { clock: { now: () => now } } });
+});
+after(async () => {
+  await h.close();
+  await mercury.close();
+  await smtp.close();
+});
+
+const tasksOf = async (queue: string, biz: TestUser) => (await h.app.services.store.query({ collection: '_tasks' })).filter((t) => t.data.queue === queue && (t.data.payload as any).businessId === biz.businessId);
+const outbox = async (biz: TestUser) => (await h.app.services.store.query({ collection: `businesses/${biz.businessId}/outbox` })).map((d) => d.data as any);
+
+/** The schedule fires (twice, as a retried schedule would); syncs run; then the completion step's delay passes. */
+async function scheduledMonth() {
+  await scheduleMonthlyStatements(h.app.services);
+  await scheduleMonthlyStatements(h.app.services);
+  await h.app.queue!.drain();
+  now += (CHECK_EVERY_S + 1) * 1000;
+  await h.app.queue!.drain();
+}
+
+async function withAccounts(name: string, config: { recipients: string[]; onlyWhenComplete: boolean }) {
+  const biz = await h.newBusiness(name);
+  await h.call('usbankConnect', { token: TOKEN }, biz);
+  const a = await h.call('automationUpdate', { id: 'system_statements', config }, biz);
+  assert.deepEqual(a.config, config);
+  return biz;
+}
+
+test('every business has the statements automation, with its defaults, before it is ever used', async () => {
+  const biz = await h.newBusiness('Fresh');
+  const { items } = await h.call('automationList', {}, biz);
+  assert.equal(items.length, 1);
+  assert.deepEqual(
+    { id: items[0].id, type: items[0].type, system: items[0].system, enabled: items[0].enabled, config: items[0].config, lastRun: items[0].lastRun },
+    { id: 'system_statements', type: 'statements', system: true, enabled: true, config: { recipients: [], onlyWhenComplete: false }, lastRun: null },
+  );
+  assert.deepEqual((await h.call('automationRuns', { id: 'system_statements' }, biz)).items, []);
+});
+
+test('scheduled run, onlyWhenComplete: one account fails, so nothing is mailed; firing twice fans out once', async () => {
+  const biz = await withAccounts('Complete Only', { recipients: ['cpa@example.com'], onlyWhenComplete: true });
+  const syncsBefore = (await tasksOf('statementSync', biz)).length;
+  await scheduledMonth();
+  assert.equal((await tasksOf('statementSync', biz)).length - syncsBefore, 3, 'one sync task per account, once');
+  const { items: runs } = await h.call('automationRuns', { id: 'system_statements' }, biz);
+  assert.equal(runs.length, 1);
+  const [run] = runs;
+  assert.equal(run.trigger, 'schedule');
+  assert.equal(run.month, month);
+  assert.equal(run.status, 'done');
+  assert.deepEqual(run.accounts.map((a: any) => [a.name, a.status]), [['Checking', 'ready'], ['Savings', 'ready'], ['Treasury', 'failed']]);
+  assert.match(run.accounts[2].reason, /no statement/);
+  assert.equal(run.mailed, null);
+  assert.match(run.summary, /not mailed: Treasury failed and onlyWhenComplete is on/);
+  assert.deepEqual(await outbox(biz), []);
+  const { items } = await h.call('automationList', {}, biz);
+  assert.equal(items[0].lastRun.runId, run.runId);
+  assert.equal(items[0].lastRun.status, 'done');
+
+  // The schedule firing again later (same month) starts nothing.
+  await scheduledMonth();
+  assert.equal((await h.call('automationRuns', { id: 'system_statements' }, biz)).items.length, 1);
+});
+
+test('scheduled run, not onlyWhenComplete: the package is mailed through the outbox listing the missing account', async () => {
+  const biz = await withAccounts('Mail Anyway', { recipients: ['books@example.com', 'cpa2@example.com'], onlyWhenComplete: false });
+  const before = smtp.mails.length;
+  await scheduledMonth();
+  const [run] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(run.status, 'done');
+  assert.deepEqual(run.mailed.to, ['books@example.com', 'cpa2@example.com']);
+  assert.deepEqual(run.mailed.missing, ['Treasury']);
+  assert.equal(run.mailed.messageIds.length, 2);
+  const staged = await outbox(biz);
+  assert.deepEqual(staged.map((m) => m.to).sort(), ['books@example.com', 'cpa2@example.com']);
+  assert.ok(staged.every((m) => m.reason === 'automationStatements' && m.ref === run.runId));
+  await h.app.queue!.drain();
+  const mails = (await smtp.waitFor(before + 2)).slice(before);
+  const texts = mails.map((m) => mailText(m.raw));
+  assert.ok(texts.every((t) => /Included: Checking, Savings/.test(t) && /Missing: Treasury/.test(t)));
+  assert.ok(mails.some((m) => /books@example\.com/.test(m.raw)));
+  // The send is recorded on the month's statements, as statementsSend does.
+  const st = (await h.call('statementsList', {}, biz)).statements.find((s: any) => s.month === month && s.status === 'ready');
+  assert.deepEqual(st.send.to, ['books@example.com', 'cpa2@example.com']);
+});
+
+test('automationRunNow: the month is strict and closed; the default is the last closed month', async () => {
+  const biz = await withAccounts('Run Now', { recipients: [], onlyWhenComplete: false });
+  await assert.rejects(h.call('automationRunNow', { id: 'system_statements', month: '2025-3' }, biz), (e: any) => e.code === 'invalid-argument' && /^month:/.test(e.message));
+  await assert.rejects(h.call('automationRunNow', { id: 'system_statements', month: currentMonth(now) }, biz), (e: any) => e.code === 'invalid-argument' && /^month:.*not closed/.test(e.message));
+  await assert.rejects(h.call('automationRunNow', { id: 'nope' }, biz), (e: any) => e.code === 'not-found' && /^id:/.test(e.message));
+  const run = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  assert.equal(run.month, month);
+  assert.equal(run.trigger, 'manual');
+  assert.equal(run.status, 'running');
+  assert.equal(run.accounts.length, 3);
+  await h.app.queue!.drain();
+  now += (CHECK_EVERY_S + 1) * 1000;
+  await h.app.queue!.drain();
+  const [done] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(done.runId, run.runId);
+  assert.equal(done.status, 'done');
+  assert.match(done.summary, /2 of 3 account\(s\) synced; not mailed: the automation has no recipients/);
+  assert.deepEqual(await outbox(biz), []);
+});
+
+test('the statements automation cannot be deleted, only paused; paused, it does nothing', async () => {
+  const biz = await withAccounts('Paused', { recipients: ['cpa@example.com'], onlyWhenComplete: false });
+  const storeBefore = (await h.app.services.store.query({ collection: runsPath(biz.businessId) })).length;
+  await assert.rejects(h.call('automationDelete', { id: 'system_statements' }, biz), (e: any) => e.code === 'failed-precondition' && /pause it instead/.test(e.message));
+  const paused = await h.call('automationUpdate', { id: 'system_statements', enabled: false }, biz);
+  assert.equal(paused.enabled, false);
+  assert.deepEqual(paused.config.recipients, ['cpa@example.com'], 'pausing keeps the config');
+  const syncsBefore = (await tasksOf('statementSync', biz)).length;
+  await scheduledMonth();
+  assert.equal((await tasksOf('statementSync', biz)).length, syncsBefore, 'no sync was requested');
+  assert.equal((await h.app.services.store.query({ collection: runsPath(biz.businessId) })).length, storeBefore);
+  assert.deepEqual(await outbox(biz), []);
+  await assert.rejects(h.call('automationRunNow', { id: 'system_statements' }, biz), (e: any) => e.code === 'failed-precondition' && /paused/.test(e.message));
+  assert.equal((await h.call('automationList', {}, biz)).items[0].enabled, false);
+  // Resumed, the next run goes ahead.
+  await h.call('automationUpdate', { id: 'system_statements', enabled: true }, biz);
+  assert.equal((await h.call('automationRunNow', { id: 'system_statements' }, biz)).status, 'running');
+});
+
+test('automationUpdate: bad recipients are refused naming the field and change nothing; config is for the statements automation only', async () => {
+  const biz = await h.newBusiness('Validation');
+  await h.call('automationUpdate', { id: 'system_statements', config: { recipients: ['a@example.com'] } }, biz);
+  await assert.rejects(h.call('automationUpdate', { id: 'system_statements', config: { recipients: ['not an email'] } }, biz), (e: any) => e.code === 'invalid-argument' && /config\.recipients/.test(e.message));
+  await assert.rejects(h.call('automationUpdate', { id: 'system_statements', name: '' }, biz), (e: any) => e.code === 'invalid-argument' && /^name/.test(e.message));
+  const [a] = (await h.call('automationList', {}, biz)).items;
+  assert.deepEqual(a.config, { recipients: ['a@example.com'], onlyWhenComplete: false });
+  assert.equal(a.name, 'Monthly statements');
+  const renamed = await h.call('automationUpdate', { id: 'system_statements', name: 'Statements to the CPA', config: { onlyWhenComplete: true } }, biz);
+  assert.equal(renamed.name, 'Statements to the CPA');
+  assert.deepEqual(renamed.config, { recipients: ['a@example.com'], onlyWhenComplete: true });
+});
+
+test('automationRuns keeps the last 30 runs, newest first; older ones are pruned', async () => {
+  const biz = await h.newBusiness('Many Runs');
+  const ids: string[] = [];
+  for (let i = 0; i < 33; i++) {
+    now += 1000;
+    ids.push((await h.call('automationRunNow', { id: 'system_statements', month: addMonths(month, -(i % 3)) }, biz)).runId);
+  }
+  const { items } = await h.call('automationRuns', { id: 'system_statements' }, biz);
+  assert.equal(items.length, 30);
+  assert.deepEqual(items.map((r: any) => r.runId), ids.slice(3).reverse());
+  assert.equal((await h.app.services.store.query({ collection: runsPath(biz.businessId) })).length, 30, 'the three oldest are deleted');
+});
+
+test('another business sees only its own statements automation and runs', async () => {
+  const a = await withAccounts('Owner A', { recipients: ['a-cpa@example.com'], onlyWhenComplete: false });
+  await h.call('automationRunNow', { id: 'system_statements' }, a);
+  const b = await h.newBusiness('Owner B');
+  assert.deepEqual((await h.call('automationRuns', { id: 'system_statements' }, b)).items, []);
+  const [bs] = (await h.call('automationList', {}, b)).items;
+  assert.deepEqual(bs.config.recipients, []);
+  await h.call('automationUpdate', { id: 'system_statements', enabled: false, config: { recipients: ['b@example.com'] } }, b);
+  const [as] = (await h.call('automationList', {}, a)).items;
+  assert.equal(as.enabled, true);
+  assert.deepEqual(as.config.recipients, ['a-cpa@example.com']);
+  // B's run pulls B's accounts only (none).
+  await h.call('automationUpdate', { id: 'system_statements', enabled: true }, b);
+  const run = await h.call('automationRunNow', { id: 'system_statements' }, b);
+  assert.deepEqual(run.accounts, []);
+});
