@@ -3,3 +3,4 @@ import './cardproc/cardproc.ts';
 import './usbank/usbank.ts';
 import './fxwallet/fxwallet.ts';
 import './gateway/gateway.ts';
+import './market/upwork.ts';

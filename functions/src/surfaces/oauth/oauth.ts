@@ -6,6 +6,7 @@ import { completeItaConsent, ConsentFailure, type ConsentFailureReason } from '.
 import { consentPage, type PageText } from './page.ts';
 import { chatCallback } from './chatCallback.ts';
 import { mailboxCallback } from './mailboxCallback.ts';
+import { marketCallback } from './marketCallback.ts';
 
 /**
  * The browser returns of third-party consents: `GET /oauth/<provider>/callback?code&state`.
@@ -47,7 +48,7 @@ const itaCallback: Callback = async (app, params) => {
   }
 };
 
-const CALLBACKS: Record<string, Callback> = { ita: itaCallback, chat: chatCallback, mailbox: mailboxCallback };
+const CALLBACKS: Record<string, Callback> = { ita: itaCallback, chat: chatCallback, mailbox: mailboxCallback, market: marketCallback };
 
 export function createOAuthHandler(app: App): HttpHandler {
   return async (req: HttpRequest) => {

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { input } from '../../core/schema.ts';
+import { normalizeOrigin } from '../../domain/chat.ts';
+import { startMarketConsent } from '../../domain/market.ts';
+
+export default defineOperation({
+  name: 'marketConnectStart',
+  group: 'statements',
+  summary: 'Start connecting the freelance marketplace (Upwork); returns the consent URL to open',
+  description:
+    'Start the Upwork consent: returns the URL to open in a browser. After the user approves, the return page connects every ' +
+    'Upwork organization the user can see as a statement account (marketListAccounts) and links back to `origin` (default: the dashboard). ' +
+    'The URL works once, within 15 minutes. Connecting again renews the connection and keeps the account ids.',
+  flags: { openWorld: true },
+  input: input({
+    origin: z.string().max(200).optional().describe('Origin of the app to return to after the consent, e.g. https://app.example.com (default: the dashboard).'),
+  }),
+  output: z.object({ url: z.string(), stateExpiresAt: z.string() }),
+  async run({ origin }, ctx) {
+    const o = normalizeOrigin(origin, ctx.config.dashboardUrl);
+    return startMarketConsent(ctx, ctx.caller, { origin: o });
+  },
+  activity: () => ({ targetIds: ['market'], summary: 'started connecting the freelance marketplace' }),
+});
