@@ -36,6 +36,8 @@ export interface FakeCardcom {
   users: Map<string, string>;
   rows: FakeCardcomRow[];
   requests: { path: string; apiName: string | undefined; body: Record<string, unknown> }[];
+  /** When set, a valid API user's request answers 200 with this non-zero ResponseCode (e.g. no permission for reports). */
+  refuse: { ResponseCode: number; Description: string } | null;
   /** The next n requests answer 429 with Retry-After (seconds). */
   rateLimitNext(n: number, retryAfter?: string): void;
   close(): Promise<void>;
@@ -51,10 +53,13 @@ const isoDay = (s: unknown) => {
 export async function startFakeCardcom(): Promise<FakeCardcom> {
   let limited = 0;
   let retryAfter = '0';
-  const fake: Omit<FakeCardcom, 'baseUrl' | 'close'> = {
+  const fake: FakeCardcom = {
+    baseUrl: '',
+    close: async () => undefined,
     users: new Map(),
     rows: [],
     requests: [],
+    refuse: null,
     rateLimitNext(n, after = '0') {
       limited = n;
       retryAfter = after;
@@ -83,6 +88,7 @@ export async function startFakeCardcom(): Promise<FakeCardcom> {
     if (req.headers['content-type']?.split(';')[0] !== 'application/json') return send(415, { ResponseCode: 415, Description: 'Unsupported Media Type' });
     const user = typeof body.ApiName === 'string' ? body.ApiName : '';
     if (!user || fake.users.get(user) !== body.ApiPassword) return send(401, { ResponseCode: 401, Description: 'Invalid username' });
+    if (fake.refuse) return send(200, { ...fake.refuse, FinancialTransactions: null });
     const from = isoDay(body.FromCreateDate);
     const to = isoDay(body.ToCreateDate);
     const page = Number(body.Page);
@@ -96,5 +102,8 @@ export async function startFakeCardcom(): Promise<FakeCardcom> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  return { ...fake, baseUrl: `http://127.0.0.1:${port}/api/v11`, close: () => new Promise((r) => server.close(() => r())) } as FakeCardcom;
+  // The same object the server reads, so a test's changes (refuse, users, rows) take effect.
+  fake.baseUrl = `http://127.0.0.1:${port}/api/v11`;
+  fake.close = () => new Promise((r) => server.close(() => r()));
+  return fake;
 }

@@ -76,6 +76,23 @@ test('a Cardcom login failure is refused clearly, never echoes the credential, a
   assert.equal(req.body.ApiPassword, wrong);
 });
 
+test('an API user Cardcom answers with a refusal code gets failed-precondition quoting Cardcom, credential scrubbed, nothing stored', async () => {
+  const other = await h.newBusiness('Refused');
+  cardcom.refuse = { ResponseCode: 5033, Description: `User ${USER} has no permission for financial reports` };
+  try {
+    await assert.rejects(h.call('gatewayConnect', { username: USER, password: PASSWORD, sandbox: false }, other), (e: any) => {
+      assert.equal(e.code, 'failed-precondition');
+      assert.match(e.message, /code 5033: User … has no permission for financial reports/);
+      assert.ok(!e.message.includes(USER) && !e.message.includes(PASSWORD));
+      return true;
+    });
+  } finally {
+    cardcom.refuse = null;
+  }
+  assert.deepEqual((await h.call('gatewayListAccounts', {}, other)).accounts, []);
+  assert.equal((await h.app.services.store.query({ collection: connectionsPath(other.businessId) })).length, 0);
+});
+
 test('sandbox: true talks to the sandbox host only', async () => {
   const before = cardcom.requests.length;
   const other = await h.newBusiness('Sandboxed');
@@ -140,6 +157,25 @@ test('connect lists the merchants and the months with payouts; a month stores it
   for (const f of st.files) assert.equal(await open(f.url), null, 'old links are dead');
 });
 
+test('a refusal during a sync fails the month with Cardcom\'s reason and leaves the merchants connected', async () => {
+  const m2 = (await h.call('gatewayListAccounts')).accounts.find((a: any) => a.name.endsWith('2222'));
+  cardcom.refuse = { ResponseCode: 5033, Description: 'No permission for financial reports' };
+  await h.call('gatewaySync', { accountId: m2.id, month: prev });
+  await h.app.queue!.drain();
+  cardcom.refuse = null;
+  const st = (await h.call('statementsList')).statements.find((s: any) => s.accountId === m2.id && s.month === prev);
+  assert.equal(st.status, 'failed');
+  assert.match(st.reason, /No permission for financial reports/);
+  assert.ok((await h.call('gatewayListAccounts')).accounts.every((a: any) => a.status === 'connected'));
+  // A month with no deposit for the merchant is an answer: ready, with a header-only summary.
+  await h.call('gatewaySync', { accountId: m2.id, month: prev });
+  await h.app.queue!.drain();
+  const empty = (await h.call('statementsList')).statements.find((s: any) => s.accountId === m2.id && s.month === prev);
+  assert.equal(empty.status, 'ready');
+  assert.equal(empty.files.length, 1);
+  assert.equal(await open(empty.files[0].url), 'deposit_id,deposit_date,currency,transactions,gross,fees,vat_on_fees,deposited\r\n');
+});
+
 test('a rate limit (429 + Retry-After) is retried within the call', async () => {
   cardcom.rateLimitNext(2, '0');
   const c = await h.call('gatewayConnect', { username: USER, password: PASSWORD, sandbox: false });
@@ -187,4 +223,25 @@ test('disconnect forgets the merchants and the credential; stored statements sta
   assert.equal((await h.app.services.store.query({ collection: connectionsPath(h.owner.businessId) })).filter((c) => (c.data as any).source === 'gateway').length, 0);
   assert.equal((await h.call('statementsList')).statements.filter((s: any) => s.source === 'gateway').length, kept);
   await assert.rejects(h.call('gatewaySync', { accountId: m1.id, month: last }), (e: any) => e.code === 'not-found');
+});
+
+test('a busy account is read page by page (and month by month at connect); the month report counts every line', async () => {
+  const busy = await h.newBusiness('Busy');
+  for (let i = 0; i < 6500; i++) {
+    sandbox.rows.push(row({ Id: 100000 + i, SapakNumber: 8888, CreateDate: `${last}-${String(1 + (i % 20)).padStart(2, '0')}T08:00:00`, BankDepositesId: 8100, BankDepositAt: `${last}-25T00:00:00`, BrutoOrgCurAmt: 1, DepositeAmount: 0.99 }));
+  }
+  const before = sandbox.requests.length;
+  const c = await h.call('gatewayConnect', { username: USER, password: PASSWORD, sandbox: true }, busy);
+  assert.deepEqual(c.accounts.map((a: any) => a.name), ['Cardcom merchant 8888', 'Cardcom merchant 9999']);
+  assert.deepEqual(c.months, [last]);
+  const asked = sandbox.requests.slice(before).map((r) => r.body);
+  assert.deepEqual(asked.slice(0, 3).map((b) => b.Page), [1, 2, 3], 'the window, up to three pages');
+  assert.equal(asked.length, 3 + 24 + 3, 'then each of the 24 months, the busy one in four pages');
+  const acc = c.accounts.find((a: any) => a.name.endsWith('8888'));
+  await h.call('gatewaySync', { accountId: acc.id, month: last }, busy);
+  await h.app.queue!.drain();
+  const st = (await h.call('statementsList', {}, busy)).statements.find((s: any) => s.accountId === acc.id);
+  assert.equal(st.status, 'ready');
+  const summary = await open(st.files.find((f: any) => f.fileName.endsWith('payouts.csv')).url);
+  assert.equal(summary!.split('\r\n')[1], `8100,${last}-25,ILS,6500,6500.00,0.00,0.00,6435.00`);
 });

@@ -37,8 +37,10 @@ interface CardcomPage {
 }
 
 const PAGE_SIZE = 2000;
-/** 100,000 transactions per query; a merchant beyond that is told so rather than getting a partial report. */
+/** 100,000 transactions in a month; beyond that a sync is refused rather than storing a partial report. */
 const MAX_PAGES = 50;
+/** Connect reads the whole 24-month window at once up to this many pages, then month by month. */
+const WINDOW_PAGES = 3;
 /** Cardcom's currency codes: 1 and 2 are its own (shekel, dollar); others are ISO 4217 numeric. */
 const CURRENCIES: Record<number, string> = { 1: 'ILS', 2: 'USD', 376: 'ILS', 840: 'USD', 978: 'EUR', 826: 'GBP' };
 
@@ -57,9 +59,17 @@ function describe(text: string | null | undefined, creds: Record<string, string>
   return s || 'no description';
 }
 
-async function financialTransactions(creds: Record<string, string>, env: SourceEnv, from: string, to: string, phase: 'connect' | 'sync'): Promise<CardcomFinancialTransaction[]> {
+/** Pages through one query; `complete` is false when it stopped at `maxPages`. */
+async function financialTransactions(
+  creds: Record<string, string>,
+  env: SourceEnv,
+  from: string,
+  to: string,
+  phase: 'connect' | 'sync',
+  maxPages: number,
+): Promise<{ rows: CardcomFinancialTransaction[]; complete: boolean }> {
   const all: CardcomFinancialTransaction[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
+  for (let page = 1; page <= maxPages; page++) {
     const body = { ApiName: creds.username, ApiPassword: creds.password, FromCreateDate: from, ToCreateDate: to, AddDepositedTransaction: true, Page: page, Page_size: PAGE_SIZE };
     const res = await retryAfterFetch(`${baseOf(creds, env)}/Financial/FinancialTransactions`, {
       method: 'POST',
@@ -85,9 +95,9 @@ async function financialTransactions(creds: Record<string, string>, env: SourceE
     }
     const rows = data.FinancialTransactions ?? [];
     all.push(...rows);
-    if (rows.length < PAGE_SIZE) return all;
+    if (rows.length < PAGE_SIZE) return { rows: all, complete: true };
   }
-  throw precondition(`Cardcom lists more than ${MAX_PAGES * PAGE_SIZE} transactions for this period; ask Cardcom for the deposit reports directly`);
+  return { rows: all, complete: false };
 }
 
 const money = (agorot: number) => (agorot / 100).toFixed(2);
@@ -150,8 +160,13 @@ export const gatewaySource: StatementSource = {
   async connect(creds, env) {
     const oldest = env.months[env.months.length - 1];
     const newest = env.months[0];
-    // One query over the offered window both checks the API user and finds the merchants and the months with deposits.
-    const rows = await financialTransactions(creds, env, ddmmyyyy(oldest, 1), ddmmyyyy(newest, lastDay(newest)), 'connect');
+    // One query over the offered window checks the API user and finds the merchants and the months with deposits;
+    // a busy account (more than WINDOW_PAGES pages) is read month by month instead, so connect never gives up on volume.
+    let { rows, complete } = await financialTransactions(creds, env, ddmmyyyy(oldest, 1), ddmmyyyy(newest, lastDay(newest)), 'connect', WINDOW_PAGES);
+    if (!complete) {
+      rows = [];
+      for (const m of env.months) rows.push(...(await financialTransactions(creds, env, ddmmyyyy(m, 1), ddmmyyyy(m, lastDay(m)), 'connect', MAX_PAGES)).rows);
+    }
     const merchants = new Set<string>();
     const months = new Set<string>();
     for (const r of rows) {
@@ -167,7 +182,8 @@ export const gatewaySource: StatementSource = {
   },
   async sync(creds, account, month, env) {
     // Transactions created in the month plus those deposited in it (AddDepositedTransaction); deposits are then picked by date.
-    const rows = await financialTransactions(creds, env, ddmmyyyy(month, 1), ddmmyyyy(month, lastDay(month)), 'sync');
+    const { rows, complete } = await financialTransactions(creds, env, ddmmyyyy(month, 1), ddmmyyyy(month, lastDay(month)), 'sync', MAX_PAGES);
+    if (!complete) throw precondition(`Cardcom lists more than ${MAX_PAGES * PAGE_SIZE} transactions for ${month}; ask Cardcom for this month's deposit reports directly`);
     return payoutReports(account.providerAccountId, month, rows);
   },
 };
