@@ -7,7 +7,7 @@ import { startMarketConsent } from '../../domain/market.ts';
 export default defineOperation({
   name: 'marketConnectStart',
   group: 'statements',
-  summary: 'Start connecting the freelance marketplace (Upwork); returns the consent URL to open',
+  summary: 'Start connecting Upwork (freelance marketplace); returns the consent URL',
   description:
     'Start the Upwork consent: returns the URL to open in a browser. After the user approves, the return page connects every ' +
     'Upwork organization the user can see as a statement account (marketListAccounts) and links back to `origin` (default: the dashboard). ' +

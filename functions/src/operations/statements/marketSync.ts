@@ -7,7 +7,7 @@ import { requestStatementSync, statementOutput, syncInput } from '../../domain/s
 export default defineOperation({
   name: 'marketSync',
   group: 'statements',
-  summary: "Fetch a month of the freelance marketplace: the organization's transactions, as rows and one CSV",
+  summary: 'Fetch a month of Upwork transactions: stored as rows and one CSV',
   description:
     "Fetches the organization's Upwork transaction history for the month, stores each transaction (marketTransactions) and one CSV file. " +
     'The sync runs in the background: the answer is the statement, pending until stored (statementsList shows it ready, or failed with the reason). ' +
