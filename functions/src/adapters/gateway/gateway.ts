@@ -78,7 +78,7 @@ async function financialTransactions(
     });
     if (res.status === 401) {
       await res.arrayBuffer().catch(() => undefined);
-      if (phase === 'connect') throw invalid('password', 'Cardcom refused this API username and password; check the API user's name and password in Cardcom and type both again');
+      if (phase === 'connect') throw invalid('password', 'Cardcom refused this API username and password; check the API user name and password in Cardcom and type both again');
       throw new NeedsReconnect('Cardcom refused the stored API username and password (changed or revoked)');
     }
     if (res.status === 429) {
