@@ -284,3 +284,18 @@ test('statementDelete removes the rows with the statement', async () => {
   assert.equal((await h.call('marketTransactions', { accountId: acme.id, month: last })).status, 'not_synced');
   assert.equal((await download(st.files[0].url)).status, 404);
 });
+
+test('an Upwork user without organizations gets a failure page and nothing is stored', async () => {
+  const biz = await h.newBusiness('Empty Co');
+  const saved = upwork.organizations.splice(0);
+  try {
+    const { url } = await h.call('marketConnectStart', { origin: 'https://app.example.com' }, biz);
+    const { res, body } = await approveMarketConsent(h.http, url);
+    assert.equal(res.status, 400);
+    assert.match(body, /no organization to connect/);
+    assert.deepEqual((await h.call('marketListAccounts', {}, biz)).accounts, []);
+    assert.deepEqual(await h.app.services.store.query({ collection: connectionsPath(biz.businessId) }), []);
+  } finally {
+    upwork.organizations.push(...saved);
+  }
+});
