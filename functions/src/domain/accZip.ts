@@ -134,7 +134,7 @@ const describeSource = (src: AccSource) =>
 /** Streams the entries into one stored ZIP; an empty selection still makes a ZIP, with a README of what was searched. */
 export async function writeZip(s: Services, businessId: string, zipName: string, entries: ZipEntry[], readme: string): Promise<{ file: FileRef; entries: number; missing: number }> {
   const archive = archiver('zip', { store: true });
-  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const out = new PassThrough({ highWaterMark: 256 * 1024 });
   archive.pipe(out);
   let missing = 0;
   const saving = s.files.saveStream(businessId, { fileName: zipName, contentType: 'application/zip' }, out);

@@ -43,7 +43,7 @@ export function localFiles(root: string): FileStore {
       } catch {
         return null;
       }
-      return createReadStream(p, { highWaterMark: 256 * 1024 });
+      return createReadStream(p, { highWaterMark: 128 * 1024 });
     },
     async putStream(fileId, source, contentType) {
       const p = pathOf(fileId);
