@@ -391,10 +391,11 @@ async function accountOutcomes(s: Services, run: RunRecord): Promise<RunAccount[
   return run.accounts.map((a, i) => {
     const done = settled[i]?.data as { status?: string; reason?: string | null } | undefined;
     if (done?.status === 'ready' || done?.status === 'failed') return { ...a, status: done.status, reason: done.reason ?? null };
-    // Another sync of the same month was pending when the run asked: its outcome counts.
+    // The statement settled without this run's record (another sync of the month was pending when the run asked,
+    // or the record was lost): the statement's outcome counts. It was pending since the run asked.
     const st = statements[i]?.data as unknown as StatementRecord | undefined;
     if (!st) return { ...a, status: 'failed' as const, reason: 'the statement was deleted while syncing' };
-    if (st.status !== 'pending' && st.runId !== run.runId) return { ...a, status: st.status, reason: st.reason };
+    if (st.status !== 'pending') return { ...a, status: st.status, reason: st.reason };
     return { ...a, status: 'pending' as const, reason: null };
   });
 }
