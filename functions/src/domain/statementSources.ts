@@ -43,6 +43,8 @@ export interface SourceEnv {
    * connection at once, so a renewal survives a later failure of the same sync.
    */
   saveCredentials?: (credentials: Record<string, string>) => Promise<void>;
+  /** Set by the sync task: the connection's credentials as stored now (another sync may have renewed them meanwhile). */
+  loadCredentials?: () => Promise<Record<string, string> | null>;
 }
 
 /** One transaction of a month, for sources that report them (market): flat values only. */

@@ -323,10 +323,17 @@ export async function runStatementSync(services: Services, payload: Record<strin
   try {
     const credentials = unseal(conn.sealed, services.config.credentialsKey);
     const provider: ProviderAccount = { providerAccountId: account.providerAccountId, name: account.name, ...(account.currency && { currency: account.currency }) };
+    const connPath = connectionsPath(businessId, conn.id);
     const saveCredentials = async (renewed: Record<string, string>) => {
-      await services.store.update(connectionsPath(businessId, conn.id), { sealed: seal(renewed, services.config.credentialsKey) });
+      await services.store.update(connPath, { sealed: seal(renewed, services.config.credentialsKey) }).catch(async (e) => {
+        if (await services.store.get(connPath)) throw e; // else a reconnect replaced the connection: nobody uses these
+      });
     };
-    fetched = await source.sync(credentials, provider, month, { ...sourceEnv(services), saveCredentials });
+    const loadCredentials = async () => {
+      const c = (await services.store.get(connPath))?.data as unknown as ConnectionRecord | undefined;
+      return c ? unseal(c.sealed, services.config.credentialsKey) : null;
+    };
+    fetched = await source.sync(credentials, provider, month, { ...sourceEnv(services), saveCredentials, loadCredentials });
   } catch (e) {
     if (e instanceof NeedsReconnect) {
       await markNeedsReconnect(services, businessId, account, e.message);

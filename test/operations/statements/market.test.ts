@@ -219,6 +219,23 @@ test('an expired access token is refreshed: the sync works and the new tokens ar
   assert.equal(upwork.requests.filter((r) => r.form?.get('grant_type') === 'refresh_token').length, refreshes);
 });
 
+test('two organizations of one connection syncing at once with an expired token: one refresh wins, the other uses its tokens', async () => {
+  const biz = await h.newBusiness('Parallel Co');
+  const accounts = await connect(biz);
+  upwork.expireAccessTokens();
+  const refreshesBefore = upwork.requests.filter((r) => r.form?.get('grant_type') === 'refresh_token').length;
+  for (const a of accounts) await h.call('marketSync', { accountId: a.id, month: last }, biz);
+  await h.app.queue!.drain();
+  for (const a of accounts) {
+    const tx = await h.call('marketTransactions', { accountId: a.id, month: last }, biz);
+    assert.equal(tx.status, 'ready', tx.reason);
+  }
+  assert.ok((await h.call('marketListAccounts', {}, biz)).accounts.every((a: any) => a.status === 'connected'));
+  assert.ok(upwork.requests.filter((r) => r.form?.get('grant_type') === 'refresh_token').length > refreshesBefore);
+  const creds = await sealedOf(biz.businessId, await connectionIdOf(biz.businessId, accounts[0].id));
+  assert.equal(creds.refreshToken, upwork.refreshTokens.at(-1), 'the live refresh token is the stored one');
+});
+
 test('a 429 with Retry-After is retried within the sync', async () => {
   const acme = (await h.call('marketListAccounts')).accounts.find((a: any) => a.name === 'Acme Ltd');
   upwork.rateLimitNext(2, '0');

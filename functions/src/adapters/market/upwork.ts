@@ -90,17 +90,42 @@ export class MarketSession {
   private readonly s: MarketSettings;
   private readonly nowMs: () => number;
   private readonly onRenew?: (c: MarketCredentials) => Promise<void>;
+  private readonly reload?: () => Promise<Record<string, string> | null>;
+  private readonly reloadWaitMs: number;
 
-  constructor(s: MarketSettings, creds: MarketCredentials, opts: { nowMs: () => number; onRenew?: (c: MarketCredentials) => Promise<void> }) {
+  constructor(
+    s: MarketSettings,
+    creds: MarketCredentials,
+    opts: { nowMs: () => number; onRenew?: (c: MarketCredentials) => Promise<void>; reload?: () => Promise<Record<string, string> | null>; reloadWaitMs?: number },
+  ) {
     this.s = s;
     this.creds = creds;
     this.nowMs = opts.nowMs;
     this.onRenew = opts.onRenew;
+    this.reload = opts.reload;
+    this.reloadWaitMs = opts.reloadWaitMs ?? 300;
   }
 
   private async refresh() {
     if (!this.creds.refreshToken) throw new MarketError('revoked', 'no refresh token is stored');
-    this.creds = await refreshCredentials(this.s, this.creds.refreshToken, this.nowMs());
+    const used = this.creds.refreshToken;
+    try {
+      this.creds = await refreshCredentials(this.s, used, this.nowMs());
+    } catch (e) {
+      // Syncs of one connection run side by side and Upwork rotates refresh tokens: when another sync refreshed first,
+      // ours is spent. Take the pair it stored (it may take a moment to land) before calling the grant revoked.
+      if (!(e instanceof MarketError) || e.failure !== 'revoked' || !this.reload) throw e;
+      for (let i = 0; i < 4; i++) {
+        const stored = await this.reload();
+        if (stored?.refreshToken && stored.refreshToken !== used) {
+          this.creds = stored as MarketCredentials;
+          this.refreshed = true;
+          return;
+        }
+        await new Promise((r) => setTimeout(r, this.reloadWaitMs));
+      }
+      throw e;
+    }
     this.refreshed = true;
     await this.onRenew?.(this.creds);
   }
@@ -311,6 +336,7 @@ export const marketSource: StatementSource = {
       const session = new MarketSession(marketSettingsFrom(env.config), creds as MarketCredentials, {
         nowMs: () => env.nowMs ?? Date.now(),
         onRenew: env.saveCredentials,
+        reload: env.loadCredentials,
       });
       const rows = await monthTransactions(session, account.providerAccountId, month);
       const file = { fileName: `upwork-${fileSlug(account.name)}-${month}.csv`, contentType: 'text/csv', bytes: transactionsCsv(rows) };
