@@ -45,3 +45,21 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
 export function mailText(raw: string): string {
   return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 }
+
+/** The attachments of a raw MIME message (base64 parts with Content-Disposition: attachment, at any depth). */
+export function mailAttachments(raw: string): { fileName: string; contentType: string; bytes: Buffer }[] {
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
+  const parts = boundaries.reduce<string[]>((chunks, b) => chunks.flatMap((c) => c.split(`--${b}`)), [raw]);
+  const out: { fileName: string; contentType: string; bytes: Buffer }[] = [];
+  for (const part of parts) {
+    const split = part.search(/\r?\n\r?\n/);
+    if (split < 0) continue;
+    const head = part.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
+    if (!/^content-disposition:\s*attachment/im.test(head)) continue;
+    const fileName = /filename\*?="?([^";\r\n]+)"?/i.exec(head)?.[1] ?? '';
+    const contentType = /^content-type:\s*([^;\r\n]+)/im.exec(head)?.[1].trim() ?? '';
+    const body = part.slice(split).replace(/\s+/g, '');
+    out.push({ fileName, contentType, bytes: Buffer.from(/^content-transfer-encoding:\s*base64/im.test(head) ? body : '', 'base64') });
+  }
+  return out;
+}

@@ -3,6 +3,7 @@ import type { DocStore } from '../ports/store.ts';
 import { accountsPath, statementsPath, type AccountRecord, type StatementRecord } from './statements.ts';
 import { readyStatements, uniqueNames, writeZip } from './accZip.ts';
 import { sanitizeFileName } from '../core/text.ts';
+import type { EmailMessage } from '../ports/outbox.ts';
 
 /**
  * The month package: every ready statement of a month in one ZIP (account/month/file), and the email
@@ -10,6 +11,7 @@ import { sanitizeFileName } from '../core/text.ts';
  * monthly statements automation.
  */
 export interface MonthZip {
+  businessId: string;
   fileId: string;
   fileName: string;
   url: string;
@@ -30,10 +32,14 @@ export async function buildStatementsZip(s: Services, businessId: string, month:
   const missing = accounts.filter((a) => !inIds.has(a.id)).map((a) => a.name);
   const readme = [`Statements of ${month}: none is ready.`, missing.length ? `Accounts without a statement: ${missing.join(', ')}.` : 'No statement account is connected.', ''].join('\n');
   const { file, entries: n } = await writeZip(s, businessId, `statements-${month}.zip`, entries, readme);
-  return { fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries: n, accounts: [...new Set(ready.map((st) => st.accountName))], missing };
+  return { businessId, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries: n, accounts: [...new Set(ready.map((st) => st.accountName))], missing };
 }
 
-export function monthPackageEmail(to: string, businessName: string, month: string, zip: MonthZip) {
+/** The ZIP rides along when under this size; a larger one is sent as its link only (mail servers refuse big messages). */
+export const ATTACH_ZIP_UNDER_BYTES = 10 * 1024 * 1024;
+
+export function monthPackageEmail(to: string, businessName: string, month: string, zip: MonthZip): EmailMessage {
+  const attach = zip.size < ATTACH_ZIP_UNDER_BYTES;
   const lines = [
     `${businessName}: the statements of ${month}.`,
     '',
@@ -41,9 +47,16 @@ export function monthPackageEmail(to: string, businessName: string, month: strin
     zip.missing.length ? `Missing: ${zip.missing.join(', ')}.` : 'Nothing is missing.',
     '',
     `Download the package (${(zip.size / 1048576).toFixed(1)} MB): ${zip.url}`,
+    ...(attach ? ['The package is also attached.'] : []),
     '',
   ];
-  return { channel: 'email' as const, to, subject: `${businessName} – statements ${month}${zip.missing.length ? ` (${zip.missing.length} missing)` : ''}`, text: lines.join('\n') };
+  return {
+    channel: 'email',
+    to,
+    subject: `${businessName} – statements ${month}${zip.missing.length ? ` (${zip.missing.length} missing)` : ''}`,
+    text: lines.join('\n'),
+    ...(attach ? { attachments: [{ businessId: zip.businessId, fileId: zip.fileId, fileName: zip.fileName, contentType: 'application/zip' }] } : {}),
+  };
 }
 
 /** The statements automation's recipients, when it exists (the automations of issue 9). */

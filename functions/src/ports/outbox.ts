@@ -5,6 +5,15 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Stored files sent along, read from the file store at delivery so the outbox record stays small. */
+  attachments?: EmailAttachment[];
+}
+
+export interface EmailAttachment {
+  businessId: string;
+  fileId: string;
+  fileName: string;
+  contentType: string;
 }
 
 export interface WhatsAppMessage {

@@ -2,7 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import yauzl from 'yauzl';
 import { createHarness, type Harness } from '../../harness.ts';
-import { startSmtp, mailText } from '../../fakes/smtp.ts';
+import { startSmtp, mailText, mailAttachments } from '../../fakes/smtp.ts';
+import { ATTACH_ZIP_UNDER_BYTES, monthPackageEmail } from '../../../functions/src/domain/monthPackage.ts';
 import { accountsPath, statementsPath, statementId, type AccountRecord, type StatementRecord } from '../../../functions/src/domain/statements.ts';
 
 let h: Harness;
@@ -65,6 +66,12 @@ test('statementsSend emails the package link to the recipients through the outbo
   assert.match(text, /Included: Mercury Checking/);
   assert.match(text, /Missing: Stripe/);
   assert.match(text, /\/files\/\[link removed after delivery\]|\/files\/[A-Za-z0-9_-]{43}/);
+  // A small package rides along: the attachment is the ZIP itself, the statement inside.
+  assert.match(text, /The package is also attached/);
+  const [zip] = mailAttachments(mail.raw);
+  assert.equal(zip.fileName, 'statements-2026-03.zip');
+  assert.equal(zip.contentType, 'application/zip');
+  assert.deepEqual(await unzipNames(zip.bytes), ['Mercury Checking/2026-03/statement-2026-03.pdf']);
   const list = await h.call('statementsList');
   const st = list.items?.find?.((s: any) => s.month === '2026-03') ?? list.statements?.find((s: any) => s.month === '2026-03') ?? list.find?.((s: any) => s.month === '2026-03');
   assert.deepEqual(st.send.to, ['cpa@example.com']);
@@ -76,4 +83,14 @@ test('another business gets its own empty package, never these statements', asyn
   const z = await h.call('statementsZip', { month: '2026-03' }, other);
   assert.equal(z.entries, 0);
   assert.deepEqual(z.accounts, []);
+});
+
+test('a package of 10 MB or more is sent as its link only', () => {
+  const zip = { businessId: 'b', fileId: 'f', fileName: 'statements-2026-03.zip', url: 'https://x/files/t', entries: 3, accounts: ['Bank'], missing: [] };
+  const small = monthPackageEmail('cpa@example.com', 'Biz', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES - 1 });
+  assert.equal(small.attachments?.length, 1);
+  const big = monthPackageEmail('cpa@example.com', 'Biz', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES });
+  assert.equal(big.attachments, undefined);
+  assert.match(big.text, /Download the package \(10\.0 MB\): https:\/\/x\/files\/t/);
+  assert.doesNotMatch(big.text, /attached/);
 });

@@ -1,7 +1,11 @@
+import type { Readable } from 'node:stream';
 import type { EmailMessage, Sender } from '../../ports/outbox.ts';
 
+/** Opens a stored file for an attachment; null when it is gone. */
+export type AttachmentReader = (businessId: string, fileId: string) => Promise<Readable | null>;
+
 /** Email over SMTP with nodemailer, loaded on first send so a cold start does not pay for it. */
-export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo.local', timeoutMs = 20_000): Sender<EmailMessage> {
+export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo.local', timeoutMs = 20_000, readAttachment?: AttachmentReader): Sender<EmailMessage> {
   let transport: Promise<import('nodemailer').Transporter> | undefined;
   // Bounded waits: a server that accepts the connection and then stalls must not hold a delivery forever.
   const timeouts = { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
@@ -11,6 +15,12 @@ export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo
     configured: Boolean(smtpUrl),
     async send(message, messageId) {
       const t = await getTransport();
+      // Streamed from the file store; a file deleted since the message was written is left out (the text keeps its link).
+      const attachments = [];
+      for (const a of message.attachments ?? []) {
+        const content = readAttachment ? await readAttachment(a.businessId, a.fileId) : null;
+        if (content) attachments.push({ filename: a.fileName, contentType: a.contentType, content });
+      }
       // A stable Message-ID per outbox record lets mail systems drop a retried duplicate.
       const info = await t.sendMail({
         from,
@@ -18,6 +28,7 @@ export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(attachments.length ? { attachments } : {}),
         messageId: `<${messageId}@${messageIdDomain}>`,
       });
       if (info.rejected?.length) return { delivered: false, reason: `rejected by the SMTP server: ${info.rejected.join(', ')}` };
