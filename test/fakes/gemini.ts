@@ -43,9 +43,10 @@ export interface FakeGemini {
   replyJson(value: unknown): void;
   /**
    * A standing answer for every request `match` accepts (e.g. a test form by its bytes), served before the
-   * script and never used up; later rules win. Returns a function that removes the rule.
+   * script and never used up; later rules win. `reply` may be a function of the request (a reading per
+   * document). Returns a function that removes the rule.
    */
-  answer(match: (req: FakeGeminiRequest) => boolean, reply: FakeGeminiReply): () => void;
+  answer(match: (req: FakeGeminiRequest) => boolean, reply: FakeGeminiReply | ((req: FakeGeminiRequest) => FakeGeminiReply)): () => void;
   close(): Promise<void>;
 }
 
@@ -76,7 +77,7 @@ const isBase64 = (s: string) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s) && s.length %
 export async function startFakeGemini(opts: { apiKey: string; model: string; apiVersion?: string }): Promise<FakeGemini> {
   const apiVersion = opts.apiVersion ?? 'v1';
   const script: FakeGeminiReply[] = [];
-  const rules: { match: (req: FakeGeminiRequest) => boolean; reply: FakeGeminiReply }[] = [];
+  const rules: { match: (req: FakeGeminiRequest) => boolean; reply: FakeGeminiReply | ((req: FakeGeminiRequest) => FakeGeminiReply) }[] = [];
   const fake: FakeGemini = {
     baseUrl: '',
     requests: [],
@@ -169,7 +170,8 @@ export async function startFakeGemini(opts: { apiKey: string; model: string; api
     const request: FakeGeminiRequest = { apiVersion: version, model, apiKey: key as string, body, texts, inline, systemInstruction, generationConfig: gc };
     fake.requests.push(request);
 
-    const next = rules.find((r) => r.match(request))?.reply ?? script.shift();
+    const standing = rules.find((r) => r.match(request))?.reply;
+    const next = typeof standing === 'function' ? standing(request) : (standing ?? script.shift());
     if (!next) return send(res, 500, errorBody(500, 'fake Gemini: no scripted reply left'));
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
     if (res.destroyed) return;

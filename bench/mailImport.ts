@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * `node bench/mailImport.ts` (part of `npm run bench`): a mailbox import of 1,000 mails, each with one
+ * PDF attachment, from the fake Gmail, with the real Gemini adapter against the fake Gemini answering
+ * each attachment after 50 ms. The import runs the real path (mailboxImportStart, the local queue,
+ * runImportBatch, SQLite) in a child process of its own, once one mail at a time (parallelism 1, one
+ * task at a time) and once with the configured defaults; the fakes stay in this process.
+ * BENCH_MAILS and BENCH_AI_MS change the size and the AI latency; BENCH_NODE_FLAGS goes to the importing
+ * process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ */
+const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
+const AI_MS = Number(process.env.BENCH_AI_MS ?? 50);
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+
+interface RunResult {
+  ms: number;
+  /** CPU time of the importing process (user + system) over the same span. */
+  cpuMs: number;
+  status: string;
+  seen: number;
+  invoices: number;
+  errors: number;
+  parallelism: number;
+  queueConcurrency: number;
+}
+
+if (process.argv[2] === 'child') await child(JSON.parse(process.argv[3]) as Record<string, string>);
+else await parent();
+
+async function parent() {
+  const [{ startFakeGmail, gmailEnv }, { startFakeGemini }, { invoicePdf }] = await Promise.all([import('../test/fakes/gmail.ts'), import('../test/fakes/gemini.ts'), import('../test/fakes/pdfs.ts')]);
+  const gmail = await startFakeGmail();
+  const gemini = await startFakeGemini({ apiKey: 'bench-gemini-key', model: 'gemini-2.5-flash' });
+  try {
+    // Distinct PDFs and readings: no mail is a duplicate of another, so each one is stored.
+    const readings = new Map<string, number>();
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    for (let i = 0; i < MAILS; i++) {
+      const bytes = await invoicePdf({ number: `MI-${i}` });
+      readings.set(sha(bytes), i);
+      gmail.add({ id: `mail${String(i).padStart(5, '0')}`, from: `Supplier ${i % 50} <s${i % 50}@supplier.example>`, subject: `Invoice MI-${i}`, dateMs: T0 + i * 60_000, body: { mimeType: 'multipart/mixed', parts: [{ mimeType: 'text/plain', data: Buffer.from('attached') }, { mimeType: 'application/pdf', data: bytes, filename: `MI-${i}.pdf` }] } });
+    }
+    gemini.answer(
+      () => true,
+      (req) => {
+        const i = readings.get(sha(req.inline[0]?.bytes ?? Buffer.alloc(0))) ?? -1;
+        const reading = { issuer: { name: `Supplier ${i % 50} Ltd`, vatId: String(510_000_000 + (i % 50)), email: '', phone: '' }, docType: 'tax_invoice', number: `MI-${i}`, date: '2026-01-15', total: 100 + i, currency: 'ILS', vat: 0, payMethod: '', cardEnding: '', lineItems: [], bank: null, allocationNumber: '' };
+        return { text: JSON.stringify(reading), delayMs: AI_MS };
+      },
+    );
+    const env = { ...gmailEnv(gmail), GEMINI_API_KEY: 'bench-gemini-key', GEMINI_BASE_URL: gemini.baseUrl, QUOTA_AI: String(MAILS * 10) };
+    // spawn, not spawnSync: the fakes answer from this process while the child runs.
+    const run = (extra: Record<string, string>) =>
+      new Promise<RunResult>((resolve, reject) => {
+        const c = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), 'bench/mailImport.ts', 'child', JSON.stringify({ ...env, ...extra })], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        c.stdout.on('data', (d) => (out += d));
+        c.on('exit', (code, signal) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as RunResult) : reject(new Error(`the import run failed (${code ?? signal})`))));
+      });
+    const serial = await run({ MAILBOX_IMPORT_PARALLELISM: '1', LOCAL_QUEUE_CONCURRENCY: '1' });
+    const parallel = await run({});
+    for (const [name, r] of [['one at a time', serial], ['default', parallel]] as const) {
+      if (r.status !== 'done' || r.invoices !== MAILS) throw new Error(`${name}: the import ended ${r.status} with ${r.invoices} invoices of ${MAILS} (${r.errors} errors)`);
+    }
+    const line = (label: string, r: RunResult) =>
+      console.log(`${label.padEnd(46)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  (${(r.ms / MAILS).toFixed(1)} ms a mail; the importing process used ${(r.cpuMs / MAILS).toFixed(1)} ms CPU a mail)`);
+    console.log(`${MAILS.toLocaleString('en')} mails, one PDF attachment each; fake Gemini answers after ${AI_MS} ms; SQLite; local queue`);
+    line(`parallelism 1, 1 task at a time`, serial);
+    line(`default: ${parallel.parallelism} mails a task, ${parallel.queueConcurrency} tasks at a time`, parallel);
+    console.log(`speed-up                                       ${(serial.ms / parallel.ms).toFixed(1).padStart(6)} ×  (target >= 8×)`);
+  } finally {
+    await gemini.close();
+    await gmail.close();
+  }
+}
+
+async function child(env: Record<string, string>) {
+  const [{ loadConfig }, { createApp }, { silentLogger }, { createBusiness }, { authenticate, issueApiKey }, { execute }, { registry }, { createHttpHandler }, { connectMailbox }, { importsPath }] = await Promise.all([
+    import('../functions/src/config.ts'),
+    import('../functions/src/app.ts'),
+    import('../functions/src/core/logger.ts'),
+    import('../functions/src/domain/business.ts'),
+    import('../functions/src/core/auth.ts'),
+    import('../functions/src/core/execute.ts'),
+    import('../functions/src/operations/index.ts'),
+    import('../functions/src/surfaces/http/handler.ts'),
+    import('../test/fakes/gmail.ts'),
+    import('../functions/src/domain/mailImport.ts'),
+  ]);
+  const dir = mkdtempSync(join(tmpdir(), 'bfo-bench-mail-'));
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error', MAILBOX_IMPORT_WAIT_MS: '0', ...env });
+  const app = await createApp(config, { logger: silentLogger });
+  try {
+    const { store, clock, ids } = app.services;
+    const b = await createBusiness(store, ids, { name: 'Bench Mail Ltd', email: 'bench@example.com' }, clock.now());
+    const { apiKey } = await issueApiKey(store, { businessId: b.businessId, userId: b.userId, name: 'bench' }, clock.now());
+    const caller = await authenticate(store, `Bearer ${apiKey}`, clock.now());
+    const call = async (name: string, input: unknown = {}) => (await execute(registry.get(name)!, input, caller, app.services, 'bench')).result as any;
+    const accountId = await connectMailbox({ http: createHttpHandler(app, registry), call });
+    const importId = 'benchimport000000001';
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    await call('mailboxImportStart', { accountId, since: T0 - 1000, importId });
+    // Every batch, through the local queue's workers, as the server runs them.
+    await app.queue!.drain();
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    const r = (await store.get(importsPath(b.businessId, importId)))!.data as Record<string, unknown>;
+    const out: RunResult = { ms, cpuMs, status: String(r.status), seen: Number(r.seen), invoices: Number(r.invoices), errors: Number(r.errors), parallelism: config.mailboxImportParallelism, queueConcurrency: config.localQueueConcurrency };
+    console.log(JSON.stringify(out));
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
