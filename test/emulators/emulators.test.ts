@@ -12,6 +12,8 @@ import { createApp } from '../../functions/src/app.ts';
 import { silentLogger } from '../../functions/src/core/logger.ts';
 import { OUTBOX_QUEUE, type OutboxRecord } from '../../functions/src/core/outbox.ts';
 import { startSmtp, mailText } from '../fakes/smtp.ts';
+import { startFakeGmail, gmailEnv, type FakeGmail } from '../fakes/gmail.ts';
+import { invoicePdf } from '../fakes/pdfs.ts';
 import { get, post } from '../http.ts';
 
 /**
@@ -107,6 +109,7 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
   let hosting = '';
   let bootMs = 0;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let gmail: FakeGmail;
   let owner: { businessId: string; userId: string; apiKey: string };
 
   const tail = () => `\n--- emulator output (tail) ---\n${log.slice(-4000)}`;
@@ -121,6 +124,7 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
     dataDir = join(work, 'data');
     const project = join(work, 'project');
     smtp = await startSmtp();
+    gmail = await startFakeGmail();
     const [functions, host, tasks, hub, logging] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     // A throwaway project dir on the real sources with free ports, so parallel runs on one machine do not collide
     // and the repository's fixed ports stay for `npm run emulators`.
@@ -142,7 +146,14 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
       DATA_DIR: dataDir,
       SMTP_URL: smtp.url,
       LOG_LEVEL: 'warn',
+      // The mailbox provider is the fake Gmail; imports answer at once and are polled (AI stays off: attachments are stored unread).
+      ...gmailEnv(gmail),
+      MAILBOX_IMPORT_WAIT_MS: '0',
+      // One mail at a time per batch: on the Firestore emulator, 10 invoice transactions in flight keep aborting each
+      // other (26 invoices took 45 attempts; this import 35 s, against 4 s one at a time).
+      MAILBOX_IMPORT_PARALLELISM: '1',
     };
+    delete env.GEMINI_API_KEY;
     for (const k of ['FIRESTORE_EMULATOR_HOST', 'STORE', 'FILES', 'TASKS', 'PORT', 'HOST']) delete env[k];
     // With gcloud's Firestore emulator, the emulated functions run on Firestore (config.ts picks it from FIRESTORE_EMULATOR_HOST).
     if (FIRESTORE_HOST) Object.assign(env, { FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, CREDENTIALS_KEY: 'emulator-test-credentials-key' });
@@ -182,6 +193,7 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
       } catch {}
     }
     await smtp?.close();
+    await gmail?.close();
     if (work) rmSync(work, { recursive: true, force: true });
     stopOwnEmulator();
   });
@@ -255,6 +267,45 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
       await app.close();
     }
     assert.equal(smtp.mails.filter((m) => m.to.includes(invitee)).length, 1, 'delivered exactly once');
+  });
+
+  test('a mailbox import connected to the fake Gmail runs its batches through the Cloud Tasks emulator: the mails are imported', async (t) => {
+    // 26 mails with an invoice and a note: two batches of the mailboxImportBatch queue.
+    const T = Date.parse('2026-02-01T00:00:00Z');
+    for (let i = 0; i < 26; i++) {
+      const pdf = await invoicePdf({ number: `EMU-${i}` });
+      gmail.add({ id: `emu${i}`, from: `Supplier ${i} <s${i}@supplier.example>`, subject: `Invoice EMU-${i}`, dateMs: T + i * 60_000, body: { mimeType: 'multipart/mixed', parts: [{ mimeType: 'text/plain', data: Buffer.from('attached') }, { mimeType: 'application/pdf', data: pdf, filename: `EMU-${i}.pdf` }] } });
+    }
+    gmail.add({ id: 'emu-note', from: 'friend@example.com', subject: 'Lunch?', dateMs: T + 30 * 60_000, body: { mimeType: 'text/plain', data: Buffer.from('lunch tomorrow?') } });
+
+    // The consent as a browser does it: the fake approves and redirects to the return page behind Hosting.
+    const start = await post(hosting, '/v1/mailboxConnectStart', { origin: hosting }, owner.apiKey);
+    assert.equal(start.status, 200, `mailboxConnectStart: ${JSON.stringify(start.body)}${tail()}`);
+    const consent = await fetch(start.body.result.url, { redirect: 'manual' });
+    const location = consent.headers.get('location') ?? '';
+    assert.ok(location.startsWith(`${hosting}/oauth/`), `the consent returns to the Hosting origin: ${location}`);
+    const back = await fetch(location);
+    assert.equal(back.status, 200, `the return page: ${await back.clone().text()}${tail()}`);
+    const accounts = await post(hosting, '/v1/mailboxListAccounts', {}, owner.apiKey);
+    const accountId = accounts.body.result.items.at(-1)?.accountId;
+    assert.ok(accountId, `the mailbox is connected: ${JSON.stringify(accounts.body)}`);
+
+    const importId = 'emulatorimport000001';
+    const first = await post(hosting, '/v1/mailboxImportStart', { accountId, since: T - 1000, importId }, owner.apiKey);
+    assert.equal(first.status, 200, `mailboxImportStart: ${JSON.stringify(first.body)}${tail()}`);
+    assert.equal(first.body.result.total, 27);
+    let r = first.body.result;
+    for (const until = Date.now() + 90_000; r.status === 'running' && Date.now() < until; ) {
+      await sleep(500);
+      // The same importId answers the import's progress and starts nothing.
+      r = (await post(hosting, '/v1/mailboxImportStart', { accountId, since: T - 1000, importId }, owner.apiKey)).body.result;
+    }
+    t.diagnostic(`import: ${JSON.stringify(r)}`);
+    assert.equal(r.status, 'done', `the import finished${tail()}`);
+    assert.deepEqual([r.seen, r.invoices, r.noInvoice, r.errors], [27, 26, 1, 0]);
+    assert.ok(log.includes('Beginning execution of "us-central1-mailboxImportBatch"'), `the Cloud Tasks emulator dispatched the batches to the task function${tail()}`);
+    const listed = await post(hosting, '/v1/invoicesList', { source: 'mailbox' }, owner.apiKey);
+    assert.equal(listed.body.result?.items?.length, 26, `the imported invoices: ${JSON.stringify(listed.body).slice(0, 500)}`);
   });
 
   test('with the Firestore emulator, the emulated functions keep their data in Firestore', { skip: !FIRESTORE_HOST && 'no Firestore emulator on this machine' }, async () => {
