@@ -197,3 +197,30 @@ test('a mail body that tells the AI to ignore its instructions reaches Gemini on
   assert.notEqual(byHand.folderId, personal.id);
   assert.equal(byHand.payMark, '', 'not marked paid');
 });
+
+test('a mail whose only attachment cannot be read still has its body printed by a bodyInvoice rule', async () => {
+  const biz = await h.newBusiness('Broken Attachment Co');
+  const accountId = await connectMailbox(h, biz);
+  await h.call('folderRuleSave', { when: ruleWhen({ from: 'bills@iec.example' }), folderId: '', bodyInvoice: true }, biz);
+  const since = T0 + 20 * 86_400_000;
+  gmail.add({
+    id: 'iec-broken',
+    from: IEC,
+    subject: 'April bill',
+    dateMs: since + 1000,
+    body: { mimeType: 'multipart/mixed', parts: [text('Amount due 99.00 ILS'), { mimeType: 'application/pdf', data: Buffer.from('%PDF-1.4\nnot really a pdf'), filename: 'broken.pdf' }] },
+  });
+  const isBroken = (r: FakeGeminiRequest) => Boolean(r.inline[0]?.bytes.toString('latin1').includes('not really a pdf'));
+  const stops = [gemini.answer((r) => !isBroken(r), { text: JSON.stringify(wire('IEC-BODY-9', 99)) }), gemini.answer(isBroken, { status: 400, message: 'The document has no pages.' })];
+  try {
+    const r = await importAll(biz, accountId, 'g'.repeat(20), since);
+    assert.deepEqual([r.seen, r.invoices, r.errors], [1, 1, 0]);
+  } finally {
+    for (const stop of stops) stop();
+  }
+  const m = await mail(biz, accountId, 'iec-broken');
+  assert.equal(m.result, 'imported');
+  assert.match(m.reason, /broken\.pdf/, 'the unreadable attachment is still reported');
+  const [doc] = await docs(biz);
+  assert.deepEqual([doc.reading?.number, doc.mailbox?.body, doc.folderId], ['IEC-BODY-9', true, 'general']);
+});
