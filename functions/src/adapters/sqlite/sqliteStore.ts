@@ -385,6 +385,7 @@ class Core {
    */
   private readonly docs = new Map<string, CachedDoc | null>();
   private dataVersion = -1;
+  private writesSinceOptimize = 0;
   private checkedAt = -Infinity;
 
   constructor(opts: SqliteStoreOptions) {
@@ -409,6 +410,10 @@ class Core {
     db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
     db.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0)`);
     this.createIndexes();
+    // Without statistics the planner prefers an index that yields path order (and scans a whole collection)
+    // over a selective expression index; keep them current (bounded work, as SQLite recommends).
+    db.exec(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}`);
+    db.exec('PRAGMA optimize = 0x10002');
   }
 
   /** A broken indexes file must stop a strict store, but only costs a lenient one its indexes. */
@@ -646,6 +651,15 @@ class Core {
       if (db.isTransaction) db.exec('ROLLBACK');
       throw e;
     }
+    // A growing collection changes the best plans: re-check the statistics now and then (a no-op when nothing grew much).
+    if (ops.length && ++this.writesSinceOptimize >= OPTIMIZE_EVERY_WRITES) {
+      this.writesSinceOptimize = 0;
+      try {
+        db.exec('PRAGMA optimize');
+      } catch {
+        // Only a plan's speed depends on it; another process holding the lock can run it next time.
+      }
+    }
   }
 
   close(): void {
@@ -658,6 +672,9 @@ class Core {
 }
 
 const DOC_CACHE_ENTRIES = 10_000;
+/** Rows ANALYZE samples per index, so re-analyzing a large store stays in milliseconds. */
+const ANALYSIS_LIMIT = 1000;
+const OPTIMIZE_EVERY_WRITES = 200;
 
 /** A cached document, parsed once; never handed out (callers get copyJson of it). */
 interface CachedDoc {
@@ -669,12 +686,14 @@ interface CachedDoc {
 function copyJson<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(copyJson) as T;
-  const o: Record<string, unknown> = {};
-  for (const k in v) {
-    const c = copyJson((v as Record<string, unknown>)[k]);
-    // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype instead.
-    if (k === '__proto__') Object.defineProperty(o, k, { value: c, writable: true, enumerable: true, configurable: true });
-    else o[k] = c;
+  // Spreading copies a record's own fields fastest (a "__proto__" field stays a field); then nested values.
+  const o: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+  for (const k in o) {
+    const x = o[k];
+    if (x === null || typeof x !== 'object') continue;
+    // Plain assignment to "__proto__" would set the prototype instead.
+    if (k === '__proto__') Object.defineProperty(o, k, { value: copyJson(x), writable: true, enumerable: true, configurable: true });
+    else o[k] = copyJson(x);
   }
   return o as T;
 }
