@@ -22,7 +22,8 @@ const logger: Logger = Object.fromEntries(['debug', 'info', 'warn', 'error'].map
 
 before(async () => {
   fake = await startFakeIta(FAKE_CLIENT);
-  h = await createHarness({ env: itaEnv(fake, { ITA_TIMEOUT_MS: '300' }), overrides: { clock: { now: () => now }, logger } });
+  // Long enough for a loaded CI machine; the timeout test makes the fake wait twice as long.
+  h = await createHarness({ env: itaEnv(fake, { ITA_TIMEOUT_MS: '2000' }), overrides: { clock: { now: () => now }, logger } });
   // 10,000.00 + 1,800.00 VAT = 11,800.00
   fake.invoices.set(ALLOCATION, { confirmationNumber: ALLOCATION, vatNumber: SUPPLIER_VAT, customerVatNumber: BUSINESS_VAT, paymentAmount: 10_000, vatAmount: 1_800 });
 });
@@ -199,8 +200,8 @@ test('ITA down (5xx): unavailable, and the payment is unchanged', async () => {
 test('ITA too slow (timeout): unavailable, and the payment is unchanged', async () => {
   const id = await paymentWithInvoice(reading());
   const before = await payment(id);
-  fake.delayNext(1_000);
-  await assert.rejects(h.call('itaVerifyAllocation', { paymentId: id }), { code: 'unavailable', message: /no answer within 300 ms/ });
+  fake.delayNext(4_000);
+  await assert.rejects(h.call('itaVerifyAllocation', { paymentId: id }), { code: 'unavailable', message: /no answer within 2000 ms/ });
   assert.deepEqual(await payment(id), before);
 });
 
