@@ -29,7 +29,7 @@ import { buildStatementsZip, monthPackageEmail, recordSend } from './monthPackag
 import { addMonths, currentMonth } from './months.ts';
 import { businessPath, profileOf } from './business.ts';
 import { automationsPath, getMailbox, withMailbox } from './mailboxes.ts';
-import { IMPORT_BATCH, importQuery, importsPath, MAIL_IMPORT_QUEUE, MAX_IMPORT_MAILS, type ImportRecord } from './mailImport.ts';
+import { enqueueImportBatches, importQuery, importsPath, MAX_IMPORT_MAILS, newImportRecord, type ImportRecord } from './mailImport.ts';
 import { MailboxError } from '../adapters/mailbox/gmail.ts';
 
 export const SYSTEM_STATEMENTS_ID = 'system_statements';
@@ -576,33 +576,11 @@ export async function pollMailboxAutomation(s: Services, businessId: string, aut
 /** The new message ids as one mailbox import (domain/mailImport.ts), in its batches on its queue. */
 async function feedImport(s: Services, businessId: string, importId: string, cfg: MailboxConfig, ids: string[], since: number) {
   const path = importsPath(businessId, importId);
-  const at = nowIso(s);
-  const batches = Math.ceil(ids.length / IMPORT_BATCH);
-  const record: ImportRecord = {
-    importId,
-    accountId: cfg.accountId,
-    since,
-    labelId: cfg.labelId ?? '',
-    status: 'running',
-    reason: '',
-    total: ids.length,
-    batches,
-    batchesDone: 0,
-    seen: 0,
-    invoices: 0,
-    duplicates: 0,
-    noInvoice: 0,
-    errors: 0,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const record = newImportRecord({ importId, accountId: cfg.accountId, since, labelId: cfg.labelId ?? '', ids }, s.clock.now());
   await s.store.runTransaction(async (tx) => {
     if (!(await tx.get(path))) tx.create(path, { ...record });
   });
-  // Task ids as startImport's: enqueueing again (a retried poll) adds nothing.
-  for (let n = 0; n < batches; n++) {
-    await s.tasks.enqueue(MAIL_IMPORT_QUEUE, { businessId, importId, batch: n, ids: ids.slice(n * IMPORT_BATCH, (n + 1) * IMPORT_BATCH) }, { id: `mailimport-${businessId}-${importId}-${n}` });
-  }
+  await enqueueImportBatches(s, businessId, importId, ids);
 }
 
 /** The MAILBOX_POLL_QUEUE task. */

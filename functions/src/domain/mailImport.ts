@@ -141,6 +141,37 @@ async function readImport(services: Services, businessId: string, importId: stri
   return d ? (d.data as unknown as ImportRecord) : null;
 }
 
+/** A running import of these message ids (none yet when the ids are listed after it is created). */
+export function newImportRecord(o: { importId: string; accountId: string; since: number; labelId: string; ids: string[] }, now: number): ImportRecord {
+  const at = new Date(now).toISOString();
+  const batches = Math.ceil(o.ids.length / IMPORT_BATCH);
+  return {
+    importId: o.importId,
+    accountId: o.accountId,
+    since: o.since,
+    labelId: o.labelId,
+    status: 'running',
+    reason: '',
+    total: o.ids.length,
+    batches,
+    batchesDone: 0,
+    seen: 0,
+    invoices: 0,
+    duplicates: 0,
+    noInvoice: 0,
+    errors: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** One task per batch of ids; the task id is the batch's, so enqueueing again (a retry) adds nothing. */
+export async function enqueueImportBatches(services: Services, businessId: string, importId: string, ids: string[]): Promise<void> {
+  for (let n = 0; n * IMPORT_BATCH < ids.length; n++) {
+    await services.tasks.enqueue(MAIL_IMPORT_QUEUE, { businessId, importId, batch: n, ids: ids.slice(n * IMPORT_BATCH, (n + 1) * IMPORT_BATCH) }, { id: `mailimport-${businessId}-${importId}-${n}` });
+  }
+}
+
 /**
  * Creates the import (or returns the existing one with that id, starting nothing), lists the
  * message ids and enqueues one task per batch; task ids derive from the import and batch number.
@@ -151,25 +182,7 @@ export async function startImport(services: Services, caller: Caller, opts: { ac
   const existing = await readImport(services, businessId, opts.importId);
   if (existing) return { record: existing, created: false };
   const mailbox = await getMailbox(services.store, businessId, opts.accountId);
-  const at = new Date(services.clock.now()).toISOString();
-  const record: ImportRecord = {
-    importId: opts.importId,
-    accountId: mailbox.accountId,
-    since: opts.since,
-    labelId: opts.labelId,
-    status: 'running',
-    reason: '',
-    total: 0,
-    batches: 0,
-    batchesDone: 0,
-    seen: 0,
-    invoices: 0,
-    duplicates: 0,
-    noInvoice: 0,
-    errors: 0,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const record = newImportRecord({ importId: opts.importId, accountId: mailbox.accountId, since: opts.since, labelId: opts.labelId, ids: [] }, services.clock.now());
   try {
     await services.store.create(path, { ...record });
   } catch (e) {
@@ -185,9 +198,7 @@ export async function startImport(services: Services, caller: Caller, opts: { ac
   }
   const batches = Math.ceil(ids.length / IMPORT_BATCH);
   await services.store.update(path, { total: ids.length, batches, status: batches ? 'running' : 'done', updatedAt: new Date(services.clock.now()).toISOString() });
-  for (let n = 0; n < batches; n++) {
-    await services.tasks.enqueue(MAIL_IMPORT_QUEUE, { businessId, importId: opts.importId, batch: n, ids: ids.slice(n * IMPORT_BATCH, (n + 1) * IMPORT_BATCH) }, { id: `mailimport-${businessId}-${opts.importId}-${n}` });
-  }
+  await enqueueImportBatches(services, businessId, opts.importId, ids);
   return { record: (await readImport(services, businessId, opts.importId))!, created: true };
 }
 
