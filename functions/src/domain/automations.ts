@@ -525,7 +525,8 @@ export async function pollMailboxAutomation(s: Services, businessId: string, aut
       if (!a.cursor) return { historyId: await session.historyId(), ids: [], from: null, note: 'started watching: mails arriving from now on are imported' };
       try {
         const h = await session.listHistory({ startHistoryId: a.cursor.historyId, labelId, max: MAX_IMPORT_MAILS });
-        return { historyId: h.historyId, ids: h.messages.filter((m) => arriving(m.labelIds)).map((m) => m.id), from: a.cursor.historyId, note: '' };
+        const note = h.truncated ? `more new mail than one poll takes (${MAX_IMPORT_MAILS}): the next poll goes on from here` : '';
+        return { historyId: h.historyId, ids: h.messages.filter((m) => arriving(m.labelIds)).map((m) => m.id), from: a.cursor.historyId, note };
       } catch (e) {
         if (!(e instanceof MailboxError) || e.failure !== 'not_found') throw e;
         // Gmail forgot the cursor (kept about a week): search by date since the last poll instead, and start over.

@@ -52,7 +52,9 @@ export interface MailboxSession {
   historyId(): Promise<string>;
   /**
    * Ids of messages added since `startHistoryId` (users.history.list, messageAdded), oldest first, with the
-   * mailbox's new history id. A cursor too old answers MailboxError not_found (Gmail's 404).
+   * cursor to go on from: the mailbox's new history id, or, when `max` stopped the listing (`truncated`), the
+   * last history record taken (whole records, so slightly more than `max` may come). A cursor too old answers
+   * MailboxError not_found (Gmail's 404).
    */
   listHistory(opts: { startHistoryId: string; labelId?: string; max: number }): Promise<{ messages: { id: string; labelIds: string[] }[]; historyId: string; truncated: boolean }>;
 }
@@ -146,16 +148,24 @@ export async function openSession(s: MailboxSettings, refreshToken: string): Pro
     listHistory: ({ startHistoryId, labelId, max }) =>
       wrap(async () => {
         const seen = new Map<string, string[]>();
+        // The cursor handed back: the mailbox's history id once everything was read; after a stop at `max`,
+        // the id of the last record taken, so the next call goes on from there and nothing is skipped.
         let historyId = startHistoryId;
         let pageToken: string | undefined;
         do {
           const r = await users.history.list({ userId: 'me', startHistoryId, historyTypes: ['messageAdded'], labelId, maxResults: 500, pageToken });
-          for (const h of r.data.history ?? []) for (const a of h.messagesAdded ?? []) if (a.message?.id && !seen.has(a.message.id)) seen.set(a.message.id, a.message.labelIds ?? []);
-          if (r.data.historyId) historyId = String(r.data.historyId);
+          for (const h of r.data.history ?? []) {
+            for (const a of h.messagesAdded ?? []) if (a.message?.id && !seen.has(a.message.id)) seen.set(a.message.id, a.message.labelIds ?? []);
+            if (h.id) historyId = String(h.id);
+            if (seen.size >= max) {
+              const more = h !== r.data.history!.at(-1) || Boolean(r.data.nextPageToken);
+              if (more) return { messages: [...seen].map(([id, labelIds]) => ({ id, labelIds })), historyId, truncated: true };
+            }
+          }
           pageToken = r.data.nextPageToken ?? undefined;
-        } while (pageToken && seen.size < max);
-        const messages = [...seen].map(([id, labelIds]) => ({ id, labelIds }));
-        return { messages: messages.slice(0, max), historyId, truncated: messages.length > max || !!pageToken };
+          if (!pageToken && r.data.historyId) historyId = String(r.data.historyId);
+        } while (pageToken);
+        return { messages: [...seen].map(([id, labelIds]) => ({ id, labelIds })), historyId, truncated: false };
       }),
   };
 }
