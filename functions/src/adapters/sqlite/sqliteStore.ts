@@ -413,7 +413,11 @@ class Core {
     // Without statistics the planner prefers an index that yields path order (and scans a whole collection)
     // over a selective expression index; keep them current (bounded work, as SQLite recommends).
     db.exec(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}`);
-    db.exec('PRAGMA optimize = 0x10002');
+    try {
+      db.exec('PRAGMA optimize = 0x10002');
+    } catch {
+      // Another process holding the write lock past busy_timeout: only plans suffer, and the next optimize catches up.
+    }
   }
 
   /** A broken indexes file must stop a strict store, but only costs a lenient one its indexes. */
