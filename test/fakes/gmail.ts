@@ -12,9 +12,9 @@ import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
  *   pageToken → nextPageToken), /messages/{id}?format=full|metadata, /messages/{id}/attachments/{id}
  *   with `Authorization: Bearer <access token>`; an unknown token is 401.
  * - GET  /gmail/v1/users/me/history?startHistoryId&historyTypes&labelId&maxResults&pageToken → {history:
- *   [{id, messages, messagesAdded: [{message}]}], historyId, nextPageToken}; every `add` is one history record
- *   (the profile's historyId moves with it); a startHistoryId older than `historyFloor` is 404, as Gmail
- *   answers a cursor it no longer keeps.
+ *   [{id, messages, messagesAdded: [{message}]} or {id, messages, labelsAdded: [{message, labelIds}]}], historyId,
+ *   nextPageToken}; every `add` and every `label` is one history record (the profile's historyId moves with it);
+ *   a startHistoryId older than `historyFloor` is 404, as Gmail answers a cursor it no longer keeps.
  * Messages are MIME trees; bodies are base64url of the part's bytes in its own charset, as Gmail sends them.
  */
 
@@ -56,6 +56,8 @@ export interface FakeGmail {
   refreshTokens: string[];
   revoke(refreshToken: string): void;
   add(...mails: FakeMail[]): void;
+  /** The user puts a label on a mail already there (a labelAdded history record). */
+  label(messageId: string, labelId: string): void;
   /** Page size cap for messages.list (to exercise nextPageToken). */
   pageSize: number;
   /** Calls to messages.get / attachments.get that answered, per message id. */
@@ -114,7 +116,7 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
   const revoked = new Set<string>();
   const attachments = new Map<string, Buffer>();
   const getCount = new Map<string, number>();
-  const history: { id: number; messageId: string }[] = [];
+  const history: { id: number; messageId: string; type: 'messageAdded' | 'labelAdded'; labelIds?: string[] }[] = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const raw = req.method === 'POST' ? await read(req) : '';
@@ -173,12 +175,13 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
       const from = Number(url.searchParams.get('pageToken') ?? 0);
       const all = history
         .filter((r) => r.id > start && fake.mails.has(r.messageId))
-        .filter(() => !types.length || types.includes('messageAdded'))
+        .filter((r) => !types.length || types.includes(r.type))
         .map((r) => ({ r, mail: fake.mails.get(r.messageId)! }))
         .filter(({ mail }) => !labelId || (mail.labelIds ?? ['INBOX']).includes(labelId));
       const page = all.slice(from, from + max).map(({ r, mail }) => {
         const message = { id: mail.id, threadId: mail.id, labelIds: mail.labelIds ?? ['INBOX'] };
-        return { id: String(r.id), messages: [{ id: mail.id, threadId: mail.id }], messagesAdded: [{ message }] };
+        const change = r.type === 'labelAdded' ? { labelsAdded: [{ message, labelIds: r.labelIds }] } : { messagesAdded: [{ message }] };
+        return { id: String(r.id), messages: [{ id: mail.id, threadId: mail.id }], ...change };
       });
       const next = from + max < all.length ? String(from + max) : undefined;
       return json(res, 200, { ...(page.length ? { history: page } : {}), ...(next ? { nextPageToken: next } : {}), historyId: String(fake.historyId) });
@@ -252,8 +255,15 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
         fake.mails.set(x.id, x);
         // Gmail's history ids grow with gaps between them.
         fake.historyId += 7;
-        history.push({ id: fake.historyId, messageId: x.id });
+        history.push({ id: fake.historyId, messageId: x.id, type: 'messageAdded' });
       }),
+    label: (messageId, labelId) => {
+      const mail = fake.mails.get(messageId);
+      if (!mail) throw new Error(`no mail ${messageId}`);
+      mail.labelIds = [...(mail.labelIds ?? ['INBOX']), labelId];
+      fake.historyId += 7;
+      history.push({ id: fake.historyId, messageId, type: 'labelAdded', labelIds: [labelId] });
+    },
     pageSize: 500,
     delayMs: 0,
     historyId: 1000,

@@ -110,6 +110,15 @@ test('a label automation imports only mails with that label; unknown mailboxes a
   await h.call('automationRunNow', { id: a.id }, biz);
   await h.app.queue!.drain();
   assert.deepEqual(await numbers(biz), [`AUTO-${seq - 2}`], 'only the arriving mail with the label');
+
+  // The user files the other mail under the label later: the next run takes it, and only it.
+  fake.label(other.id, 'Label_2');
+  await h.call('automationRunNow', { id: a.id }, biz);
+  await h.app.queue!.drain();
+  assert.deepEqual(await numbers(biz), [`AUTO-${seq - 2}`, `AUTO-${seq - 1}`].sort(), 'a mail labelled later is imported on the next run');
+  await h.call('automationRunNow', { id: a.id }, biz);
+  await h.app.queue!.drain();
+  assert.equal((await numbers(biz)).length, 2, 'and only once');
 });
 
 test('a paused automation does nothing; resumed, it watches from then on', async () => {

@@ -51,7 +51,8 @@ export interface MailboxSession {
   /** The mailbox's current history id (users.getProfile): where a watcher starts. */
   historyId(): Promise<string>;
   /**
-   * Ids of messages added since `startHistoryId` (users.history.list, messageAdded), oldest first, with the
+   * Ids of messages added since `startHistoryId` (users.history.list, messageAdded; with a label, also those the
+   * label was put on since: labelAdded), oldest first, with the
    * cursor to go on from: the mailbox's new history id, or, when `max` stopped the listing (`truncated`), the
    * last history record taken (whole records, so slightly more than `max` may come). A cursor too old answers
    * MailboxError not_found (Gmail's 404).
@@ -153,9 +154,12 @@ export async function openSession(s: MailboxSettings, refreshToken: string): Pro
         let historyId = startHistoryId;
         let pageToken: string | undefined;
         do {
-          const r = await users.history.list({ userId: 'me', startHistoryId, historyTypes: ['messageAdded'], labelId, maxResults: 500, pageToken });
+          // Watching a label, a mail the user labels later counts as arriving there (labelAdded).
+          const historyTypes = labelId ? ['messageAdded', 'labelAdded'] : ['messageAdded'];
+          const r = await users.history.list({ userId: 'me', startHistoryId, historyTypes, labelId, maxResults: 500, pageToken });
           for (const h of r.data.history ?? []) {
-            for (const a of h.messagesAdded ?? []) if (a.message?.id && !seen.has(a.message.id)) seen.set(a.message.id, a.message.labelIds ?? []);
+            const added = [...(h.messagesAdded ?? []), ...(h.labelsAdded ?? []).filter((l) => labelId && l.labelIds?.includes(labelId))];
+            for (const a of added) if (a.message?.id && !seen.has(a.message.id)) seen.set(a.message.id, a.message.labelIds ?? []);
             if (h.id) historyId = String(h.id);
             if (seen.size >= max) {
               const more = h !== r.data.history!.at(-1) || Boolean(r.data.nextPageToken);
