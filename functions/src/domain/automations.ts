@@ -338,6 +338,12 @@ export async function startStatementsRun(s: Services, businessId: string, month:
     if (trigger === 'schedule') return null;
     throw precondition('id: the statements automation is paused; resume it (automationUpdate with enabled: true) first');
   }
+  if (trigger === 'manual') {
+    // A second "run now" while the month is still being pulled joins that run: no second fan-out, no second mail.
+    const recent = await s.store.query({ collection: runsPath(businessId), where: [['automationId', '==', SYSTEM_STATEMENTS_ID]], orderBy: [['startedAtMs', 'desc']], limit: MAX_RUNS });
+    const running = recent.map((d) => d.data as unknown as RunRecord).find((r) => r.month === month && r.status === 'running');
+    if (running) return running;
+  }
   const runId = trigger === 'schedule' ? `statements-${month}` : `statements-${month}-${s.ids()}`;
   const path = runsPath(businessId, runId);
   const fresh = newRun(s, {

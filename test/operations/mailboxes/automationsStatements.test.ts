@@ -121,6 +121,8 @@ test('automationRunNow: the month is strict and closed; the default is the last 
   assert.equal(run.trigger, 'manual');
   assert.equal(run.status, 'running');
   assert.equal(run.accounts.length, 3);
+  const again = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  assert.equal(again.runId, run.runId, 'a second run now while the month is being pulled joins that run');
   await h.app.queue!.drain();
   now += (CHECK_EVERY_S + 1) * 1000;
   await h.app.queue!.drain();
@@ -169,6 +171,10 @@ test('automationRuns keeps the last 30 runs, newest first; older ones are pruned
   for (let i = 0; i < 33; i++) {
     now += 1000;
     ids.push((await h.call('automationRunNow', { id: 'system_statements', month: addMonths(month, -(i % 3)) }, biz)).runId);
+    // Each run ends before the next starts (a run still in progress would be joined, not repeated).
+    await h.app.queue!.drain();
+    now += (CHECK_EVERY_S + 1) * 1000;
+    await h.app.queue!.drain();
   }
   const { items } = await h.call('automationRuns', { id: 'system_statements' }, biz);
   assert.equal(items.length, 30);

@@ -12,6 +12,7 @@ export default defineOperation({
   description:
     'The statements automation pulls the month (default: the last closed one) for every statement account in the background and, when every sync settled ' +
     '(or after two hours), mails the package to its recipients as configured; the answer is the started run, follow it with automationRuns. ' +
+    'Asked again while that month is still being pulled, it answers the same run (nothing is pulled or mailed twice). ' +
     'A mailbox automation checks its mailbox now and sends what arrived to an import. A paused automation is refused: resume it first.',
   flags: { openWorld: true },
   input: input({
