@@ -510,12 +510,14 @@ class Core {
     }
   }
 
-  /** Whether `path` is in the document cache (then it was validated when it was first read). */
-  cached(path: string): boolean {
-    return this.docs.has(path);
+  /** The cached row (a copy), null for a cached absence, undefined when the path is not in the cache (a cached path was validated when first read). */
+  cachedRow(path: string): Row | null | undefined {
+    const hit = this.docs.get(path);
+    if (hit === undefined) return undefined;
+    return hit ? { path, data: copyJson(hit.data), version: hit.version } : null;
   }
 
-  /** readRow through the document cache (callers get their own parsed copy). */
+  /** readRow through the document cache (callers get their own copy). */
   readRowCached(path: string): Row | null {
     let hit = this.docs.get(path);
     if (hit === undefined) {
@@ -791,8 +793,11 @@ function makeStore(core: Core, meters: readonly Meter[]): DocStore {
   return {
     async get(path) {
       // A path already in the cache passed this check when it was first read (a hot path: keys, members).
-      if (!cached || !core.cached(path)) docPathParts(path);
-      const row = cached ? core.readRowCached(path) : core.readRow(path);
+      let row = cached ? core.cachedRow(path) : undefined;
+      if (row === undefined) {
+        docPathParts(path);
+        row = cached ? core.readRowCached(path) : core.readRow(path);
+      }
       addTo(meters, 1, 0);
       return row ? docOf(row) : null;
     },
