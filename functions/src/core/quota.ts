@@ -12,7 +12,7 @@ export class QuotaExhausted extends ApiError {
 }
 
 /**
- * Per-business daily quotas, one counter document per quota and UTC day.
+ * Per-business daily quotas, one counter document per quota and day (the day in Israel).
  * Limits come from configuration (`QUOTA_<NAME>`); a quota without a limit is unlimited.
  */
 export async function consumeQuota(
