@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 
 /** Small HTTP helpers for tests that talk to a real server. */
-export async function post(origin: string, path: string, body: unknown, apiKey?: string) {
+export async function post(origin: string, path: string, body: unknown, apiKey?: string, headers: Record<string, string> = {}) {
   const res = await fetch(origin + path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
+    headers: { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };

@@ -6,7 +6,6 @@ import { createHttpHandler } from './surfaces/http/handler.ts';
 import { nodeListener } from './surfaces/http/node.ts';
 import { sweepOutbox } from './core/outboxSweep.ts';
 import { sweepExpired } from './core/ttlSweep.ts';
-import { POLL_EVERY_MINUTES, scheduleMailboxPolls, scheduleMonthlyStatements } from './domain/automations.ts';
 import { jerusalemDay } from './core/clock.ts';
 
 /** `npm start`: the whole service on one machine, on the embedded store, local files and the local queue. */
@@ -26,13 +25,16 @@ void expire();
 setInterval(expire, 3_600_000).unref();
 
 // Automations (index.ts schedules them in production): the monthly statements run on the 2nd (Israel), checked
-// hourly (its run ids derive from the month, so the repeats queue nothing new), and the mailbox polls.
-const monthly = () => (jerusalemDay(Date.now()).endsWith('-02') ? scheduleMonthlyStatements(app.services) : Promise.resolve(0)).catch((e) => app.services.logger.error('monthly statements schedule failed', { error: String(e) }));
-void monthly();
-setInterval(monthly, 3_600_000).unref();
-const polls = () => scheduleMailboxPolls(app.services).catch((e) => app.services.logger.error('mailbox automation polls failed', { error: String(e) }));
-void polls();
-setInterval(polls, POLL_EVERY_MINUTES * 60_000).unref();
+// hourly (its run ids derive from the month, so the repeats queue nothing new), and the mailbox polls. Loaded
+// after start-up: the module brings the mail import and PDF code, which the first request does not need.
+void import('./domain/automations.ts').then(({ POLL_EVERY_MINUTES, scheduleMailboxPolls, scheduleMonthlyStatements }) => {
+  const monthly = () => (jerusalemDay(Date.now()).endsWith('-02') ? scheduleMonthlyStatements(app.services) : Promise.resolve(0)).catch((e) => app.services.logger.error('monthly statements schedule failed', { error: String(e) }));
+  void monthly();
+  setInterval(monthly, 3_600_000).unref();
+  const polls = () => scheduleMailboxPolls(app.services).catch((e) => app.services.logger.error('mailbox automation polls failed', { error: String(e) }));
+  void polls();
+  setInterval(polls, POLL_EVERY_MINUTES * 60_000).unref();
+});
 
 server.listen(config.port, config.host, () => {
   app.services.logger.info('listening', { url: `http://${config.host}:${config.port}`, api: config.baseUrl, mcp: config.mcpUrl, dataDir: config.dataDir });

@@ -24,9 +24,10 @@ import { ApiError, isApiError, notFound, precondition } from '../core/errors.ts'
 import { iso } from '../core/clock.ts';
 import { sha256 } from '../core/ids.ts';
 import { enqueueDelivery, stageMessage } from '../core/outbox.ts';
+import { deleteDocs } from '../ports/store.ts';
 import { accountsPath, automationRunStatementPath, requestStatementSync, statementId, statementsPath, type AccountRecord, type StatementRecord } from './statements.ts';
 import { buildStatementsZip, monthPackageEmail, recordSend } from './monthPackage.ts';
-import { addMonths, currentMonth } from './months.ts';
+import { lastClosedMonth } from './months.ts';
 import { businessPath, profileOf } from './business.ts';
 import { automationsPath, getMailbox, withMailbox } from './mailboxes.ts';
 import { enqueueImportBatches, importQuery, importsPath, MAX_IMPORT_MAILS, newImportRecord, type ImportRecord } from './mailImport.ts';
@@ -246,12 +247,7 @@ export async function deleteAutomation(s: Services, businessId: string, id: stri
   if (id === SYSTEM_STATEMENTS_ID) throw precondition('id: the statements automation cannot be deleted; pause it instead (automationUpdate with enabled: false)');
   await readAutomation(s, businessId, id);
   const runs = await s.store.query({ collection: runsPath(businessId), where: [['automationId', '==', id]] });
-  const paths = [...runs.map((r) => r.path), automationPath(businessId, id)];
-  for (let i = 0; i < paths.length; i += 400) {
-    const batch = s.store.batch();
-    for (const p of paths.slice(i, i + 400)) batch.delete(p);
-    await batch.commit();
-  }
+  await deleteDocs(s.store, [...runs.map((r) => r.path), automationPath(businessId, id)]);
   return { id, deleted: true as const, runsRemoved: runs.length };
 }
 
@@ -302,6 +298,12 @@ async function pruneRuns(s: Services, businessId: string, automationId: string) 
   }
 }
 
+/** Stores a finished run and keeps only the newest MAX_RUNS of its automation. */
+async function recordRun(s: Services, run: RunRecord) {
+  await s.store.set(runsPath(run.businessId, run.runId), { ...run });
+  await pruneRuns(s, run.businessId, run.automationId);
+}
+
 function newRun(s: Services, fields: Pick<RunRecord, 'runId' | 'automationId' | 'businessId' | 'trigger' | 'summary'> & Partial<RunRecord>): RunRecord {
   const now = s.clock.now();
   return {
@@ -322,9 +324,6 @@ function newRun(s: Services, fields: Pick<RunRecord, 'runId' | 'automationId' | 
 
 // ---------------------------------------------------------------------------------------------
 // The statements run
-
-/** The month a run pulls by default: the last closed one (Israel). */
-export const lastClosedMonth = (nowMs: number) => addMonths(currentMonth(nowMs), -1);
 
 /**
  * Starts (or, for the schedule, resumes) the statements run of `month`: one sync per statement account, then the
@@ -546,9 +545,8 @@ export async function pollMailboxAutomation(s: Services, businessId: string, aut
     const run = newRun(s, { runId: `poll-${s.ids()}`, automationId, businessId, trigger, summary: `poll failed: ${e.message}`.slice(0, 500) });
     run.status = 'failed';
     run.finishedAt = at;
-    await s.store.set(runsPath(businessId, run.runId), { ...run });
+    await recordRun(s, run);
     await s.store.update(automationPath(businessId, automationId), { lastPolledAt: at, lastRun: lastRunOf(run) }).catch(() => undefined);
-    await pruneRuns(s, businessId, automationId);
     return run;
   }
   let run: RunRecord | null = null;
@@ -568,8 +566,7 @@ export async function pollMailboxAutomation(s: Services, businessId: string, aut
     });
     run.status = 'done';
     run.finishedAt = at;
-    await s.store.set(runsPath(businessId, run.runId), { ...run });
-    await pruneRuns(s, businessId, automationId);
+    await recordRun(s, run);
   }
   // Guarded: a pause or delete meanwhile keeps its own state.
   await s.store.runTransaction(async (tx) => {

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Caller, Services } from '../core/context.ts';
-import type { DocStore } from '../ports/store.ts';
+import { deleteDocs, type DocStore } from '../ports/store.ts';
 import { ApiError, notFound, precondition } from '../core/errors.ts';
 import { seal, unseal } from '../core/secrets.ts';
 import { sha256 } from '../core/ids.ts';
@@ -210,11 +210,7 @@ export async function listMailboxes(store: DocStore, businessId: string): Promis
 export async function disconnectMailbox(store: DocStore, businessId: string, accountId: string): Promise<{ email: string; automationsRemoved: number }> {
   const m = await getMailbox(store, businessId, accountId);
   const autos = await store.query({ collection: automationsPath(businessId), where: [['config.accountId', '==', accountId]] });
-  for (let i = 0; i < autos.length; i += 400) {
-    const batch = store.batch();
-    for (const a of autos.slice(i, i + 400)) batch.delete(a.path);
-    await batch.commit();
-  }
+  await deleteDocs(store, autos.map((a) => a.path));
   await store.delete(mailboxesPath(businessId, accountId));
   return { email: m.email, automationsRemoved: autos.length };
 }

@@ -16,6 +16,9 @@ export function addMonths(month: string, delta: number): string {
   return `${String(Math.floor(n / 12)).padStart(4, '0')}-${String((n % 12) + 1).padStart(2, '0')}`;
 }
 
+/** The last closed month in Israel: the one before the current month. */
+export const lastClosedMonth = (nowMs: number) => addMonths(currentMonth(nowMs), -1);
+
 /** A strict `YYYY-MM` that is closed in Israel (before the current month); else `invalid-argument` naming the field. */
 export function closedMonth(value: string, nowMs: number, field = 'month'): string {
   if (!MONTH.test(value)) throw invalid(field, 'must be a month as YYYY-MM');

@@ -27,6 +27,7 @@ import { seal, unseal } from '../core/secrets.ts';
 import { iso } from '../core/clock.ts';
 import { sha256 } from '../core/ids.ts';
 import type { FileRef } from '../core/files.ts';
+import { deleteDocs } from '../ports/store.ts';
 import { closedMonth, closedMonths } from './months.ts';
 import { NeedsReconnect, statementSource, type ProviderAccount, type SourceEnv, type StatementRow } from './statementSources.ts';
 
@@ -369,11 +370,7 @@ async function writeStatementRows(services: Services, businessId: string, sid: s
 export async function deleteStatementRows(services: Services, businessId: string, sid: string, only?: number, except?: number) {
   const docs = await services.store.query({ collection: statementRowsPath(businessId), where: [['statementId', '==', sid]] });
   const doomed = docs.filter((d) => (only === undefined || d.data.gen === only) && (except === undefined || d.data.gen !== except));
-  for (let i = 0; i < doomed.length; i += 400) {
-    const batch = services.store.batch();
-    for (const d of doomed.slice(i, i + 400)) batch.delete(d.path);
-    await batch.commit();
-  }
+  await deleteDocs(services.store, doomed.map((d) => d.path));
 }
 
 /** The current rows of a statement, in the provider's order. */

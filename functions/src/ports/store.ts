@@ -92,6 +92,15 @@ export interface DocStore extends Reader {
   close(): Promise<void>;
 }
 
+/** Deletes these documents in batches under the per-commit limit (each batch atomic, not the whole). */
+export async function deleteDocs(store: Pick<DocStore, 'batch'>, paths: readonly string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += 400) {
+    const batch = store.batch();
+    for (const p of paths.slice(i, i + 400)) batch.delete(p);
+    await batch.commit();
+  }
+}
+
 /** Firestore's limits, enforced by both adapters. */
 export const LIMITS = {
   writesPerCommit: 500,

@@ -1,28 +1,23 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { createHarness, type Harness } from '../../harness.ts';
+import { connectMcp } from './client.ts';
 import { invoicePdf } from '../../fakes/pdfs.ts';
 
 /** The payments, suppliers and invoices operations as MCP tools, through the official client and the real server. */
 let h: Harness;
 let client: Client;
+let call: Awaited<ReturnType<typeof connectMcp>>['call'];
 before(async () => {
   h = await createHarness();
   const origin = await h.listen();
-  client = new Client({ name: 'domain-tools-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers: { authorization: `Bearer ${h.owner.apiKey}` } } }));
+  ({ client, call } = await connectMcp(origin, h.owner.apiKey, 'domain-tools-test'));
 });
 after(async () => {
   await client.close();
   await h.close();
 });
-
-const call = async (name: string, args: Record<string, unknown>) => {
-  const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = (res.content[0] as { text: string }).text;
-  return { isError: Boolean(res.isError), body: JSON.parse(text) };
-};
 
 test('a payment request is created, listed, paid and its cancel tool is marked destructive', async () => {
   const created = await call('createPayment', { amountAgorot: 125000, vatIncluded: true, description: 'Logo design', supplierName: 'Dana Studio', supplierEmail: 'dana@example.com', channel: 'link' });

@@ -1,31 +1,26 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { createHarness, type Harness } from '../../harness.ts';
+import { connectMcp } from './client.ts';
 import { startFakeGmail, gmailEnv, approveMailboxConsent, type FakeGmail } from '../../fakes/gmail.ts';
 
 /** The mailbox operations as MCP tools: an assistant connects Gmail, counts, imports and reads the scanned mails. */
 let h: Harness;
 let fake: FakeGmail;
 let client: Client;
+let call: Awaited<ReturnType<typeof connectMcp>>['call'];
 before(async () => {
   fake = await startFakeGmail();
   h = await createHarness({ env: { ...gmailEnv(fake), MAILBOX_IMPORT_WAIT_MS: '0' } });
   const origin = await h.listen();
-  client = new Client({ name: 'mailbox-tools-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers: { authorization: `Bearer ${h.owner.apiKey}` } } }));
+  ({ client, call } = await connectMcp(origin, h.owner.apiKey, 'mailbox-tools-test'));
 });
 after(async () => {
   await client.close();
   await h.close();
   await fake.close();
 });
-
-const call = async (name: string, args: Record<string, unknown> = {}) => {
-  const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = (res.content[0] as { text: string }).text;
-  return { isError: Boolean(res.isError), body: JSON.parse(text) };
-};
 
 const T0 = Date.parse('2026-02-01T00:00:00Z');
 

@@ -1,28 +1,23 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { createHarness, type Harness } from '../../harness.ts';
+import { connectMcp } from './client.ts';
 
 /** The automations, statements and accountant operations as MCP tools, through the official client and the real server. */
 let h: Harness;
 let client: Client;
+let call: Awaited<ReturnType<typeof connectMcp>>['call'];
 let origin: string;
 before(async () => {
   h = await createHarness();
   origin = await h.listen();
-  client = new Client({ name: 'statements-tools-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers: { authorization: `Bearer ${h.owner.apiKey}` } } }));
+  ({ client, call } = await connectMcp(origin, h.owner.apiKey, 'statements-tools-test'));
 });
 after(async () => {
   await client.close();
   await h.close();
 });
-
-const call = async (name: string, args: Record<string, unknown> = {}) => {
-  const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = (res.content[0] as { text: string }).text;
-  return { isError: Boolean(res.isError), body: JSON.parse(text) };
-};
 
 test('the statements automation is configured and listed; deleting it is refused, and the tool says it destroys', async () => {
   const set = await call('automationUpdate', { id: 'system_statements', config: { recipients: ['cpa@example.com'], onlyWhenComplete: true } });

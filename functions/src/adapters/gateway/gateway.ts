@@ -11,6 +11,7 @@
  * with Cardcom's description; 429 retried (Retry-After).
  */
 import { ApiError, invalid, precondition } from '../../core/errors.ts';
+import { csvBytes } from '../../core/csv.ts';
 import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementFile, type StatementSource } from '../../domain/statementSources.ts';
 
 interface CardcomFinancialTransaction {
@@ -102,11 +103,6 @@ async function financialTransactions(
 
 const money = (agorot: number) => (agorot / 100).toFixed(2);
 const agorotOf = (n: number | undefined) => Math.round((Number.isFinite(n) ? Number(n) : 0) * 100);
-const cell = (v: string | number) => {
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-const csv = (rows: (string | number)[][]) => Buffer.from(rows.map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n');
 
 /** The month's deposits of one merchant: a summary CSV and one CSV of lines per deposit. */
 function payoutReports(merchant: string, month: string, rows: CardcomFinancialTransaction[]): StatementFile[] {
@@ -150,9 +146,9 @@ function payoutReports(merchant: string, month: string, rows: CardcomFinancialTr
         currencyOf(r.DepositeCurrency),
       ]);
     }
-    files.push({ fileName: `cardcom-${merchant}-${month}-deposit-${id}.csv`, contentType: 'text/csv', bytes: csv(detail) });
+    files.push({ fileName: `cardcom-${merchant}-${month}-deposit-${id}.csv`, contentType: 'text/csv', bytes: csvBytes(detail) });
   }
-  return [{ fileName: `cardcom-${merchant}-${month}-payouts.csv`, contentType: 'text/csv', bytes: csv(summary) }, ...files];
+  return [{ fileName: `cardcom-${merchant}-${month}-payouts.csv`, contentType: 'text/csv', bytes: csvBytes(summary) }, ...files];
 }
 
 export const gatewaySource: StatementSource = {

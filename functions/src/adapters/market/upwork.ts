@@ -9,6 +9,7 @@
  * once with the refresh token and the new pair saved sealed (env.saveCredentials); invalid_grant on refresh → NeedsReconnect.
  */
 import { ApiError, precondition } from '../../core/errors.ts';
+import { csvBytes } from '../../core/csv.ts';
 import { addMonths } from '../../domain/months.ts';
 import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statementSources.ts';
 
@@ -284,14 +285,12 @@ export async function monthTransactions(session: MarketSession, organizationId: 
 
 /** RFC 4180 CSV with a BOM (spreadsheets then read Hebrew right); text that a spreadsheet would run as a formula is quoted with '. */
 export function transactionsCsv(rows: MarketRow[]): Buffer {
-  const cell = (v: string | null, numeric: boolean) => {
-    let s = v ?? '';
-    if (!numeric && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
   const numeric = new Set(['amount', 'balance']);
-  const lines = [MARKET_ROW_FIELDS.join(','), ...rows.map((r) => MARKET_ROW_FIELDS.map((f) => cell(r[f], numeric.has(f))).join(','))];
-  return Buffer.from('\uFEFF' + lines.join('\r\n') + '\r\n', 'utf8');
+  const guard = (v: string | null, f: string) => {
+    const s = v ?? '';
+    return !numeric.has(f) && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  };
+  return csvBytes([MARKET_ROW_FIELDS, ...rows.map((r) => MARKET_ROW_FIELDS.map((f) => guard(r[f], f)))], { bom: true });
 }
 
 /** Settings from configuration; a missing client id or secret is refused naming the variables. */

@@ -6,7 +6,7 @@ import { iso } from '../../core/clock.ts';
 import { ingestAttachment, mailsPath, type ScannedMail } from '../../domain/mailImport.ts';
 import { withMailbox } from '../../domain/mailboxes.ts';
 import { mailText } from '../../domain/mailView.ts';
-import { mailToPdf } from '../../domain/mailPdf.ts';
+import { BODY_PART, bodyPdfName, mailToPdf } from '../../domain/mailPdf.ts';
 import { invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
 import { folderRulesPath, loadRules, MAX_RULES, type FolderRuleRecord } from '../../domain/folderRules.ts';
 
@@ -32,7 +32,7 @@ export default defineOperation({
     const m = doc.data as unknown as ScannedMail;
     const message = await withMailbox(ctx, businessId, m.accountId, (s) => s.getMessage(m.messageId, 'full'));
     const pdf = await mailToPdf({ from: m.from, subject: m.subject, date: m.date, text: mailText(message.payload) });
-    const out = await ingestAttachment(ctx, { businessId, accountId: m.accountId, messageId: m.messageId, from: m.from, subject: m.subject, date: m.date, fileName: `${(m.subject || 'mail').slice(0, 80)}.pdf`, partId: 'body', bytes: pdf });
+    const out = await ingestAttachment(ctx, { businessId, accountId: m.accountId, messageId: m.messageId, from: m.from, subject: m.subject, date: m.date, fileName: bodyPdfName(m.subject), partId: BODY_PART, bytes: pdf });
     const docId = out.outcome === 'imported' ? out.docId : null;
     if (docId) {
       await ctx.store.update(mailsPath(businessId, seenId), { result: 'imported', invoices: (m.invoices ?? 0) + 1, docIds: [...new Set([...(m.docIds ?? []), docId])] });

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
-import { closedMonth } from '../../domain/months.ts';
-import { lastClosedMonth, pollMailboxAutomation, readAutomation, runOutput, runView, startStatementsRun } from '../../domain/automations.ts';
+import { closedMonth, lastClosedMonth } from '../../domain/months.ts';
+import { pollMailboxAutomation, readAutomation, runOutput, runView, startStatementsRun } from '../../domain/automations.ts';
 
 export default defineOperation({
   name: 'automationRunNow',

@@ -1,16 +1,12 @@
 import type { App } from '../../app.ts';
 import type { HttpResponse } from '../http/types.ts';
 import { ChatConsentFailure, completeChatConsent, type ChatConsentFailureReason } from '../../domain/chat.ts';
-import { consentPage, type PageText } from './page.ts';
+import { consentPage, stateFailureTexts, type FailureText, type PageText } from './page.ts';
 
 /** GET /oauth/chat/callback: the browser's return from Slack's consent (OAuth v2). */
 
-const FAILURES: Record<ChatConsentFailureReason, { status: number; he: string; en: string }> = {
-  missing_state: { status: 400, he: 'בקישור חסר פרמטר state. יש להתחיל את החיבור מחדש.', en: 'The link has no state parameter. Start connecting Slack again from the service.' },
-  unknown_state: { status: 400, he: 'הקישור אינו מוכר. יש להתחיל את החיבור מחדש.', en: 'This link is not recognised. Start connecting Slack again from the service.' },
-  expired_state: { status: 400, he: 'תוקף הקישור פג (15 דקות). יש להתחיל את החיבור מחדש.', en: 'This link has expired (it is valid for 15 minutes). Start connecting Slack again.' },
-  used_state: { status: 400, he: 'הקישור כבר נוצל. יש להתחיל את החיבור מחדש אם צריך.', en: 'This link was already used. Start connecting Slack again if needed.' },
-  member_removed: { status: 400, he: 'המשתמש שהתחיל את החיבור אינו חבר עוד בעסק.', en: 'The user who started the connection is no longer a member of the business.' },
+const FAILURES: Record<ChatConsentFailureReason, FailureText> = {
+  ...stateFailureTexts('Slack'),
   declined: { status: 400, he: 'ההרשאה לא ניתנה ב-Slack.', en: 'The access was not granted in Slack. Start again to connect.' },
   missing_code: { status: 400, he: 'Slack לא החזיר קוד הרשאה. יש להתחיל את החיבור מחדש.', en: 'Slack returned no authorization code. Start connecting again.' },
   not_configured: { status: 503, he: 'החיבור ל-Slack אינו מוגדר בשרת.', en: 'The Slack connection is not configured on this server.' },

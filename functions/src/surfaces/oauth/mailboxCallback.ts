@@ -1,16 +1,12 @@
 import type { App } from '../../app.ts';
 import type { HttpResponse } from '../http/types.ts';
 import { completeMailboxConsent, MailboxConsentFailure, type MailboxConsentFailureReason } from '../../domain/mailboxes.ts';
-import { consentPage, type PageText } from './page.ts';
+import { consentPage, dashboardLink, stateFailureTexts, type FailureText, type PageText } from './page.ts';
 
 /** GET /oauth/mailbox/callback: the browser's return from the mailbox provider's consent. */
 
-const FAILURES: Record<MailboxConsentFailureReason, { status: number; he: string; en: string }> = {
-  missing_state: { status: 400, he: 'בקישור חסר פרמטר state. יש להתחיל את החיבור מחדש.', en: 'The link has no state parameter. Start connecting the mailbox again from the service.' },
-  unknown_state: { status: 400, he: 'הקישור אינו מוכר. יש להתחיל את החיבור מחדש.', en: 'This link is not recognised. Start connecting the mailbox again from the service.' },
-  expired_state: { status: 400, he: 'תוקף הקישור פג (15 דקות). יש להתחיל את החיבור מחדש.', en: 'This link has expired (it is valid for 15 minutes). Start connecting the mailbox again.' },
-  used_state: { status: 400, he: 'הקישור כבר נוצל. יש להתחיל את החיבור מחדש אם צריך.', en: 'This link was already used. Start connecting the mailbox again if needed.' },
-  member_removed: { status: 400, he: 'המשתמש שהתחיל את החיבור אינו חבר עוד בעסק.', en: 'The user who started the connection is no longer a member of the business.' },
+const FAILURES: Record<MailboxConsentFailureReason, FailureText> = {
+  ...stateFailureTexts('the mailbox'),
   declined: { status: 400, he: 'ההרשאה לתיבת הדואר לא ניתנה.', en: 'Access to the mailbox was not granted. Start again to connect.' },
   missing_code: { status: 400, he: 'ספק הדואר לא החזיר קוד הרשאה. יש להתחיל את החיבור מחדש.', en: 'The mailbox provider returned no authorization code. Start connecting again.' },
   not_configured: { status: 503, he: 'החיבור לתיבת דואר אינו מוגדר בשרת.', en: 'Mailbox connections are not configured on this server.' },
@@ -19,12 +15,10 @@ const FAILURES: Record<MailboxConsentFailureReason, { status: number; he: string
   too_many: { status: 400, he: 'לעסק כבר מחוברות 20 תיבות דואר. יש לנתק אחת לפני חיבור נוספת.', en: 'The business already has 20 mailboxes connected. Disconnect one first.' },
 };
 
-const nextLink = (origin: string) => ({ he: { href: origin, label: 'חזרה אל לוח הבקרה' }, en: { href: origin, label: 'Back to the dashboard' } });
-
 export async function mailboxCallback(app: App, params: URLSearchParams): Promise<HttpResponse> {
   try {
     const r = await completeMailboxConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
-    const link = nextLink(r.origin);
+    const link = dashboardLink(r.origin);
     const text: PageText = {
       he: { title: 'תיבת הדואר חוברה', body: `תיבת הדואר ${r.email} חוברה לעסק ${r.businessName}. המשך בלוח הבקרה כדי לייבא חשבוניות מהדואר.`, link: link.he },
       en: { title: 'Mailbox connected', body: `The mailbox ${r.email} is connected to ${r.businessName}. Continue on the dashboard to import invoices from mail.`, link: link.en },
@@ -33,7 +27,7 @@ export async function mailboxCallback(app: App, params: URLSearchParams): Promis
   } catch (e) {
     if (!(e instanceof MailboxConsentFailure)) throw e;
     const f = FAILURES[e.reason];
-    const link = e.origin ? nextLink(e.origin) : null;
+    const link = e.origin ? dashboardLink(e.origin) : null;
     return consentPage(f.status, {
       he: { title: 'תיבת הדואר לא חוברה', body: f.he, ...(link ? { link: link.he } : {}) },
       en: { title: 'Mailbox not connected', body: f.en, ...(link ? { link: link.en } : {}) },

@@ -1,4 +1,5 @@
 import type { HttpResponse } from '../http/types.ts';
+import type { StateFailureReason } from '../../domain/oauthState.ts';
 
 /**
  * The small self-contained page a consent return shows: Hebrew right-to-left with English,
@@ -10,6 +11,24 @@ export interface PageText {
   he: { title: string; body: string; link?: { href: string; label: string } };
   en: { title: string; body: string; link?: { href: string; label: string } };
 }
+
+export interface FailureText {
+  status: number;
+  he: string;
+  en: string;
+}
+
+/** What a consent return says when its state fails, the same for every provider; `what` names what was being connected. */
+export const stateFailureTexts = (what: string): Record<StateFailureReason, FailureText> => ({
+  missing_state: { status: 400, he: 'בקישור חסר פרמטר state. יש להתחיל את החיבור מחדש.', en: `The link has no state parameter. Start connecting ${what} again from the service.` },
+  unknown_state: { status: 400, he: 'הקישור אינו מוכר. יש להתחיל את החיבור מחדש.', en: `This link is not recognised. Start connecting ${what} again from the service.` },
+  expired_state: { status: 400, he: 'תוקף הקישור פג (15 דקות). יש להתחיל את החיבור מחדש.', en: `This link has expired (it is valid for 15 minutes). Start connecting ${what} again.` },
+  used_state: { status: 400, he: 'הקישור כבר נוצל. יש להתחיל את החיבור מחדש אם צריך.', en: `This link was already used. Start connecting ${what} again if needed.` },
+  member_removed: { status: 400, he: 'המשתמש שהתחיל את החיבור אינו חבר עוד בעסק.', en: 'The user who started the connection is no longer a member of the business.' },
+});
+
+/** The link back to the app that started the consent. */
+export const dashboardLink = (origin: string) => ({ he: { href: origin, label: 'חזרה אל לוח הבקרה' }, en: { href: origin, label: 'Back to the dashboard' } });
 
 /** A link back into the app (http(s) only; anything else is left out). */
 const linkHtml = (link?: { href: string; label: string }) =>
