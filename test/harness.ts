@@ -83,6 +83,8 @@ export async function createHarness(opts: { env?: Record<string, string>; regist
     },
     newBusiness,
     async listen() {
+      // One server per harness: a second call returns the same origin, so close() stops everything.
+      if (server) return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       server = createServer(nodeListener(http, new URL(config.publicLinkBase).pathname.replace(/\/+$/, '')));
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -42,6 +42,19 @@ export const int = () => z.int();
 export const month = () => z.string().max(7).regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM');
 export const day = () => z.string().max(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 export const unixMs = () => z.int().min(0);
+/** 2000-01-01T00:00:00Z in milliseconds; a smaller moment of mail or money is unix seconds sent by mistake. */
+export const Y2000_MS = 946_684_800_000;
+/**
+ * A recent moment in unix ms. Seconds (1.7e9) would read as January 1970 and make an import read the
+ * whole mailbox, so anything before 2000 is refused with the fix.
+ */
+export const recentUnixMs = () =>
+  z
+    .int()
+    .min(0)
+    .superRefine((v, ctx) => {
+      if (v < Y2000_MS) ctx.addIssue({ code: 'custom', message: `${v} is before the year 2000 in milliseconds; send unix milliseconds, not seconds (e.g. ${v * 1000} if you meant seconds)` });
+    });
 
 /** Base64 of at most `maxBytes` decoded bytes, without a `data:` prefix. */
 export const base64 = (maxBytes: number = LIMITS.fileBytes) =>

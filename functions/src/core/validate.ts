@@ -1,19 +1,59 @@
 import type { z } from 'zod';
+import { closest, distance } from 'fastest-levenshtein';
 import { ApiError } from './errors.ts';
 
 const fieldName = (path: PropertyKey[]) => (path.length ? path.map(String).join('.') : 'body');
 
+/** The names an object schema accepts at `path` (through optional, default, nullable, pipe and array wrappers). */
+function fieldsAt(schema: z.ZodType | undefined, path: PropertyKey[]): string[] {
+  let s: any = schema;
+  const unwrap = () => {
+    for (let i = 0; s && i < 10; i++) {
+      const def = s._zod?.def;
+      if (def?.innerType) s = def.innerType;
+      else if (def?.type === 'pipe') s = def.in;
+      else break;
+    }
+  };
+  unwrap();
+  for (const key of path) {
+    const def = s?._zod?.def;
+    s = def?.type === 'array' ? def.element : def?.type === 'object' ? def.shape?.[key as string] : undefined;
+    unwrap();
+  }
+  const def = s?._zod?.def;
+  return def?.type === 'object' ? Object.keys(def.shape) : [];
+}
+
+/** "did you mean …" for a near miss, and the valid names when they are few enough to read. */
+function unknownFieldHint(key: string, valid: string[]): string {
+  if (!valid.length) return '';
+  const near = closest(key.toLowerCase(), valid.map((v) => v.toLowerCase()));
+  const match = valid.find((v) => v.toLowerCase() === near)!;
+  const close = distance(key.toLowerCase(), near) <= Math.max(2, Math.floor(near.length / 3));
+  const suggestion = close ? ` (did you mean ${match}?)` : '';
+  const list = valid.length <= 25 ? `; valid fields: ${valid.join(', ')}` : '';
+  return suggestion + list;
+}
+
+/** Integer fields of money are in minor units; a decimal there is almost always major units sent by mistake. */
+const MINOR_UNITS = /agorot$/i;
+
 /** One readable line per problem, each naming the field path, e.g. `amountAgorot: expected an integer`. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError, schema?: z.ZodType): string {
   const lines: string[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) lines.push(`${fieldName([...issue.path, key])}: unknown field`);
+      const valid = fieldsAt(schema, issue.path);
+      for (const key of issue.keys) lines.push(`${fieldName([...issue.path, key])}: unknown field${unknownFieldHint(key, valid)}`);
       continue;
     }
     let problem = issue.message;
+    const last = String(issue.path.at(-1) ?? '');
     if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) problem = 'is required';
-    else if (issue.code === 'invalid_type') problem = `expected ${issue.expected === 'int' ? 'an integer' : issue.expected}`;
+    else if (issue.code === 'invalid_type' && issue.expected === 'int' && MINOR_UNITS.test(last)) {
+      problem = 'expected an integer: amounts are in agorot (cents for USD and EUR), e.g. 1250 for 12.50';
+    } else if (issue.code === 'invalid_type') problem = `expected ${issue.expected === 'int' ? 'an integer' : issue.expected}`;
     else if (issue.code === 'invalid_value') problem = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     else if (issue.code === 'too_big' && issue.origin === 'string') problem = `at most ${issue.maximum} characters`;
     else if (issue.code === 'too_big' && issue.origin === 'array') problem = `at most ${issue.maximum} items`;
@@ -29,6 +69,6 @@ export function describeIssues(error: z.ZodError): string {
 
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new ApiError('invalid-argument', describeIssues(parsed.error));
+  if (!parsed.success) throw new ApiError('invalid-argument', describeIssues(parsed.error, schema));
   return parsed.data;
 }

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { parsePhoneNumberFromString as parseWithTypes } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { invalid } from '../core/errors.ts';
 
@@ -7,6 +8,21 @@ export function normalizePhone(raw: string, field: string): string {
   const parsed = parsePhoneNumberFromString(raw.trim(), 'IL');
   if (!parsed || !parsed.isValid()) throw invalid(field, `"${raw}" is not a valid phone number (Israeli or E.164)`);
   return parsed.number;
+}
+
+/** Number types that can never receive a WhatsApp message (only the full metadata knows a number's type). */
+const NOT_MOBILE = new Set(['FIXED_LINE', 'TOLL_FREE', 'PREMIUM_RATE', 'SHARED_COST', 'UAN', 'VOICEMAIL', 'PAGER']);
+
+/**
+ * Refuses a phone that WhatsApp cannot reach (a landline, a 1-800 number). A number whose type
+ * is unknown passes: refusing it would turn away real mobiles the metadata has not caught up with.
+ */
+export function requireMobileForWhatsApp(e164: string, field: string): void {
+  const type = parseWithTypes(e164)?.getType();
+  if (type && NOT_MOBILE.has(type)) {
+    const kind = type === 'FIXED_LINE' ? 'a landline' : 'not a mobile number';
+    throw invalid(field, `${e164} is ${kind}, and WhatsApp needs a mobile number; send the link by email (supplierEmail) or share it yourself (channel "link")`);
+  }
 }
 
 const emailCheck = z.email();

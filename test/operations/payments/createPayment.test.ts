@@ -224,3 +224,37 @@ test('works over HTTP, with validation errors naming the field', async () => {
     await client.close();
   }
 });
+
+test('a landline cannot get the link by WhatsApp: refused naming the phone, nothing written; email and "link" still work', async () => {
+  const { h } = env;
+  const b = h.owner.businessId;
+  const before = [await countDocs(h, `businesses/${b}/payments`), await countDocs(h, `businesses/${b}/outbox`)];
+  await assert.rejects(createPayment(h, { supplierPhone: '03-1234567' }), {
+    code: 'invalid-argument',
+    message: /^supplierPhone: \+97231234567 is a landline, and WhatsApp needs a mobile number; send the link by email/,
+  });
+  await assert.rejects(createPayment(h, { supplierPhone: '1-800-123-456' }), { code: 'invalid-argument', message: /^supplierPhone: .* is not a mobile number/ });
+  assert.deepEqual([await countDocs(h, `businesses/${b}/payments`), await countDocs(h, `businesses/${b}/outbox`)], before);
+
+  const byEmail = await createPayment(h, { supplierPhone: undefined, supplierEmail: 'landline-owner@example.com' });
+  assert.equal((await stored(h, byEmail.id)).channel, 'em');
+  const shared = await createPayment(h, { supplierPhone: '03-1234567', channel: 'link' });
+  assert.equal(shared.supplierPhone, '+97231234567');
+  // Turning that payment to WhatsApp later is refused the same way.
+  await assert.rejects(h.call('resendPayment', { paymentId: shared.id, channel: 'wa' }), { code: 'invalid-argument', message: /^channel: \+97231234567 is a landline/ });
+  await assert.rejects(h.call('updatePaymentSettings', { paymentId: shared.id, channel: 'wa' }), { code: 'invalid-argument', message: /^channel: \+97231234567 is a landline/ });
+  assert.equal((await stored(h, shared.id)).channel, 'link');
+});
+
+test('a decimal amount says to send agorot; a misspelt field names the one meant and the valid ones', async () => {
+  const { h } = env;
+  await assert.rejects(createPayment(h, { amountAgorot: 12.5 }), { code: 'invalid-argument', message: /^amountAgorot: expected an integer: amounts are in agorot .*e\.g\. 1250 for 12\.50/ });
+  const typo = await createPayment(h, { amountAgorot: undefined, amountAgorat: 1250 }).catch((e) => e);
+  assert.equal(typo.code, 'invalid-argument');
+  assert.match(typo.message, /amountAgorat: unknown field \(did you mean amountAgorot\?\); valid fields: amountAgorot, vatIncluded, description, supplierName/);
+  // Over HTTP the same message reaches the caller.
+  const origin = await h.listen();
+  const res = await post(origin, '/v1/createPayment', paymentInput({ supplierNmae: 'x' }), h.owner.apiKey);
+  assert.equal(res.status, 400);
+  assert.match(res.body.error.message, /^supplierNmae: unknown field \(did you mean supplierName\?\)/);
+});

@@ -111,10 +111,15 @@ test('an unknown path is 404 in the envelope', async () => {
   assert.equal(res.body.error.code, 'not-found');
 });
 
-test('a POST with no body at all is 411 before auth', async () => {
+test('a POST with no body at all is 411 before auth, in the JSON envelope', async () => {
   const res = await rawRequest(origin, 'POST /v1/whoami HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
   assert.equal(res.status, 411);
   assert.match(res.head, /x-request-id: req_/i);
+  assert.match(res.head, /content-type: application\/json/i);
+  const body = JSON.parse(res.body);
+  assert.equal(body.ok, false);
+  assert.equal(body.error.code, 'invalid-argument');
+  assert.match(body.error.message, /^body: .*send \{\}/);
 });
 
 test('a body that is not a JSON object is 400 invalid-argument', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { id, input, unixMs } from '../../core/schema.ts';
+import { id, input, recentUnixMs } from '../../core/schema.ts';
 import { withMailbox } from '../../domain/mailboxes.ts';
 import { importQuery, MAX_IMPORT_MAILS } from '../../domain/mailImport.ts';
 
@@ -12,7 +12,7 @@ export default defineOperation({
   flags: { readOnly: true, idempotent: true, openWorld: true },
   input: input({
     accountId: id().describe('The mailbox (mailboxListAccounts).'),
-    since: unixMs().describe('Mails received after this moment (unix ms).'),
+    since: recentUnixMs().describe('Mails received after this moment (unix ms).'),
     labelId: z.string().trim().max(200).optional().describe('Only mails with this label (mailboxListLabels); default all mail.'),
   }),
   output: z.object({ count: z.number(), truncated: z.boolean() }),

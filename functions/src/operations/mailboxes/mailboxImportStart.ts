@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { id, input, unixMs } from '../../core/schema.ts';
+import { id, input, recentUnixMs } from '../../core/schema.ts';
 import { newId } from '../../core/ids.ts';
 import { importView, startImport, waitForImport } from '../../domain/mailImport.ts';
 
@@ -32,7 +32,7 @@ export default defineOperation({
   flags: { openWorld: true, idempotent: true },
   input: input({
     accountId: id().describe('The mailbox (mailboxListAccounts).'),
-    since: unixMs().describe('Import mails received after this moment (unix ms).'),
+    since: recentUnixMs().describe('Import mails received after this moment (unix ms).'),
     labelId: z.string().trim().max(200).optional().describe('Only mails with this label (mailboxListLabels).'),
     importId: z.string().max(20).regex(/^[a-z0-9]{20}$/, 'expected 20 lowercase letters or digits').optional().describe('Your id for this import (20 lowercase letters/digits); the same id again returns the same import.'),
   }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
-import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
+import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
 import { businessPath } from '../../domain/business.ts';
 import { newPaymentLink, normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, type Channel, type PaymentFile, type PaymentRecord } from '../../domain/payments.ts';
@@ -47,6 +47,7 @@ export default defineOperation({
     if (!phone && !email) throw invalid('supplierPhone', 'a supplierPhone or a supplierEmail is required');
     const supplierKey = supplierKeyOf({ phone, email });
     const channel: Channel = input.channel === 'link' ? 'link' : phone ? 'wa' : 'em';
+    if (channel === 'wa') requireMobileForWhatsApp(phone!, 'supplierPhone');
 
     const now = ctx.clock.now();
     const at = new Date(now).toISOString();

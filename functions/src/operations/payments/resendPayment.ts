@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requireMobileForWhatsApp } from '../../domain/contacts.ts';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
@@ -25,6 +26,7 @@ export default defineOperation({
       if (!business) throw notFound('business');
       assertAllowed('resend', p.status);
       if (channel === 'wa' && !p.supplierPhone) throw precondition('channel wa needs a supplierPhone; this payment has none (add one with updatePaymentSettings)');
+      if (channel === 'wa') requireMobileForWhatsApp(p.supplierPhone!, 'channel');
       if (channel === 'em' && !p.supplierEmail) throw precondition('channel em needs a supplierEmail; this payment has none (add one with updatePaymentSettings)');
       const changes = { sentAt: at, updatedAt: at };
       tx.update(paymentsPath(businessId, paymentId), changes);

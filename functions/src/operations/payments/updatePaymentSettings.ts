@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
-import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
+import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
 import { normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, SETTINGS_RULES, statusAfterSubmission, type Channel, type PaymentRecord } from '../../domain/payments.ts';
 import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
@@ -82,6 +82,9 @@ export default defineOperation({
       } else if (next.channel !== 'link' && (changed.includes('supplierPhone') || changed.includes('supplierEmail'))) {
         // Same choice as createPayment: WhatsApp when there is a phone, else email.
         next.channel = (next.supplierPhone ? 'wa' : 'em') satisfies Channel;
+      }
+      if (next.channel === 'wa' && (changed.includes('channel') || changed.includes('supplierPhone'))) {
+        requireMobileForWhatsApp(next.supplierPhone!, changed.includes('supplierPhone') ? 'supplierPhone' : 'channel');
       }
       next.supplierKey = supplierKeyOf({ phone: next.supplierPhone, email: next.supplierEmail });
       next.search = paymentSearchTokens(next);

@@ -30,6 +30,9 @@ export const errorResponse = (e: ApiError, headers: Record<string, string> = {},
 /** 405 and 413 keep their HTTP statuses; the envelope's code is invalid-argument, the nearest in the family. */
 const methodNotAllowed = (path: string, allow: string, method: string) =>
   errorResponse(new ApiError('invalid-argument', `${path} accepts ${allow}, not ${method}`), { allow }, 405);
+/** No Content-Length and no chunked body: 411 as HTTP says, in the envelope like every other answer of ours. */
+export const lengthRequired = () =>
+  errorResponse(new ApiError('invalid-argument', 'body: a POST needs a body with Content-Length (or chunked); send {} when the operation takes no fields'), {}, 411);
 export const tooLarge = () => errorResponse(new ApiError('invalid-argument', `body: over the ${MAX_BODY_BYTES} byte limit`), {}, 413);
 
 /** An unexpected failure: logged with its stack, answered with only a request id. */
@@ -77,7 +80,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     let input: Record<string, unknown>;
     if (req.method === 'POST') {
       // A POST with no body at all is refused before auth, as the production front end does.
-      if (req.body === undefined) return { status: 411, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Length Required' };
+      if (req.body === undefined) return lengthRequired();
       if (req.body.length > MAX_BODY_BYTES) return tooLarge();
       input = parseBody(req.body);
     } else if (req.method === 'GET' && op.flags.readOnly) {
