@@ -9,8 +9,32 @@ if [ -n "$host" ]; then
   export FIRESTORE_EMULATOR_HOST="$host"
   export CREDENTIALS_KEY="${CREDENTIALS_KEY:-local-emulator-credentials-key}"
   echo "Firestore emulator (gcloud) at $host: the emulated functions run on Firestore"
-  trap 'kill -- "-$(cat "${TMPDIR:-/tmp}/firestore-emulator.pid")" 2>/dev/null || true' EXIT
 else
   echo "No Firestore emulator on this machine (package google-cloud-cli-firestore-emulator): the emulated functions use the embedded store in $DATA_DIR"
 fi
-firebase emulators:start --project demo-bfo --only functions,hosting,tasks "$@"
+# A demo- project never reaches Google: firebase-admin takes the project from here instead of probing the
+# cloud metadata server for it.
+export GCLOUD_PROJECT=demo-bfo
+config=firebase.json
+# EMULATOR_PORT_BASE moves every emulator port of firebase.json by the same offset (default 5301: as written),
+# so two checkouts can run side by side.
+if [ -n "${EMULATOR_PORT_BASE:-}" ]; then
+  config=.firebase-emulators.local.json
+  node -e '
+    const fs = require("fs"); const c = JSON.parse(fs.readFileSync("firebase.json", "utf8"));
+    const shift = Number(process.env.EMULATOR_PORT_BASE) - 5301;
+    if (!Number.isInteger(shift)) { console.error("EMULATOR_PORT_BASE must be a port number"); process.exit(2); }
+    for (const e of Object.values(c.emulators)) if (e && typeof e.port === "number") e.port += shift;
+    fs.writeFileSync(process.argv[1], JSON.stringify(c, null, 2));' "$config" || exit 2
+fi
+port_of() { node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).emulators[process.argv[2]].port)' "$config" "$1"; }
+# The admin CLI of this checkout finds these settings (functions/src/localRun.ts) and opens the same store.
+store_env=$(node -e '
+  const e = process.env, out = { DATA_DIR: e.DATA_DIR, GCLOUD_PROJECT: e.GCLOUD_PROJECT };
+  if (e.FIRESTORE_EMULATOR_HOST) Object.assign(out, { STORE: "firestore", FIRESTORE_EMULATOR_HOST: e.FIRESTORE_EMULATOR_HOST, CREDENTIALS_KEY: e.CREDENTIALS_KEY, FILES: "local" });
+  out.TASKS = "cloud"; out.CLOUD_TASKS_EMULATOR_HOST = "127.0.0.1:" + process.argv[1];
+  console.log(JSON.stringify(out));' "$(port_of tasks)")
+run_file="${BFO_RUN_DIR:-$PWD}/.bfo-run.json"
+printf '{"kind":"emulators","pid":%s,"storeEnv":%s,"url":"http://127.0.0.1:%s"}\n' "$$" "$store_env" "$(port_of hosting)" >"$run_file"
+trap 'rm -f "$run_file"; kill -- "-$(cat "${TMPDIR:-/tmp}/firestore-emulator.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
+firebase --config "$config" emulators:start --project demo-bfo --only functions,hosting,tasks "$@"

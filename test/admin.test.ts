@@ -12,7 +12,9 @@ const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'bfo-admin-'));
 const port = 20000 + Math.floor(Math.random() * 20000);
 const origin = `http://127.0.0.1:${port}`;
-const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+// BFO_RUN_DIR keeps the running-server record (functions/src/localRun.ts) out of the checkout during tests.
+const runDir = mkdtempSync(join(tmpdir(), 'bfo-admin-run-'));
+const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', BFO_RUN_DIR: runDir };
 let server: ChildProcess;
 
 async function admin(...args: string[]) {
@@ -35,6 +37,7 @@ before(async () => {
 after(() => {
   process.kill(-server.pid!, 'SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(runDir, { recursive: true, force: true });
 });
 
 test('create-business prints businessId, userId and an API key that works at once against the running server', async () => {
@@ -67,6 +70,42 @@ test('create-key for someone who is not a member fails without printing a key', 
   await assert.rejects(run('npm', ['run', '--silent', 'admin', '--', 'create-key', '--business', owner.businessId, '--email', 'stranger@example.com', '--name', 'k'], { env }), (e: any) => {
     assert.equal(e.stdout, '');
     assert.match(e.stderr, /not-found/);
+    return true;
+  });
+});
+
+test('without DATA_DIR the CLI finds the running server of the checkout, says so, and its key works there', async () => {
+  const { DATA_DIR: _, ...noDataDir } = env;
+  const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', 'create-business', '--name', 'Elsewhere', '--email', 'else@example.com'], { env: noDataDir });
+  const created = JSON.parse(stdout);
+  assert.match(stderr, new RegExp(`used the SQLite store in ${dataDir.replaceAll('/', '\\/')}, the store of the running npm start \\(pid \\d+, http://127\\.0\\.0\\.1:${port}\\)`));
+  assert.equal((await post(origin, '/v1/whoami', {}, created.apiKey)).status, 200);
+});
+
+test('with no server running and no DATA_DIR, the CLI says which store it wrote to and that a server elsewhere will not see it', async () => {
+  const lonely = mkdtempSync(join(tmpdir(), 'bfo-admin-lonely-'));
+  try {
+    const { DATA_DIR: _, ...rest } = env;
+    const node = join(process.cwd(), 'node_modules/.bin/node');
+    const { stdout, stderr } = await run(node, [join(process.cwd(), 'functions/src/admin.ts'), 'create-business', '--name', 'Alone', '--email', 'alone@example.com'], { env: { ...rest, BFO_RUN_DIR: lonely }, cwd: lonely });
+    assert.match(JSON.parse(stdout).apiKey, /^bfo_/);
+    assert.match(stderr, /no running npm start or npm run emulators of this checkout found; used the SQLite store in \.data\. A server started with another DATA_DIR will not see this: set DATA_DIR to the server's\./);
+    // That key is not the running server's: exactly the confusion the message warns about.
+    assert.equal((await post(origin, '/v1/whoami', {}, JSON.parse(stdout).apiKey)).status, 401);
+  } finally {
+    rmSync(lonely, { recursive: true, force: true });
+  }
+});
+
+test("run-job runs a scheduled function's work once against the running server's store", async () => {
+  const { DATA_DIR: _, ...noDataDir } = env;
+  const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', 'run-job', 'outbox-sweep'], { env: noDataDir });
+  assert.deepEqual(JSON.parse(stdout), { job: 'outbox-sweep', requeued: 0 });
+  const polls = JSON.parse((await run('npm', ['run', '--silent', 'admin', '--', 'run-job', 'mailbox-polls'], { env: noDataDir })).stdout);
+  assert.deepEqual(polls, { job: 'mailbox-polls', automations: 0 });
+  await assert.rejects(run('npm', ['run', '--silent', 'admin', '--', 'run-job', 'nightly'], { env: noDataDir }), (e: any) => {
+    assert.equal(e.stdout, '');
+    assert.match(e.stderr, /run-job: expected one of outbox-sweep, statements-monthly, mailbox-polls/);
     return true;
   });
 });

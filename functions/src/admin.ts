@@ -6,23 +6,45 @@ import { acceptInvite, findMemberByEmail } from './domain/team.ts';
 import { issueApiKey, revokeApiKey } from './core/auth.ts';
 import { ApiError } from './core/errors.ts';
 import { appendActivity } from './core/activity.ts';
+import { findLocalRun } from './localRun.ts';
+import type { Config } from './config.ts';
 
 /**
- * Local admin commands; each prints exactly one JSON line on stdout. They open the same
- * DATA_DIR as a running server (SQLite WAL lets both work at once).
+ * Local admin commands; each prints exactly one JSON line on stdout, and on stderr which store it used.
+ * They open the store of the running `npm start` or `npm run emulators` of this checkout (localRun.ts)
+ * unless DATA_DIR or STORE is given (SQLite WAL lets the server and the CLI work at once).
  */
 const USAGE = `usage: npm run --silent admin -- <command> [options]
   create-business --name <name> --email <owner email>
   create-key --business <id> --email <member email> --name <key name>
   accept-invite --invite <inviteId> --email <email>
-  revoke-key --key <apiKey>`;
+  revoke-key --key <apiKey>
+  run-job <outbox-sweep | statements-monthly | mailbox-polls>   what the scheduled functions do, once`;
+
+const JOBS = ['outbox-sweep', 'statements-monthly', 'mailbox-polls'] as const;
 
 const [command, ...rest] = process.argv.slice(2);
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
   args: rest,
   options: { name: { type: 'string' }, email: { type: 'string' }, business: { type: 'string' }, invite: { type: 'string' }, key: { type: 'string' } },
   strict: true,
+  allowPositionals: true,
 });
+
+// Which store: the one named in the environment, else the running service's, else the default folder (said so).
+const chosen = Boolean(process.env.DATA_DIR || process.env.STORE || process.env.FIRESTORE_EMULATOR_HOST);
+const running = chosen ? null : findLocalRun();
+if (running) Object.assign(process.env, running.storeEnv);
+const describeStore = (c: Config) =>
+  c.store === 'sqlite'
+    ? `the SQLite store in ${c.dataDir}`
+    : `Firestore ${process.env.FIRESTORE_EMULATOR_HOST ? `emulator at ${process.env.FIRESTORE_EMULATOR_HOST}` : 'in Google Cloud'} (project ${process.env.GCLOUD_PROJECT || 'from the environment'})`;
+const storeNote = (c: Config) =>
+  running
+    ? `admin: used ${describeStore(c)}, the store of the running ${running.kind === 'server' ? 'npm start' : 'npm run emulators'} (pid ${running.pid}, ${running.url})`
+    : chosen
+      ? `admin: used ${describeStore(c)}, as the environment says`
+      : `admin: no running npm start or npm run emulators of this checkout found; used ${describeStore(c)}. A server started with another DATA_DIR will not see this: set DATA_DIR to the server's.`;
 
 const need = (flag: keyof typeof values): string => {
   const v = values[flag];
@@ -30,7 +52,8 @@ const need = (flag: keyof typeof values): string => {
   return v;
 };
 
-const app = await createApp(loadConfig());
+const config = loadConfig();
+const app = await createApp(config);
 const { store, ids, clock } = app.services;
 try {
   let out: unknown;
@@ -60,11 +83,30 @@ try {
       out = { revoked: true, name: record.name, businessId: record.businessId, userId: record.userId, revokedAt: record.revokedAt };
       break;
     }
+    case 'run-job': {
+      // The scheduled functions have no trigger under the emulators (no Pub/Sub emulator): this runs their work once.
+      const job = positionals[0] as (typeof JOBS)[number];
+      if (!JOBS.includes(job)) throw new ApiError('invalid-argument', `run-job: expected one of ${JOBS.join(', ')}`);
+      if (job === 'outbox-sweep') {
+        const { sweepOutbox } = await import('./core/outboxSweep.ts');
+        out = { job, requeued: await sweepOutbox(app.services) };
+      } else if (job === 'statements-monthly') {
+        const { scheduleMonthlyStatements } = await import('./domain/automations.ts');
+        out = { job, businesses: await scheduleMonthlyStatements(app.services) };
+      } else {
+        const { scheduleMailboxPolls } = await import('./domain/automations.ts');
+        out = { job, automations: await scheduleMailboxPolls(app.services) };
+      }
+      break;
+    }
     default:
       process.stderr.write(USAGE + '\n');
       process.exitCode = 2;
   }
-  if (out !== undefined) process.stdout.write(JSON.stringify(out) + '\n');
+  if (out !== undefined) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    process.stderr.write(storeNote(config) + '\n');
+  }
 } catch (e) {
   const error = e instanceof ApiError ? { code: e.code, message: e.message } : { code: 'internal', message: String(e) };
   process.stderr.write(JSON.stringify({ ok: false, error }) + '\n');

@@ -1,3 +1,4 @@
+import { firebaseAppOptions, skipMetadataServerOnEmulators } from './core/firebaseApp.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -47,13 +48,14 @@ function readIndexes(): IndexesFile | undefined {
 }
 
 async function openStore(config: Config): Promise<DocStore> {
+  skipMetadataServerOnEmulators();
   if (config.store === 'firestore') {
     const [{ firestoreStore }, { getFirestore }, { initializeApp, getApps }] = await Promise.all([
       import('./adapters/firestore/firestoreStore.ts'),
       import('firebase-admin/firestore'),
       import('firebase-admin/app'),
     ]);
-    if (!getApps().length) initializeApp();
+    if (!getApps().length) initializeApp(firebaseAppOptions());
     return firestoreStore(getFirestore() as never, { strictIndexes: config.strictIndexes, indexes: readIndexes() });
   }
   const { openSqliteStore } = await import('./adapters/sqlite/sqliteStore.ts');

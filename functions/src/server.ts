@@ -7,6 +7,8 @@ import { nodeListener } from './surfaces/http/node.ts';
 import { sweepOutbox } from './core/outboxSweep.ts';
 import { sweepExpired } from './core/ttlSweep.ts';
 import { jerusalemDay } from './core/clock.ts';
+import { recordLocalRun } from './localRun.ts';
+import { resolve } from 'node:path';
 
 /** `npm start`: the whole service on one machine, on the embedded store, local files and the local queue. */
 const config = loadConfig();
@@ -37,6 +39,10 @@ void import('./domain/automations.ts').then(({ POLL_EVERY_MINUTES, scheduleMailb
 });
 
 server.listen(config.port, config.host, () => {
+  // The admin CLI of this checkout finds this store through the record (localRun.ts).
+  const storeEnv: Record<string, string> = { DATA_DIR: resolve(config.dataDir), STORE: config.store };
+  for (const k of ['FIRESTORE_EMULATOR_HOST', 'GCLOUD_PROJECT', 'FILES'] as const) if (process.env[k]) storeEnv[k] = process.env[k]!;
+  recordLocalRun({ kind: 'server', pid: process.pid, storeEnv, url: `http://${config.host}:${(server.address() as { port: number }).port}` });
   app.services.logger.info('listening', { url: `http://${config.host}:${config.port}`, api: config.baseUrl, mcp: config.mcpUrl, dataDir: config.dataDir });
 });
 

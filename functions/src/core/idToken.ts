@@ -1,3 +1,4 @@
+import { firebaseAppOptions } from './firebaseApp.ts';
 import { ApiError } from './errors.ts';
 import { memberPath, SIGN_IN_OPERATIONS, type AuthOptions, type MemberRecord } from './auth.ts';
 import type { Caller } from './context.ts';
@@ -17,7 +18,7 @@ interface UserRecord {
 async function verify(token: string) {
   const [{ getApps, initializeApp }, { getAuth }] = await Promise.all([import('firebase-admin/app'), import('firebase-admin/auth')]);
   try {
-    if (!getApps().length) initializeApp();
+    if (!getApps().length) initializeApp(firebaseAppOptions());
     // With FIREBASE_AUTH_EMULATOR_HOST set, firebase-admin accepts the emulator's unsigned tokens.
     return await getAuth().verifyIdToken(token);
   } catch {

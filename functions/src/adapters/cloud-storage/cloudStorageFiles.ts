@@ -1,3 +1,4 @@
+import { firebaseAppOptions } from '../../core/firebaseApp.ts';
 import type { Storage } from 'firebase-admin/storage';
 import type { FileStore } from '../../ports/files.ts';
 import { pipeline } from 'node:stream/promises';
@@ -18,7 +19,7 @@ export function cloudStorageFiles(bucketName: string): FileStore {
   const getBucket = () => {
     bucket ??= (async () => {
       const [{ getApps, initializeApp }, { getStorage }] = await Promise.all([import('firebase-admin/app'), import('firebase-admin/storage')]);
-      if (!getApps().length) initializeApp();
+      if (!getApps().length) initializeApp(firebaseAppOptions());
       return bucketName ? getStorage().bucket(bucketName) : getStorage().bucket();
     })();
     bucket.catch(() => (bucket = undefined));

@@ -1,3 +1,4 @@
+import { firebaseAppOptions } from '../../core/firebaseApp.ts';
 import { createHash } from 'node:crypto';
 import type { Functions } from 'firebase-admin/functions';
 import type { TaskQueue } from '../../ports/tasks.ts';
@@ -29,7 +30,7 @@ export function cloudTasks(region = process.env.FUNCTIONS_REGION || 'us-central1
   const getFunctionsClient = () => {
     functions ??= (async () => {
       const [{ getApps, initializeApp }, { getFunctions }] = await Promise.all([import('firebase-admin/app'), import('firebase-admin/functions')]);
-      if (!getApps().length) initializeApp();
+      if (!getApps().length) initializeApp(firebaseAppOptions());
       return getFunctions();
     })();
     functions.catch(() => (functions = undefined));
