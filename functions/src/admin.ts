@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { createBusiness } from './domain/business.ts';
-import { acceptInvite, findMemberByEmail } from './domain/team.ts';
+import { acceptInvite, findMemberByEmail } from './domain/people/team.ts';
 import { issueApiKey, revokeApiKey } from './core/auth.ts';
 import { ApiError } from './core/errors.ts';
 import { appendActivity } from './core/activity.ts';

@@ -13,7 +13,7 @@ import { createLogger, type Logger } from './core/logger.ts';
 import { createFiles } from './core/files.ts';
 import { deliverOutboxRecord, OUTBOX_QUEUE, type Senders } from './core/outbox.ts';
 import { appendActivity } from './core/activity.ts';
-import { runStatementSync, STATEMENT_SYNC_QUEUE } from './domain/statements.ts';
+import { runStatementSync, STATEMENT_SYNC_QUEUE } from './domain/statements/statements.ts';
 import './adapters/statementSources.ts';
 import { smtpSender } from './adapters/smtp/smtpSender.ts';
 import { whatsappSender } from './adapters/whatsapp/whatsappSender.ts';
@@ -95,7 +95,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   } as Senders;
   const taskHandlers: Record<string, TaskHandler> = {
     // Mailbox imports: one batch of message ids (domain/mailImport.ts); loaded on first use.
-    mailboxImportBatch: async (payload) => (await import('./domain/mailImport.ts')).runImportBatch(services, payload),
+    mailboxImportBatch: async (payload) => (await import('./domain/mail/mailImport.ts')).runImportBatch(services, payload),
     [OUTBOX_QUEUE]: async (payload) => {
       await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
         maxAttempts: config.outboxMaxAttempts,
@@ -111,9 +111,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     [STATEMENT_SYNC_QUEUE]: (payload) => runStatementSync(services, payload),
     // Automations (domain/automations.ts; loaded on first use): the monthly statements run per business,
     // its completion step, and the mailbox polls.
-    automationStatementsRun: async (payload) => (await import('./domain/automations.ts')).runScheduledStatements(services, payload),
-    automationStatementsCheck: async (payload) => (await import('./domain/automations.ts')).checkStatementsRun(services, payload),
-    automationMailboxPoll: async (payload) => (await import('./domain/automations.ts')).runMailboxPoll(services, payload),
+    automationStatementsRun: async (payload) => (await import('./domain/automations/automations.ts')).runScheduledStatements(services, payload),
+    automationStatementsCheck: async (payload) => (await import('./domain/automations/automations.ts')).checkStatementsRun(services, payload),
+    automationMailboxPoll: async (payload) => (await import('./domain/automations/automations.ts')).runMailboxPoll(services, payload),
   };
   let tasks: TaskQueue;
   let queue: LocalQueue | null = null;

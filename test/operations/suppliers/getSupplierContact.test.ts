@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { get } from '../../http.ts';
-import { CARD_FIELDS, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../../functions/src/domain/suppliers.ts';
+import { CARD_FIELDS, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../../functions/src/domain/payments/suppliers.ts';
 
 let h: Harness;
 before(async () => {

@@ -11,7 +11,7 @@
 import { ApiError, precondition } from '../../core/errors.ts';
 import { csvBytes } from '../../core/csv.ts';
 import { addMonths } from '../../domain/months.ts';
-import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statementSources.ts';
+import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statements/statementSources.ts';
 
 export interface MarketSettings {
   clientId: string;

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { closedMonth, lastClosedMonth } from '../../domain/months.ts';
-import { pollMailboxAutomation, readAutomation, runOutput, runView, startStatementsRun } from '../../domain/automations.ts';
+import { pollMailboxAutomation, readAutomation, runOutput, runView, startStatementsRun } from '../../domain/automations/automations.ts';
 
 export default defineOperation({
   name: 'automationRunNow',
