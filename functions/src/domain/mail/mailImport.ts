@@ -12,6 +12,10 @@ import { searchTokensOf } from '../search.ts';
 import { loadRules, matchRule, type FileableDoc, type FolderRuleRecord } from '../invoices/folderRules.ts';
 import { mailText } from './mailView.ts';
 import { BODY_PART, bodyPdfName, mailToPdf } from './mailPdf.ts';
+import { decodeHeader } from './mime.ts';
+
+// Shared with mailView.ts from mime.ts, so the two files do not import each other.
+export { decodeHeader } from './mime.ts';
 
 /**
  * Mailbox imports (spec "Mailbox, scanned mail, import"): the import record, the batches fanned out
@@ -74,18 +78,6 @@ export interface ScannedMail {
 
 // ---------------------------------------------------------------------------------------------
 // MIME
-
-/** RFC 2047 encoded-words (B and Q) in a header, in any charset Node's TextDecoder knows. */
-export function decodeHeader(v: string): string {
-  return v.replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=(\s+(?==\?))?/g, (_, cs: string, enc: string, text: string) => {
-    const bytes = enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16))), 'latin1');
-    try {
-      return new TextDecoder(cs.toLowerCase()).decode(bytes);
-    } catch {
-      return bytes.toString('latin1');
-    }
-  });
-}
 
 export const headerOf = (part: GmailPart | undefined, name: string) => decodeHeader(part?.headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? '');
 

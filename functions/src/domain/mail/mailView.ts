@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import type { GmailPart } from '../../adapters/mailbox/gmail.ts';
-import { decodeHeader } from './mailImport.ts';
+import { decodeHeader } from './mime.ts';
 
 /**
  * One mail as the dashboard shows it: headers, the body as safe HTML, attachment names. The body is

@@ -6,23 +6,15 @@ import type { Reader } from '../../ports/store.ts';
 import type { Profile } from '../business.ts';
 import { openDocx, DOCX_MIME } from './signupDocx.ts';
 import { pdfPageCount } from './signupPdf.ts';
+import { FIELD_KINDS, type FieldKind, type SignupField } from './signupFields.ts';
+
+// Shared with signupDocx.ts and signupPdf.ts from signupFields.ts, so none of the three import each other in a circle.
+export { FIELD_KINDS, type FieldKind, type SignupField } from './signupFields.ts';
 
 /** Supplier onboarding forms (spec §2 "Signup document"): the upload, the AI's fields, the filled copies. */
 
 export const SIGNUP_MAX_BYTES = 10 * 1024 * 1024;
-export const FIELD_KINDS = ['text', 'date', 'signature', 'stamp', 'checkbox'] as const;
-export type FieldKind = (typeof FIELD_KINDS)[number];
 export const MAX_FIELDS = 200;
-
-export interface SignupField {
-  label: string;
-  value: string;
-  kind: FieldKind;
-  /** 0-based page (always 0 in a DOCX). */
-  page: number;
-  /** [ymin, xmin, ymax, xmax] on a 0–1000 scale ([0,0,0,0] in a DOCX: placed by label). */
-  box: number[];
-}
 
 export interface FilledFile { fileId: string; fileName: string; createdAt: string; withSignature: boolean; withStamp: boolean; withInitials: boolean }
 

@@ -1,7 +1,6 @@
 import JSZip from 'jszip';
 import sharp from 'sharp';
-import type { SignupField } from './signupDocs.ts';
-import { isTicked } from './signupPdf.ts';
+import { isTicked, type SignupField } from './signupFields.ts';
 
 /**
  * DOCX forms, edited in `word/document.xml` itself: each value goes into the blank (a run of underscores

@@ -1,6 +1,8 @@
 import { concatTransformationMatrix, degrees, PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, rgb, type PDFPage } from 'pdf-lib';
 import { embedTextFont, fitText, fitTextBlock, type TextFont } from '../../core/pdfText.ts';
-import type { SignupField } from './signupDocs.ts';
+import { isTicked, type SignupField } from './signupFields.ts';
+
+export { isTicked } from './signupFields.ts';
 
 /** Box [ymin, xmin, ymax, xmax] on the 0–1000 scale → PDF points (origin bottom-left) on this page. */
 export function boxToRect(page: PDFPage, box: number[]) {
@@ -11,7 +13,6 @@ export function boxToRect(page: PDFPage, box: number[]) {
   return { x, y, width: ((xmax - xmin) / 1000) * crop.width, height: ((ymax - ymin) / 1000) * crop.height };
 }
 
-export const isTicked = (value: string) => /^(true|yes|y|x|v|1|on|checked|✓|✔|☒|כן|נכון)$/i.test(value.trim());
 
 export interface PdfFillOptions {
   signaturePng: Buffer | null;
