@@ -14,7 +14,7 @@ import { createFiles } from './core/files.ts';
 import { deliverOutboxRecord, OUTBOX_QUEUE, type Senders } from './core/outbox.ts';
 import { appendActivity } from './core/activity.ts';
 import { runStatementSync, STATEMENT_SYNC_QUEUE } from './domain/statements/statements.ts';
-import './adapters/statementSources.ts';
+import './adapters/providers.ts';
 import { smtpSender } from './adapters/smtp/smtpSender.ts';
 import { whatsappSender } from './adapters/whatsapp/whatsappSender.ts';
 import { localFiles } from './adapters/local-files/localFiles.ts';

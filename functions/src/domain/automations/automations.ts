@@ -31,7 +31,7 @@ import { lastClosedMonth } from '../months.ts';
 import { businessPath, profileOf } from '../business.ts';
 import { automationsPath, getMailbox, withMailbox } from '../mail/mailboxes.ts';
 import { enqueueImportBatches, importQuery, importsPath, MAX_IMPORT_MAILS, newImportRecord, type ImportRecord } from '../mail/mailImport.ts';
-import { MailboxError } from '../../adapters/mailbox/gmail.ts';
+import { MailboxError } from '../../ports/mailbox.ts';
 
 export const SYSTEM_STATEMENTS_ID = 'system_statements';
 export const STATEMENTS_RUN_QUEUE = 'automationStatementsRun';

@@ -1,4 +1,7 @@
-import { z } from 'zod';
+import type { InvoiceReading } from '../../ports/invoiceReading.ts';
+
+// What the AI port answers; it lives with the port so ports/ai.ts does not import the domain.
+export { AI_PAY_METHODS, DOC_TYPES, readingSchema, type AiPayMethod, type DocType, type InvoiceReading } from '../../ports/invoiceReading.ts';
 
 /**
  * The invoice document model (spec §2 "Invoice document"). Uploads, mailbox imports and
@@ -6,35 +9,8 @@ import { z } from 'zod';
  */
 export const PAY_MARKS = ['unpaid', 'paid_card', 'paid_paypal', 'paid_transfer', 'paid_other', 'not_payable'] as const;
 export type PayMark = (typeof PAY_MARKS)[number];
-export const AI_PAY_METHODS = ['card', 'paypal', 'bank_transfer', 'cash', 'check', 'other'] as const;
-export type AiPayMethod = (typeof AI_PAY_METHODS)[number];
-export const DOC_TYPES = ['tax_invoice', 'tax_invoice_receipt', 'receipt', 'proforma', 'credit_note', 'other'] as const;
-export type DocType = (typeof DOC_TYPES)[number];
 export const INVOICE_SOURCES = ['upload', 'mailbox', 'supplier'] as const;
 export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
-
-/** What the AI reads off a document. Amounts in minor units; every field may be missing. */
-export const readingSchema = z.object({
-  issuer: z.object({
-    name: z.string().max(300).nullable(),
-    vatId: z.string().max(40).nullable(),
-    email: z.string().max(254).nullable(),
-    phone: z.string().max(40).nullable(),
-  }),
-  docType: z.enum(DOC_TYPES).nullable(),
-  number: z.string().max(100).nullable(),
-  /** YYYY-MM-DD */
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
-  totalMinor: z.int().nullable(),
-  currency: z.enum(['ILS', 'USD', 'EUR']).nullable(),
-  vatMinor: z.int().nullable(),
-  payMethod: z.enum(AI_PAY_METHODS).nullable(),
-  cardEnding: z.string().regex(/^\d{4}$/).nullable(),
-  lineItems: z.array(z.object({ description: z.string().max(500), quantity: z.number().nullable(), totalMinor: z.int().nullable() })).max(200),
-  bank: z.object({ bankCode: z.string().max(10), branch: z.string().max(10), account: z.string().max(30), beneficiary: z.string().max(200) }).nullable(),
-  allocationNumber: z.string().max(40).nullable(),
-});
-export type InvoiceReading = z.output<typeof readingSchema>;
 
 export type ReadingStatus = 'unread' | 'read' | 'failed';
 

@@ -8,7 +8,7 @@ import { seal, unseal } from '../../core/secrets.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { profileOf } from '../business.ts';
 import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE } from '../oauthState.ts';
-import { itaClient, ItaError, type ItaClient, type ItaInvoiceDetails, type ItaSettings, type ItaTokens } from '../../adapters/ita/itaClient.ts';
+import { taxAuthority, ItaError, type ItaClient, type ItaInvoiceDetails, type ItaSettings, type ItaTokens } from '../../ports/taxAuthority.ts';
 
 /**
  * The Israel Tax Authority (ITA) consent and allocation-number check: the OAuth state, the
@@ -76,7 +76,7 @@ export function itaStatus(data: Record<string, unknown> | null | undefined, now:
 
 /** Starts a consent: a single-use, expiring state stored hashed with the business and the starting user. */
 export async function startItaConsent(store: DocStore, config: Config, caller: Caller, now: number): Promise<{ url: string; stateExpiresAt: string }> {
-  const client = itaClient(itaSettings(config));
+  const client = taxAuthority(itaSettings(config));
   const { state, expiresAtMs } = await createOAuthState(store, 'ita', caller, now);
   return { url: client.authorizeUrl({ redirectUri: itaRedirectUri(config), state }), stateExpiresAt: new Date(expiresAtMs).toISOString() };
 }
@@ -152,7 +152,7 @@ export async function completeItaConsent(
   } catch (e) {
     throw fail('not_configured', (e as Error).message);
   }
-  const ita = client ?? itaClient(settings);
+  const ita = client ?? taxAuthority(settings);
   let tokens: ItaTokens;
   try {
     tokens = await ita.exchangeCode({ code, redirectUri: itaRedirectUri(config) });
@@ -211,7 +211,7 @@ export async function withItaAccess<T>(services: Services, businessId: string, c
   const consent = doc.data as unknown as ItaConsentRecord;
   if (consent.expiresAtMs <= now) throw precondition(`the tax authority consent expired on ${consent.expiresAt}; call itaConnectStart and open its url to renew it`);
   if (consent.refusedAt) throw itaApiError(new ItaError('invalid_grant', null, 'refused earlier'));
-  const ita = client ?? itaClient(itaSettings(config));
+  const ita = client ?? taxAuthority(itaSettings(config));
   const open = (sealed: string) => {
     try {
       return unseal(sealed, config.credentialsKey);

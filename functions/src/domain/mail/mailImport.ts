@@ -7,7 +7,7 @@ import { increment } from '../../ports/store.ts';
 import { invoicesPath, type InvoiceReading, type ReadingStatus } from '../invoices/invoices.ts';
 import { matchSupplier, newInvoiceDoc, readInvoiceSafely, settleDocument, sha256Bytes } from '../invoices/invoiceDocs.ts';
 import { withMailbox, getMailbox } from './mailboxes.ts';
-import type { GmailMessage, GmailPart, MailboxSession } from '../../adapters/mailbox/gmail.ts';
+import type { Mail, MailPart, MailboxSession } from '../../ports/mailbox.ts';
 import { searchTokensOf } from '../search.ts';
 import { loadRules, matchRule, type FileableDoc, type FolderRuleRecord } from '../invoices/folderRules.ts';
 import { mailText } from './mailView.ts';
@@ -79,7 +79,7 @@ export interface ScannedMail {
 // ---------------------------------------------------------------------------------------------
 // MIME
 
-export const headerOf = (part: GmailPart | undefined, name: string) => decodeHeader(part?.headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? '');
+export const headerOf = (part: MailPart | undefined, name: string) => decodeHeader(part?.headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? '');
 
 const INVOICE_TYPES = new Set(['application/pdf', 'image/jpeg', 'image/png']);
 
@@ -91,9 +91,9 @@ export interface AttachmentRef {
 }
 
 /** Files worth reading: PDFs and images with a file name, not inline images (logos, signatures); forwarded mails' parts included. */
-export function invoiceAttachments(payload: GmailPart): AttachmentRef[] {
+export function invoiceAttachments(payload: MailPart): AttachmentRef[] {
   const out: AttachmentRef[] = [];
-  const walk = (p: GmailPart) => {
+  const walk = (p: MailPart) => {
     for (const c of p.parts ?? []) walk(c);
     if (p.parts?.length || !p.filename) return;
     const type = (p.mimeType ?? '').toLowerCase();
@@ -322,7 +322,7 @@ async function importOne(services: Services, session: MailboxSession, m: { busin
   const seenPath = mailsPath(m.businessId, seenId);
   const prior = await store.get(seenPath);
   if (prior) return;
-  const msg: GmailMessage = await session.getMessage(m.messageId, 'full');
+  const msg: Mail = await session.getMessage(m.messageId, 'full');
   const from = headerOf(msg.payload, 'From').slice(0, 300);
   const subject = headerOf(msg.payload, 'Subject').slice(0, 500);
   const date = new Date(msg.internalDate || clock.now()).toISOString();

@@ -1,5 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
-import type { GmailPart } from '../../adapters/mailbox/gmail.ts';
+import type { MailPart } from '../../ports/mailbox.ts';
 import { decodeHeader } from './mime.ts';
 
 /**
@@ -7,9 +7,9 @@ import { decodeHeader } from './mime.ts';
  * data from a stranger: an allow-list sanitizer keeps text formatting and plain links and drops
  * scripts, event handlers, forms, styles and every remote resource (images included).
  */
-const charsetOf = (part: GmailPart) => /charset="?([^";]+)"?/i.exec(part.headers?.find((h) => h.name?.toLowerCase() === 'content-type')?.value ?? '')?.[1] ?? 'utf-8';
+const charsetOf = (part: MailPart) => /charset="?([^";]+)"?/i.exec(part.headers?.find((h) => h.name?.toLowerCase() === 'content-type')?.value ?? '')?.[1] ?? 'utf-8';
 
-function decodeBody(part: GmailPart): string {
+function decodeBody(part: MailPart): string {
   const data = part.body?.data;
   if (!data) return '';
   const bytes = Buffer.from(data, 'base64url');
@@ -21,7 +21,7 @@ function decodeBody(part: GmailPart): string {
 }
 
 /** The first part of `mime` in the tree (depth first), skipping attachments. */
-function findPart(part: GmailPart | undefined, mime: string): GmailPart | undefined {
+function findPart(part: MailPart | undefined, mime: string): MailPart | undefined {
   if (!part) return undefined;
   if (part.mimeType?.toLowerCase() === mime && !part.filename) return part;
   for (const p of part.parts ?? []) {
@@ -31,7 +31,7 @@ function findPart(part: GmailPart | undefined, mime: string): GmailPart | undefi
   return undefined;
 }
 
-function attachmentNames(part: GmailPart | undefined, out: string[] = []): string[] {
+function attachmentNames(part: MailPart | undefined, out: string[] = []): string[] {
   if (!part) return out;
   if (part.filename) out.push(part.filename);
   for (const p of part.parts ?? []) attachmentNames(p, out);
@@ -51,7 +51,7 @@ export function sanitizeMailHtml(html: string): string {
   });
 }
 
-export function mailView(payload: GmailPart) {
+export function mailView(payload: MailPart) {
   const header = (name: string) => decodeHeader(payload.headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? '');
   const html = findPart(payload, 'text/html');
   const plain = findPart(payload, 'text/plain');
@@ -64,7 +64,7 @@ export function mailView(payload: GmailPart) {
 }
 
 /** The mail's body as plain text: the text part, else the HTML part's text (tags dropped). */
-export function mailText(payload: GmailPart): string {
+export function mailText(payload: MailPart): string {
   const plain = findPart(payload, 'text/plain');
   if (plain) return decodeBody(plain);
   const html = findPart(payload, 'text/html');

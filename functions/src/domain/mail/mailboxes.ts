@@ -7,7 +7,7 @@ import { sha256 } from '../../core/ids.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { profileOf } from '../business.ts';
 import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE, type StateFailureReason } from '../oauthState.ts';
-import { authorizeUrl, exchangeCode, MailboxError, openSession, type MailboxSession, type MailboxSettings } from '../../adapters/mailbox/gmail.ts';
+import { mailboxProvider, MailboxError, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
 
 /**
  * Connected mailboxes (the `mailbox` provider, Gmail) at `businesses/{b}/mailboxes/{accountId}`:
@@ -44,6 +44,9 @@ const SETTING_NAMES: [keyof Config, string][] = [
   ['mailboxClientSecret', 'MAILBOX_CLIENT_SECRET'],
 ];
 
+/** The mailbox provider every account connects through today (ports/mailbox.ts); Gmail registers it. */
+const provider = () => mailboxProvider('gmail');
+
 export function mailboxSettings(config: Config): MailboxSettings {
   const missing = SETTING_NAMES.filter(([k]) => !config[k]).map(([, env]) => env);
   if (missing.length) throw precondition(`the mailbox provider is not configured on this server: set ${missing.join(', ')}`);
@@ -55,7 +58,7 @@ export const mailboxRedirectUri = (config: Config) => `${config.oauthReturnBase}
 export async function startMailboxConsent(store: DocStore, config: Config, caller: Caller, now: number, opts: { origin: string }) {
   const settings = mailboxSettings(config);
   const { state, expiresAtMs } = await createOAuthState(store, 'mailbox', caller, now, { origin: opts.origin });
-  return { url: await authorizeUrl(settings, { redirectUri: mailboxRedirectUri(config), state }), stateExpiresAt: new Date(expiresAtMs).toISOString() };
+  return { url: await provider().authorizeUrl(settings, { redirectUri: mailboxRedirectUri(config), state }), stateExpiresAt: new Date(expiresAtMs).toISOString() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,8 +105,8 @@ export async function completeMailboxConsent(
   let email: string;
   let grant: { refreshToken: string; scope: string };
   try {
-    grant = await exchangeCode(settings, { code, redirectUri: mailboxRedirectUri(config) });
-    email = await (await openSession(settings, grant.refreshToken)).profileEmail();
+    grant = await provider().exchangeCode(settings, { code, redirectUri: mailboxRedirectUri(config) });
+    email = await (await provider().openSession(settings, grant.refreshToken)).profileEmail();
   } catch (e) {
     if (!(e instanceof MailboxError)) throw e;
     logger.warn('mailbox code exchange failed', { businessId: record.businessId, failure: e.failure });
@@ -178,7 +181,7 @@ export async function withMailbox<T>(services: Services, businessId: string, acc
     throw precondition(`the stored mailbox connection cannot be decrypted (was CREDENTIALS_KEY changed?); ${RECONNECT}`);
   }
   try {
-    return await fn(await openSession(settings, token), m);
+    return await fn(await provider().openSession(settings, token), m);
   } catch (e) {
     if (!(e instanceof MailboxError)) throw e;
     if (e.failure === 'auth') await markNeedsReconnect(services.store, businessId, accountId, e.message, services.clock.now());

@@ -6,7 +6,7 @@ import { seal, unseal } from '../../core/secrets.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { profileOf } from '../business.ts';
 import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE, type StateFailureReason } from '../oauthState.ts';
-import { slackClient, SlackError, type SlackClient, type SlackMember } from '../../adapters/chat/slackClient.ts';
+import { chatProvider, ChatError, type ChatClient, type ChatMember } from '../../ports/chat.ts';
 import { chatEmployeeId, employeePath, employeesPath, fromChatProfile, MAX_EMPLOYEES, type EmployeeRecord } from './employees.ts';
 
 /**
@@ -20,8 +20,6 @@ export type ChatReturnView = (typeof CHAT_RETURN_VIEWS)[number];
 export const chatConnectionPath = (businessId: string) => `businesses/${businessId}/consents/chat`;
 /** Members read from one workspace at most (users.list pages of 200). */
 export const MAX_CHAT_MEMBERS = 5000;
-/** The workspace's own bot that every workspace has; not a person. */
-const SLACKBOT_ID = 'USLACKBOT';
 
 export interface ChatConnectionRecord {
   provider: 'chat';
@@ -42,10 +40,10 @@ const SETTING_NAMES: [keyof Config, string][] = [
   ['chatBaseUrl', 'CHAT_BASE_URL'],
 ];
 
-export function chatClientFor(config: Config): SlackClient {
+export function chatClientFor(config: Config): ChatClient {
   const missing = SETTING_NAMES.filter(([k]) => !config[k]).map(([, env]) => env);
   if (missing.length) throw precondition(`the chat tool (Slack) is not configured on this server: set ${missing.join(', ')}`);
-  return slackClient({ authUrl: config.chatAuthUrl, baseUrl: config.chatBaseUrl, clientId: config.chatClientId, clientSecret: config.chatClientSecret });
+  return chatProvider('slack').client({ authUrl: config.chatAuthUrl, baseUrl: config.chatBaseUrl, clientId: config.chatClientId, clientSecret: config.chatClientSecret });
 }
 
 export const chatRedirectUri = (config: Config) => `${config.oauthReturnBase}${CHAT_CALLBACK_PATH}`;
@@ -105,7 +103,7 @@ export async function completeChatConsent(
   if (params.error) throw new ChatConsentFailure('declined', next);
   const code = params.code ?? '';
   if (!code || code.length > MAX_CODE) throw new ChatConsentFailure('missing_code', next);
-  let client: SlackClient;
+  let client: ChatClient;
   try {
     client = chatClientFor(config);
   } catch {
@@ -115,7 +113,7 @@ export async function completeChatConsent(
   try {
     grant = await client.exchangeCode({ code, redirectUri: chatRedirectUri(config) });
   } catch (e) {
-    if (!(e instanceof SlackError)) throw e;
+    if (!(e instanceof ChatError)) throw e;
     logger.warn('chat code exchange failed', { businessId: record.businessId, error: e.error });
     throw new ChatConsentFailure(e.failure === 'unavailable' || e.failure === 'ratelimited' ? 'unavailable' : 'code_refused', next);
   }
@@ -142,7 +140,7 @@ export async function completeChatConsent(
 
 const RECONNECT = 'call chatConnectStart and open its url to connect again';
 
-export function chatApiError(e: SlackError): ApiError {
+export function chatApiError(e: ChatError): ApiError {
   switch (e.failure) {
     case 'auth':
       return precondition(`Slack no longer accepts the stored connection (${e.error}); ${RECONNECT}`);
@@ -169,14 +167,14 @@ function tokenOf(c: ChatConnectionRecord, config: Config): string {
 }
 
 /** Runs `fn` with the business's bot token; Slack refusing the token is answered as "connect again". */
-async function withChat<T>(services: Services, businessId: string, fn: (client: SlackClient, token: string, c: ChatConnectionRecord) => Promise<T>): Promise<T> {
+async function withChat<T>(services: Services, businessId: string, fn: (client: ChatClient, token: string, c: ChatConnectionRecord) => Promise<T>): Promise<T> {
   const c = await loadConnection(services.store, businessId);
   if (!c) throw precondition('Slack is not connected; call chatConnectStart and open its url to connect it');
   const client = chatClientFor(services.config);
   try {
     return await fn(client, tokenOf(c, services.config), c);
   } catch (e) {
-    if (!(e instanceof SlackError)) throw e;
+    if (!(e instanceof ChatError)) throw e;
     throw chatApiError(e);
   }
 }
@@ -199,7 +197,7 @@ export async function chatStatus(services: Services, businessId: string): Promis
   try {
     await chatClientFor(services.config).authTest(tokenOf(c, services.config));
   } catch (e) {
-    if (!(e instanceof SlackError)) throw e;
+    if (!(e instanceof ChatError)) throw e;
     if (e.failure !== 'auth') throw chatApiError(e);
     // Read-only: the verdict is Slack's answer now, nothing is written.
     return broken(e.error);
@@ -215,8 +213,8 @@ export async function disconnectChat(services: Services, businessId: string): Pr
   try {
     revoked = await chatClientFor(services.config).revoke(tokenOf(c, services.config));
   } catch (e) {
-    if (!(e instanceof SlackError) && !(e instanceof ApiError)) throw e;
-    if (e instanceof SlackError && e.failure !== 'auth') throw chatApiError(e);
+    if (!(e instanceof ChatError) && !(e instanceof ApiError)) throw e;
+    if (e instanceof ChatError && e.failure !== 'auth') throw chatApiError(e);
     // The token is already dead (or unreadable): nothing to revoke, forget it.
   }
   await services.store.delete(chatConnectionPath(businessId));
@@ -224,7 +222,7 @@ export async function disconnectChat(services: Services, businessId: string): Pr
 }
 
 /** People only: no bots or apps, no deleted members, not Slackbot. */
-export const isPerson = (m: SlackMember) => !m.deleted && !m.is_bot && !m.is_app_user && m.id !== SLACKBOT_ID;
+export const isPerson = (m: ChatMember) => m.person;
 
 export interface ChatUserRow {
   chatUserId: string;

@@ -75,14 +75,13 @@ const clean = (s: string | undefined, max: number): string | null => {
  * An employee's fields from a chat profile. The workspace is not the caller: whatever it holds is
  * cleaned rather than refused (a phone that does not parse is left out, an email lower-cased).
  */
-export function fromChatProfile(m: { name?: string; real_name?: string; profile?: { real_name?: string; display_name?: string; email?: string; phone?: string; title?: string } }) {
-  const p = m.profile ?? {};
-  const name = clean(p.real_name || m.real_name || p.display_name || m.name, 200) ?? 'Unnamed';
-  const rawEmail = clean(p.email, 254);
+export function fromChatProfile(m: { name?: string; email?: string; phone?: string; title?: string }) {
+  const name = clean(m.name, 200) ?? 'Unnamed';
+  const rawEmail = clean(m.email, 254);
   const email = rawEmail && z.email().safeParse(rawEmail.toLowerCase()).success ? rawEmail.toLowerCase() : null;
-  const parsed = p.phone ? parsePhoneNumberFromString(p.phone.trim(), 'IL') : undefined;
+  const parsed = m.phone ? parsePhoneNumberFromString(m.phone.trim(), 'IL') : undefined;
   const phone = parsed && parsed.isValid() ? parsed.number : null;
-  return { name, email, phone, title: clean(p.title, 200) };
+  return { name, email, phone, title: clean(m.title, 200) };
 }
 
 /** The input fields employeeCreate and employeeUpdate share (free text follows core/text.ts). */

@@ -6,7 +6,7 @@ import { profileOf } from '../business.ts';
 import { closedMonth } from '../months.ts';
 import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE, type StateFailureReason } from '../oauthState.ts';
 import { accountsPath, connectSource, readStatementRows, statementId, statementsPath, type AccountRecord, type StatementRecord } from './statements.ts';
-import { authorizeUrl, exchangeCode, MarketError, marketSettingsFrom, type MarketRow, type MarketSettings } from '../../adapters/market/upwork.ts';
+import { marketplace, MarketError, type MarketRow, type MarketSettings } from '../../ports/marketplace.ts';
 
 /**
  * The freelance marketplace (`market`, Upwork) as a statement source: the browser consent and its return, which connects
@@ -16,15 +16,18 @@ import { authorizeUrl, exchangeCode, MarketError, marketSettingsFrom, type Marke
 export const MARKET_SOURCE = 'market';
 export const MARKET_CALLBACK_PATH = '/oauth/market/callback';
 
+/** The marketplace connected today (ports/marketplace.ts); Upwork registers it. */
+const upwork = () => marketplace('upwork');
+
 export const marketRedirectUri = (config: Config) => `${config.oauthReturnBase}${MARKET_CALLBACK_PATH}`;
 export const marketConfigured = (config: Config) => !!config.marketClientId && !!config.marketClientSecret;
 /** Throws failed-precondition naming the missing variables. */
-export const marketSettings = (config: Config): MarketSettings => marketSettingsFrom(config);
+export const marketSettings = (config: Config): MarketSettings => upwork().settingsFrom(config);
 
 export async function startMarketConsent(services: Services, caller: Caller, opts: { origin: string }) {
   const settings = marketSettings(services.config);
   const { state, expiresAtMs } = await createOAuthState(services.store, 'market', caller, services.clock.now(), { origin: opts.origin });
-  return { url: authorizeUrl(settings, { redirectUri: marketRedirectUri(services.config), state }), stateExpiresAt: new Date(expiresAtMs).toISOString() };
+  return { url: upwork().authorizeUrl(settings, { redirectUri: marketRedirectUri(services.config), state }), stateExpiresAt: new Date(expiresAtMs).toISOString() };
 }
 
 export type MarketConsentFailureReason = StateFailureReason | 'declined' | 'missing_code' | 'not_configured' | 'code_refused' | 'unavailable' | 'no_organizations';
@@ -70,7 +73,7 @@ export async function completeMarketConsent(
   }
   let credentials;
   try {
-    credentials = await exchangeCode(settings, { code, redirectUri: marketRedirectUri(config) }, now);
+    credentials = await upwork().exchangeCode(settings, { code, redirectUri: marketRedirectUri(config) }, now);
   } catch (e) {
     if (!(e instanceof MarketError)) throw e;
     logger.warn('market code exchange failed', { businessId: record.businessId, failure: e.failure });
