@@ -111,9 +111,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     [STATEMENT_SYNC_QUEUE]: (payload) => runStatementSync(services, payload),
     // Automations (domain/automations.ts; loaded on first use): the monthly statements run per business,
     // its completion step, and the mailbox polls.
-    automationStatementsRun: async (payload) => (await import('./domain/automations/automations.ts')).runScheduledStatements(services, payload),
-    automationStatementsCheck: async (payload) => (await import('./domain/automations/automations.ts')).checkStatementsRun(services, payload),
-    automationMailboxPoll: async (payload) => (await import('./domain/automations/automations.ts')).runMailboxPoll(services, payload),
+    automationStatementsRun: async (payload) => (await import('./domain/automations/statementsRun.ts')).runScheduledStatements(services, payload),
+    automationStatementsCheck: async (payload) => (await import('./domain/automations/statementsRun.ts')).checkStatementsRun(services, payload),
+    automationMailboxPoll: async (payload) => (await import('./domain/automations/mailboxPoll.ts')).runMailboxPoll(services, payload),
   };
   let tasks: TaskQueue;
   let queue: LocalQueue | null = null;

@@ -193,13 +193,13 @@ export const outboxSweep = onSchedule({ region, schedule: 'every 5 minutes', tim
 
 /** The monthly statements automation: on the 2nd, Israel time, one run per business for the month just closed. Locally, server.ts. */
 export const automationsMonthly = onSchedule({ region, schedule: '0 6 2 * *', timeZone: 'Asia/Jerusalem', timeoutSeconds: 300, memory: '256MiB' }, async () => {
-  const [{ services }, { scheduleMonthlyStatements }] = await Promise.all([getApp(), import('./domain/automations/automations.ts')]);
+  const [{ services }, { scheduleMonthlyStatements }] = await Promise.all([getApp(), import('./domain/automations/statementsRun.ts')]);
   const n = await scheduleMonthlyStatements(services);
   services.logger.info('monthly statements runs queued', { businesses: n });
 });
 
 /** Mailbox automations: one poll task per enabled automation (domain/automations.ts POLL_EVERY_MINUTES). Locally, server.ts. */
 export const automationsMailboxPoll = onSchedule({ region, schedule: 'every 10 minutes', timeoutSeconds: 300, memory: '256MiB' }, async () => {
-  const [{ services }, { scheduleMailboxPolls }] = await Promise.all([getApp(), import('./domain/automations/automations.ts')]);
+  const [{ services }, { scheduleMailboxPolls }] = await Promise.all([getApp(), import('./domain/automations/mailboxPoll.ts')]);
   await scheduleMailboxPolls(services);
 });

@@ -4,7 +4,9 @@ import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
 import { accountsPath, automationRunStatementPath, statementId, type AccountRecord } from '../../../functions/src/domain/statements/statements.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
-import { checkStatementsRun, runMailboxPoll, runsPath, startStatementsRun, RUN_DEADLINE_MS, STATEMENTS_CHECK_QUEUE } from '../../../functions/src/domain/automations/automations.ts';
+import { runsPath, RUN_DEADLINE_MS, STATEMENTS_CHECK_QUEUE } from '../../../functions/src/domain/automations/automations.ts';
+import { checkStatementsRun, startStatementsRun } from '../../../functions/src/domain/automations/statementsRun.ts';
+import { runMailboxPoll } from '../../../functions/src/domain/automations/mailboxPoll.ts';
 
 /** The completion step's deadline and a poll on a revoked mailbox, driven directly (the operations tests cover the rest). */
 let h: Harness;
