@@ -94,7 +94,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     ...overrides.senders,
   } as Senders;
   const taskHandlers: Record<string, TaskHandler> = {
-    // Mailbox imports: one batch of message ids (domain/mailImport.ts); loaded on first use.
+    // Mailbox imports: one batch of message ids (domain/mail/mailImport.ts); loaded on first use.
     mailboxImportBatch: async (payload) => (await import('./domain/mail/mailImport.ts')).runImportBatch(services, payload),
     [OUTBOX_QUEUE]: async (payload) => {
       await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
@@ -109,7 +109,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       });
     },
     [STATEMENT_SYNC_QUEUE]: (payload) => runStatementSync(services, payload),
-    // Automations (domain/automations.ts; loaded on first use): the monthly statements run per business,
+    // Automations (domain/automations/automations.ts; loaded on first use): the monthly statements run per business,
     // its completion step, and the mailbox polls.
     automationStatementsRun: async (payload) => (await import('./domain/automations/statementsRun.ts')).runScheduledStatements(services, payload),
     automationStatementsCheck: async (payload) => (await import('./domain/automations/statementsRun.ts')).checkStatementsRun(services, payload),

@@ -260,7 +260,7 @@ export function marketSettingsFrom(config: { marketClientId: string; marketClien
   return { clientId: config.marketClientId, clientSecret: config.marketClientSecret, authUrl: config.marketAuthUrl, tokenUrl: config.marketTokenUrl, baseUrl: config.marketBaseUrl };
 }
 
-/** Maps a MarketError for the statements framework (domain/statementSources.ts). */
+/** Maps a MarketError for the statements framework (domain/statements/statementSources.ts). */
 function sourceError(e: unknown): unknown {
   if (!(e instanceof MarketError)) return e;
   switch (e.failure) {

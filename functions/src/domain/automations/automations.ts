@@ -7,7 +7,7 @@
  *   whose `config.accountId` names the mailbox (mailboxDisconnect removes them with it).
  * - automationRuns/{runId}: one per run, {automationId, trigger, status, accounts, mailed | import ...}; the last
  *   MAX_RUNS per automation are kept. A statements run's syncs write automationRuns/{runId}/statements/{statementId}
- *   when they settle (domain/statements.ts).
+ *   when they settle (domain/statements/statements.ts).
  *
  * Statements run: startStatementsRun requests one sync per statement account (requestStatementSync with the run id,
  *   each one a STATEMENT_SYNC_QUEUE task), then a STATEMENTS_CHECK_QUEUE task looks at the run every CHECK_EVERY_S
@@ -16,7 +16,7 @@
  *   from the month, so a second firing fans out nothing.
  * Mailbox automation: a MAILBOX_POLL_QUEUE task per enabled automation every POLL_EVERY_MINUTES reads the mailbox's
  *   history since the stored cursor (the first poll only records the cursor) and feeds the new message ids to the
- *   import path of domain/mailImport.ts (an import record and its batches).
+ *   import path of domain/mail/mailImport.ts (an import record and its batches).
  *
  * This file holds the records, their changes and the runs' bookkeeping; the statements run is in statementsRun.ts
  * and the mailbox polls in mailboxPoll.ts.

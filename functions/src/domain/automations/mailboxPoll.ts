@@ -101,7 +101,7 @@ export async function pollMailboxAutomation(s: Services, businessId: string, aut
   return run;
 }
 
-/** The new message ids as one mailbox import (domain/mailImport.ts), in its batches on its queue. */
+/** The new message ids as one mailbox import (domain/mail/mailImport.ts), in its batches on its queue. */
 async function feedImport(s: Services, businessId: string, importId: string, cfg: MailboxConfig, ids: string[], since: number) {
   const path = importsPath(businessId, importId);
   const record = newImportRecord({ importId, accountId: cfg.accountId, since, labelId: cfg.labelId ?? '', ids }, s.clock.now());

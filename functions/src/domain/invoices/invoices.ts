@@ -40,7 +40,7 @@ export interface InvoiceDoc {
   readingStatus: ReadingStatus;
   readingError: string | null;
   readAt: string | null;
-  /** vat:/email:/phone:/name: key of the issuer (domain/vendorKeys). */
+  /** vat:/email:/phone:/name: key of the issuer (domain/invoices/vendorKeys). */
   vendorKey: string | null;
   /** The earlier document this one duplicates, when stored anyway. */
   duplicateOf: string | null;

@@ -10,7 +10,7 @@ import { marketplace, MarketError, type MarketRow, type MarketSettings } from '.
 
 /**
  * The freelance marketplace (`market`, Upwork) as a statement source: the browser consent and its return, which connects
- * the organizations as statement accounts (domain/statements.ts), and the stored transactions of a synced month.
+ * the organizations as statement accounts (domain/statements/statements.ts), and the stored transactions of a synced month.
  */
 
 export const MARKET_SOURCE = 'market';

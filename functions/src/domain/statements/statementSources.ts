@@ -1,7 +1,7 @@
 /**
  * The statement-source port. Each source (cardproc, usbank, fxwallet, gateway, market) is one adapter that
  * implements StatementSource and registers itself with registerStatementSource from its adapter module; the
- * shared task and operations (domain/statements.ts) look it up by name. Adding a source = one adapter file
+ * shared task and operations (domain/statements/statements.ts) look it up by name. Adding a source = one adapter file
  * plus its `<source>Connect/ListAccounts/Disconnect/Sync` operations, which call the helpers in statements.ts.
  *
  * Adapters report provider refusals by throwing:

@@ -1,5 +1,5 @@
 /**
- * Statements: connections, accounts and monthly statements from the statement sources (domain/statementSources.ts).
+ * Statements: connections, accounts and monthly statements from the statement sources (domain/statements/statementSources.ts).
  *
  * Records (all under businesses/{b}/):
  * - statementConnections/{connectionId}: one per connect; the sealed credentials shared by its accounts.
