@@ -6,8 +6,8 @@ import { silentLogger } from '../functions/src/core/logger.ts';
 import { createBusiness } from '../functions/src/domain/business.ts';
 import { issueApiKey, authenticate } from '../functions/src/core/auth.ts';
 import { execute } from '../functions/src/core/execute.ts';
-import { invoicesPath } from '../functions/src/domain/invoices.ts';
-import { newInvoiceDoc } from '../functions/src/domain/invoiceDocs.ts';
+import { invoicesPath } from '../functions/src/domain/invoices/invoices.ts';
+import { newInvoiceDoc } from '../functions/src/domain/invoices/invoiceDocs.ts';
 
 /** The two halves of bench/accZip.ts, each in a process of its own: `seed <dir> <n> <bytes>` and `zip <dir> <businessId>`. */
 const [mode, dir, a, b] = process.argv.slice(2);

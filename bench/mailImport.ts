@@ -90,7 +90,7 @@ async function child(env: Record<string, string>) {
     import('../functions/src/operations/index.ts'),
     import('../functions/src/surfaces/http/handler.ts'),
     import('../test/fakes/gmail.ts'),
-    import('../functions/src/domain/mailImport.ts'),
+    import('../functions/src/domain/mail/mailImport.ts'),
   ]);
   const dir = mkdtempSync(join(tmpdir(), 'bfo-bench-mail-'));
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'error', MAILBOX_IMPORT_WAIT_MS: '0', ...env });

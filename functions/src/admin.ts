@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { createBusiness } from './domain/business.ts';
-import { acceptInvite, findMemberByEmail } from './domain/team.ts';
+import { acceptInvite, findMemberByEmail } from './domain/people/team.ts';
 import { issueApiKey, revokeApiKey } from './core/auth.ts';
 import { ApiError } from './core/errors.ts';
 import { appendActivity } from './core/activity.ts';
@@ -91,10 +91,10 @@ try {
         const { sweepOutbox } = await import('./core/outboxSweep.ts');
         out = { job, requeued: await sweepOutbox(app.services) };
       } else if (job === 'statements-monthly') {
-        const { scheduleMonthlyStatements } = await import('./domain/automations.ts');
+        const { scheduleMonthlyStatements } = await import('./domain/automations/statementsRun.ts');
         out = { job, businesses: await scheduleMonthlyStatements(app.services) };
       } else {
-        const { scheduleMailboxPolls } = await import('./domain/automations.ts');
+        const { scheduleMailboxPolls } = await import('./domain/automations/mailboxPoll.ts');
         out = { job, automations: await scheduleMailboxPolls(app.services) };
       }
       break;

@@ -14,8 +14,8 @@ import { createLogger, type Logger } from './core/logger.ts';
 import { createFiles } from './core/files.ts';
 import { deliverOutboxRecord, OUTBOX_QUEUE, type Senders } from './core/outbox.ts';
 import { appendActivity } from './core/activity.ts';
-import { runStatementSync, STATEMENT_SYNC_QUEUE } from './domain/statements.ts';
-import './adapters/statementSources.ts';
+import { runStatementSync, STATEMENT_SYNC_QUEUE } from './domain/statements/statements.ts';
+import './adapters/providers.ts';
 import { smtpSender } from './adapters/smtp/smtpSender.ts';
 import { whatsappSender } from './adapters/whatsapp/whatsappSender.ts';
 import { localFiles } from './adapters/local-files/localFiles.ts';
@@ -96,8 +96,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     ...overrides.senders,
   } as Senders;
   const taskHandlers: Record<string, TaskHandler> = {
-    // Mailbox imports: one batch of message ids (domain/mailImport.ts); loaded on first use.
-    mailboxImportBatch: async (payload) => (await import('./domain/mailImport.ts')).runImportBatch(services, payload),
+    // Mailbox imports: one batch of message ids (domain/mail/mailImport.ts); loaded on first use.
+    mailboxImportBatch: async (payload) => (await import('./domain/mail/mailImport.ts')).runImportBatch(services, payload),
     [OUTBOX_QUEUE]: async (payload) => {
       await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
         maxAttempts: config.outboxMaxAttempts,
@@ -111,11 +111,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       });
     },
     [STATEMENT_SYNC_QUEUE]: (payload) => runStatementSync(services, payload),
-    // Automations (domain/automations.ts; loaded on first use): the monthly statements run per business,
+    // Automations (domain/automations/automations.ts; loaded on first use): the monthly statements run per business,
     // its completion step, and the mailbox polls.
-    automationStatementsRun: async (payload) => (await import('./domain/automations.ts')).runScheduledStatements(services, payload),
-    automationStatementsCheck: async (payload) => (await import('./domain/automations.ts')).checkStatementsRun(services, payload),
-    automationMailboxPoll: async (payload) => (await import('./domain/automations.ts')).runMailboxPoll(services, payload),
+    automationStatementsRun: async (payload) => (await import('./domain/automations/statementsRun.ts')).runScheduledStatements(services, payload),
+    automationStatementsCheck: async (payload) => (await import('./domain/automations/statementsRun.ts')).checkStatementsRun(services, payload),
+    automationMailboxPoll: async (payload) => (await import('./domain/automations/mailboxPoll.ts')).runMailboxPoll(services, payload),
   };
   let tasks: TaskQueue;
   let queue: LocalQueue | null = null;

@@ -171,11 +171,11 @@ function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
 
 // Export names must equal the queue names: firebase-admin enqueues by function name. A test checks they match App.taskHandlers.
 export const outboxDeliver = taskQueue(OUTBOX_QUEUE, [...SMTP_URL, ...WHATSAPP_TOKEN]);
-// Statement syncs unseal provider credentials (domain/statements.ts STATEMENT_SYNC_QUEUE); market refreshes its OAuth token.
+// Statement syncs unseal provider credentials (domain/statements/statements.ts STATEMENT_SYNC_QUEUE); market refreshes its OAuth token.
 export const statementSync = taskQueue('statementSync', [...CREDENTIALS_KEY, ...MARKET_CLIENT_SECRET]);
-// Mailbox import batches unseal the mailbox token, refresh it and read attachments with AI (domain/mailImport.ts).
+// Mailbox import batches unseal the mailbox token, refresh it and read attachments with AI (domain/mail/mailImport.ts).
 export const mailboxImportBatch = taskQueue('mailboxImportBatch', [...CREDENTIALS_KEY, ...MAILBOX_CLIENT_SECRET, ...GEMINI_API_KEY]);
-// Automations (domain/automations.ts): the statements run of one business requests syncs (no credentials read),
+// Automations (domain/automations/automations.ts): the statements run of one business requests syncs (no credentials read),
 // its completion step builds the ZIP and stages the email; a mailbox poll refreshes the mailbox token.
 export const automationStatementsRun = taskQueue('automationStatementsRun', []);
 export const automationStatementsCheck = taskQueue('automationStatementsCheck', []);
@@ -193,13 +193,13 @@ export const outboxSweep = onSchedule({ region, schedule: 'every 5 minutes', tim
 
 /** The monthly statements automation: on the 2nd, Israel time, one run per business for the month just closed. Locally, server.ts. */
 export const automationsMonthly = onSchedule({ region, schedule: '0 6 2 * *', timeZone: 'Asia/Jerusalem', timeoutSeconds: 300, memory: '256MiB' }, async () => {
-  const [{ services }, { scheduleMonthlyStatements }] = await Promise.all([getApp(), import('./domain/automations.ts')]);
+  const [{ services }, { scheduleMonthlyStatements }] = await Promise.all([getApp(), import('./domain/automations/statementsRun.ts')]);
   const n = await scheduleMonthlyStatements(services);
   services.logger.info('monthly statements runs queued', { businesses: n });
 });
 
-/** Mailbox automations: one poll task per enabled automation (domain/automations.ts POLL_EVERY_MINUTES). Locally, server.ts. */
+/** Mailbox automations: one poll task per enabled automation (domain/automations/automations.ts POLL_EVERY_MINUTES). Locally, server.ts. */
 export const automationsMailboxPoll = onSchedule({ region, schedule: 'every 10 minutes', timeoutSeconds: 300, memory: '256MiB' }, async () => {
-  const [{ services }, { scheduleMailboxPolls }] = await Promise.all([getApp(), import('./domain/automations.ts')]);
+  const [{ services }, { scheduleMailboxPolls }] = await Promise.all([getApp(), import('./domain/automations/mailboxPoll.ts')]);
   await scheduleMailboxPolls(services);
 });

@@ -29,7 +29,7 @@ setInterval(expire, 3_600_000).unref();
 // Automations (index.ts schedules them in production): the monthly statements run on the 2nd (Israel), checked
 // hourly (its run ids derive from the month, so the repeats queue nothing new), and the mailbox polls. Loaded
 // after start-up: the module brings the mail import and PDF code, which the first request does not need.
-void import('./domain/automations.ts').then(({ POLL_EVERY_MINUTES, scheduleMailboxPolls, scheduleMonthlyStatements }) => {
+void Promise.all([import('./domain/automations/statementsRun.ts'), import('./domain/automations/mailboxPoll.ts'), import('./domain/automations/automations.ts')]).then(([{ scheduleMonthlyStatements }, { scheduleMailboxPolls }, { POLL_EVERY_MINUTES }]) => {
   const monthly = () => (jerusalemDay(Date.now()).endsWith('-02') ? scheduleMonthlyStatements(app.services) : Promise.resolve(0)).catch((e) => app.services.logger.error('monthly statements schedule failed', { error: String(e) }));
   void monthly();
   setInterval(monthly, 3_600_000).unref();

@@ -6,7 +6,7 @@ import { createApp } from '../../functions/src/app.ts';
 import { silentLogger } from '../../functions/src/core/logger.ts';
 import { createHttpHandler } from '../../functions/src/surfaces/http/handler.ts';
 import { registry } from '../../functions/src/operations/index.ts';
-import { paymentsPath } from '../../functions/src/domain/payments.ts';
+import { paymentsPath } from '../../functions/src/domain/payments/payments.ts';
 
 let env: PaymentsEnv;
 let origin: string;

@@ -1,4 +1,4 @@
-// Registers every statement source adapter (domain/statementSources.ts). A new source adds one import here.
+// Registers every statement source adapter (domain/statements/statementSources.ts). A new source adds one import here.
 import './cardproc/cardproc.ts';
 import './usbank/usbank.ts';
 import './fxwallet/fxwallet.ts';

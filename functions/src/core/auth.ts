@@ -2,6 +2,10 @@ import { ApiError } from './errors.ts';
 import { newSecret, sha256 } from './ids.ts';
 import type { Caller, Role } from './context.ts';
 import type { DocStore } from '../ports/store.ts';
+import { memberPath, type AuthOptions, type MemberRecord } from './members.ts';
+
+// Shared with idToken.ts; they live in members.ts so the two files do not import each other.
+export { memberPath, SIGN_IN_OPERATIONS, type AuthOptions, type MemberRecord } from './members.ts';
 
 /** Every key starts with this literal, so leaked keys are easy to recognise and scan for. */
 export const API_KEY_PREFIX = 'bfo_';
@@ -25,15 +29,7 @@ export interface ApiKeyRecord {
   revokedReason?: 'member_removed';
 }
 
-export interface MemberRecord {
-  userId: string;
-  email: string;
-  role: Role;
-  joinedAt: string;
-}
-
 export const apiKeyPath = (keyHash: string) => `apiKeys/${keyHash}`;
-export const memberPath = (businessId: string, userId: string) => `businesses/${businessId}/members/${userId}`;
 
 /** Mints a key; only its SHA-256 is stored, and the key itself is returned once. */
 export async function issueApiKey(
@@ -81,17 +77,6 @@ export async function revokeUserKeys(store: DocStore, businessId: string, userId
     n += live.length;
   }
 }
-
-/** What a surface passes besides Authorization; only the ID-token branch reads it. */
-export interface AuthOptions {
-  /** The `X-Business-Id` header: which business a signed-in member of several acts in. */
-  businessId?: string;
-  /** The operation asked for: a signed-in user who belongs to no business may still call `acceptInvite`. */
-  operation?: string;
-}
-
-/** Operations a signed-in user may call before joining any business (their caller has `businessId` ''). */
-export const SIGN_IN_OPERATIONS = new Set(['acceptInvite']);
 
 /** Resolves `Authorization: Bearer <API key or Firebase ID token>` to the caller, with the user's role as it is now. */
 export async function authenticate(store: DocStore, authorization: string | undefined, now: number, opts: AuthOptions = {}): Promise<Caller> {

@@ -1,6 +1,6 @@
 import { firebaseAppOptions } from './firebaseApp.ts';
 import { ApiError } from './errors.ts';
-import { memberPath, SIGN_IN_OPERATIONS, type AuthOptions, type MemberRecord } from './auth.ts';
+import { memberPath, SIGN_IN_OPERATIONS, type AuthOptions, type MemberRecord } from './members.ts';
 import type { Caller } from './context.ts';
 import type { DocStore } from '../ports/store.ts';
 

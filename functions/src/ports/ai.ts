@@ -1,4 +1,4 @@
-import type { InvoiceReading } from '../domain/invoices.ts';
+import type { InvoiceReading } from './invoiceReading.ts';
 
 /** The AI port (Gemini behind it). Every reply is validated; a bad reply is a failed result, never an exception. */
 export type AiResult<T> = { ok: true; value: T } | { ok: false; reason: string };

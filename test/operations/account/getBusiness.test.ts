@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
-import { itaConsentPath } from '../../../functions/src/domain/ita.ts';
+import { itaConsentPath } from '../../../functions/src/domain/invoices/ita.ts';
 
 let h: Harness;
 before(async () => (h = await createHarness()));

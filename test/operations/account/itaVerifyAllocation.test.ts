@@ -2,10 +2,10 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { startFakeIta, itaEnv, approveConsent, FAKE_CLIENT, type FakeIta } from '../../fakes/ita.ts';
-import { itaConsentPath, itaSettings, withItaAccess, type ItaConsentRecord } from '../../../functions/src/domain/ita.ts';
+import { itaConsentPath, itaSettings, withItaAccess, type ItaConsentRecord } from '../../../functions/src/domain/invoices/ita.ts';
 import { itaClient, type ItaClient } from '../../../functions/src/adapters/ita/itaClient.ts';
-import { invoicesPath, type InvoiceDoc, type InvoiceReading } from '../../../functions/src/domain/invoices.ts';
-import { paymentsPath, type PaymentRecord } from '../../../functions/src/domain/payments.ts';
+import { invoicesPath, type InvoiceDoc, type InvoiceReading } from '../../../functions/src/domain/invoices/invoices.ts';
+import { paymentsPath, type PaymentRecord } from '../../../functions/src/domain/payments/payments.ts';
 import { seal, unseal } from '../../../functions/src/core/secrets.ts';
 import type { Logger } from '../../../functions/src/core/logger.ts';
 

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { get, post } from '../../http.ts';
-import { accFoldersPath } from '../../../functions/src/domain/accountant.ts';
+import { accFoldersPath } from '../../../functions/src/domain/accountant/accountant.ts';
 
 let h: Harness;
 before(async () => (h = await createHarness()));

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeSlack, slackEnv, approveChatConsent, FAKE_SLACK_CLIENT, type FakeSlack } from '../../fakes/slack.ts';
-import { chatConnectionPath } from '../../../functions/src/domain/chat.ts';
+import { chatConnectionPath } from '../../../functions/src/domain/people/chat.ts';
 import { oauthStatePath } from '../../../functions/src/domain/oauthState.ts';
 import { unseal } from '../../../functions/src/core/secrets.ts';
 

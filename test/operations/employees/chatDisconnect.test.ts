@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeSlack, slackEnv, connectChat, type FakeSlack } from '../../fakes/slack.ts';
-import { chatConnectionPath } from '../../../functions/src/domain/chat.ts';
+import { chatConnectionPath } from '../../../functions/src/domain/people/chat.ts';
 
 let h: Harness;
 let fake: FakeSlack;

@@ -2,9 +2,9 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { get, post } from '../../http.ts';
-import { invoicesPath, type InvoiceDoc, type InvoiceReading, type MailboxOrigin } from '../../../functions/src/domain/invoices.ts';
-import { foldersPath } from '../../../functions/src/domain/folders.ts';
-import { planFiling } from '../../../functions/src/domain/folderRules.ts';
+import { invoicesPath, type InvoiceDoc, type InvoiceReading, type MailboxOrigin } from '../../../functions/src/domain/invoices/invoices.ts';
+import { foldersPath } from '../../../functions/src/domain/invoices/folders.ts';
+import { planFiling } from '../../../functions/src/domain/invoices/folderRules.ts';
 
 let h: Harness;
 before(async () => {

@@ -2,9 +2,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { invoicesEnv, pdf, reading, storedDoc, upload, uploadBody, type InvoicesEnv } from './helpers.ts';
-import { paymentsPath, type PaymentFile } from '../../../functions/src/domain/payments.ts';
-import { supplierDocId } from '../../../functions/src/domain/invoiceDocs.ts';
-import { folderRulesPath, whenSchema, type FolderRuleRecord } from '../../../functions/src/domain/folderRules.ts';
+import { paymentsPath, type PaymentFile } from '../../../functions/src/domain/payments/payments.ts';
+import { supplierDocId } from '../../../functions/src/domain/invoices/invoiceDocs.ts';
+import { folderRulesPath, whenSchema, type FolderRuleRecord } from '../../../functions/src/domain/invoices/folderRules.ts';
 
 let env: InvoicesEnv;
 before(async () => {

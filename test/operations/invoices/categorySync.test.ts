@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { invoicesEnv, reading, storedDoc, type InvoicesEnv } from './helpers.ts';
-import { invoicesPath, type InvoiceDoc } from '../../../functions/src/domain/invoices.ts';
-import { invoiceSearchTokens, newInvoiceDoc } from '../../../functions/src/domain/invoiceDocs.ts';
-import { vendorKeyOf } from '../../../functions/src/domain/vendorKeys.ts';
-import { folderRulesPath, whenSchema, type FolderRuleRecord } from '../../../functions/src/domain/folderRules.ts';
+import { invoicesPath, type InvoiceDoc } from '../../../functions/src/domain/invoices/invoices.ts';
+import { invoiceSearchTokens, newInvoiceDoc } from '../../../functions/src/domain/invoices/invoiceDocs.ts';
+import { vendorKeyOf } from '../../../functions/src/domain/invoices/vendorKeys.ts';
+import { folderRulesPath, whenSchema, type FolderRuleRecord } from '../../../functions/src/domain/invoices/folderRules.ts';
 
 /** Read invoices without a category, written straight to the store (as an import would leave them). */
 async function seed(env: InvoicesEnv, n: number, issuer: (i: number) => string, over: Partial<InvoiceDoc> = {}) {

@@ -2,9 +2,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { invoicesEnv, pdf, reading, upload, uploadBody, docExists, type InvoicesEnv } from './helpers.ts';
-import { invoiceHashPath } from '../../../functions/src/domain/duplicates.ts';
-import { issuerId, suggestionsPath } from '../../../functions/src/domain/issuers.ts';
-import { paymentsPath } from '../../../functions/src/domain/payments.ts';
+import { invoiceHashPath } from '../../../functions/src/domain/invoices/duplicates.ts';
+import { issuerId, suggestionsPath } from '../../../functions/src/domain/invoices/issuers.ts';
+import { paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
 
 let env: InvoicesEnv;
 before(async () => {

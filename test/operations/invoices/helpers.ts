@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { invoicePdf, b64 } from '../../fakes/pdfs.ts';
 import type { Ai, AiFile, AiResult } from '../../../functions/src/ports/ai.ts';
-import type { InvoiceReading } from '../../../functions/src/domain/invoices.ts';
-import { invoicesPath, type InvoiceDoc } from '../../../functions/src/domain/invoices.ts';
+import type { InvoiceReading } from '../../../functions/src/domain/invoices/invoices.ts';
+import { invoicesPath, type InvoiceDoc } from '../../../functions/src/domain/invoices/invoices.ts';
 
 /**
  * Shared set-up for the invoice operation tests: a harness whose AI port is a scripted fake.

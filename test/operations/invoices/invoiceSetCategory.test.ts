@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { invoicesEnv, reading, storedDoc, upload, type InvoicesEnv } from './helpers.ts';
-import { folderRulesPath, whenSchema, type FolderRuleRecord } from '../../../functions/src/domain/folderRules.ts';
+import { folderRulesPath, whenSchema, type FolderRuleRecord } from '../../../functions/src/domain/invoices/folderRules.ts';
 
 let env: InvoicesEnv;
 before(async () => {

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { createHarness, type Harness } from '../../harness.ts';
 import { fakeAi, reading, type FakeAi } from './helpers.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, encodedWord, type FakeGmail } from '../../fakes/gmail.ts';
-import { mailsPath, seenIdOf, type ScannedMail } from '../../../functions/src/domain/mailImport.ts';
-import { invoicesPath } from '../../../functions/src/domain/invoices.ts';
+import { mailsPath, seenIdOf, type ScannedMail } from '../../../functions/src/domain/mail/mailImport.ts';
+import { invoicesPath } from '../../../functions/src/domain/invoices/invoices.ts';
 
 let h: Harness;
 let fake: FakeGmail;

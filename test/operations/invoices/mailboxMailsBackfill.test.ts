@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
-import { mailsPath, seenIdOf, type ScannedMail } from '../../../functions/src/domain/mailImport.ts';
+import { mailsPath, seenIdOf, type ScannedMail } from '../../../functions/src/domain/mail/mailImport.ts';
 
 let h: Harness;
 let fake: FakeGmail;

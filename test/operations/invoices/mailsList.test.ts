@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { get } from '../../http.ts';
-import { mailsPath, seenIdOf, type ScannedMail } from '../../../functions/src/domain/mailImport.ts';
+import { mailsPath, seenIdOf, type ScannedMail } from '../../../functions/src/domain/mail/mailImport.ts';
 import { searchTokensOf } from '../../../functions/src/domain/search.ts';
 import { authenticate } from '../../../functions/src/core/auth.ts';
 import { execute } from '../../../functions/src/core/execute.ts';

@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { invoicesEnv, reading, storedDoc, upload, type InvoicesEnv } from './helpers.ts';
-import { issuerId, suggestionsPath } from '../../../functions/src/domain/issuers.ts';
-import { folderRulesPath, whenSchema, type FolderRuleRecord } from '../../../functions/src/domain/folderRules.ts';
+import { issuerId, suggestionsPath } from '../../../functions/src/domain/invoices/issuers.ts';
+import { folderRulesPath, whenSchema, type FolderRuleRecord } from '../../../functions/src/domain/invoices/folderRules.ts';
 import { activityPath } from '../../../functions/src/core/activity.ts';
 
 let env: InvoicesEnv;

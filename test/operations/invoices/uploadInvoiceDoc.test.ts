@@ -2,10 +2,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { invoicesEnv, pdf, reading, storedDoc, upload, uploadBody, countDocs, type InvoicesEnv } from './helpers.ts';
 import { jpegBytes, pngBytes, b64 } from '../../fakes/pdfs.ts';
-import { invoiceHashPath } from '../../../functions/src/domain/duplicates.ts';
-import { issuerId, softwarePath, suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/issuers.ts';
-import { folderRulesPath, type FolderRuleRecord } from '../../../functions/src/domain/folderRules.ts';
-import { whenSchema } from '../../../functions/src/domain/folderRules.ts';
+import { invoiceHashPath } from '../../../functions/src/domain/invoices/duplicates.ts';
+import { issuerId, softwarePath, suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/invoices/issuers.ts';
+import { folderRulesPath, type FolderRuleRecord } from '../../../functions/src/domain/invoices/folderRules.ts';
+import { whenSchema } from '../../../functions/src/domain/invoices/folderRules.ts';
 import { activityPath } from '../../../functions/src/core/activity.ts';
 
 let env: InvoicesEnv;

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { invoicesEnv, reading, storedDoc, upload, type InvoicesEnv } from './helpers.ts';
-import { vendorRulesPath } from '../../../functions/src/domain/vendorRules.ts';
+import { vendorRulesPath } from '../../../functions/src/domain/invoices/vendorRules.ts';
 
 let env: InvoicesEnv;
 before(async () => {

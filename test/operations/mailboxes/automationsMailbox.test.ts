@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
-import { invoicesPath } from '../../../functions/src/domain/invoices.ts';
-import { POLL_EVERY_MINUTES, scheduleMailboxPolls } from '../../../functions/src/domain/automations.ts';
+import { invoicesPath } from '../../../functions/src/domain/invoices/invoices.ts';
+import { POLL_EVERY_MINUTES } from '../../../functions/src/domain/automations/automations.ts';
+import { scheduleMailboxPolls } from '../../../functions/src/domain/automations/mailboxPoll.ts';
 
 /**
  * Mailbox automations through their operations, the fake Gmail (users.getProfile historyId, users.history.list)

@@ -4,7 +4,8 @@ import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { startSmtp, mailText } from '../../fakes/smtp.ts';
 import { startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
-import { runsPath, scheduleMonthlyStatements, CHECK_EVERY_S } from '../../../functions/src/domain/automations.ts';
+import { runsPath, CHECK_EVERY_S } from '../../../functions/src/domain/automations/automations.ts';
+import { scheduleMonthlyStatements } from '../../../functions/src/domain/automations/statementsRun.ts';
 
 /**
  * The statements automation through its operations and the real queue: three Mercury accounts, one of which has no

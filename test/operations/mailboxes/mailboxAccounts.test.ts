@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeGmail, gmailEnv, approveMailboxConsent, connectMailbox, FAKE_GMAIL_CLIENT, type FakeGmail } from '../../fakes/gmail.ts';
-import { mailboxesPath } from '../../../functions/src/domain/mailboxes.ts';
+import { mailboxesPath } from '../../../functions/src/domain/mail/mailboxes.ts';
 import { oauthStatePath } from '../../../functions/src/domain/oauthState.ts';
 import { unseal } from '../../../functions/src/core/secrets.ts';
 

@@ -8,8 +8,8 @@ import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, encodedWord, type FakeGmail } from '../../fakes/gmail.ts';
 import { startFakeGemini, type FakeGemini, type FakeGeminiRequest } from '../../fakes/gemini.ts';
 import { invoicePdf } from '../../fakes/pdfs.ts';
-import { invoicesPath, type InvoiceDoc } from '../../../functions/src/domain/invoices.ts';
-import { mailsPath, seenIdOf } from '../../../functions/src/domain/mailImport.ts';
+import { invoicesPath, type InvoiceDoc } from '../../../functions/src/domain/invoices/invoices.ts';
+import { mailsPath, seenIdOf } from '../../../functions/src/domain/mail/mailImport.ts';
 
 /**
  * Folder rules with bodyInvoice during a mailbox import, and mail bodies as data to the AI: the real

@@ -4,8 +4,8 @@ import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, encodedWord, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
 import { pngBytes } from '../../fakes/pdfs.ts';
-import { invoicesPath } from '../../../functions/src/domain/invoices.ts';
-import { importsPath, mailsPath, runImportBatch } from '../../../functions/src/domain/mailImport.ts';
+import { invoicesPath } from '../../../functions/src/domain/invoices/invoices.ts';
+import { importsPath, mailsPath, runImportBatch } from '../../../functions/src/domain/mail/mailImport.ts';
 
 let h: Harness;
 let fake: FakeGmail;

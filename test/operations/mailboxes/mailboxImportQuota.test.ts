@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
-import { invoicesPath } from '../../../functions/src/domain/invoices.ts';
+import { invoicesPath } from '../../../functions/src/domain/invoices/invoices.ts';
 
 // A business allowed 5 AI readings a day imports 12 mails with one invoice each.
 let h: Harness;

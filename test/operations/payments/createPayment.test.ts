@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { mailText } from '../../fakes/smtp.ts';
 import { post } from '../../http.ts';
 import { sha256 } from '../../../functions/src/core/ids.ts';
-import { suppliersPath } from '../../../functions/src/domain/suppliers.ts';
+import { suppliersPath } from '../../../functions/src/domain/payments/suppliers.ts';
 import { activityPath } from '../../../functions/src/core/activity.ts';
 import { createPayment, countDocs, deliver, outbox, paymentInput, paymentsEnv, PDF, PUBLIC_LINK_BASE, stored, tokenOf, type PaymentsEnv } from './helpers.ts';
 

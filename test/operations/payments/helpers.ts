@@ -1,7 +1,7 @@
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { startSmtp, type ReceivedMail } from '../../fakes/smtp.ts';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsappCloudApi.ts';
-import { paymentsPath, type PaymentRecord } from '../../../functions/src/domain/payments.ts';
+import { paymentsPath, type PaymentRecord } from '../../../functions/src/domain/payments/payments.ts';
 import type { OutboxRecord } from '../../../functions/src/core/outbox.ts';
 
 /** Shared set-up for the payment operation tests: a harness wired to a real SMTP server and the fake WhatsApp Cloud API. */

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mailText } from '../../fakes/smtp.ts';
 import { post } from '../../http.ts';
-import { newSubmissionId, parseMajorAmount, submitPayout } from '../../../functions/src/domain/supplierSubmission.ts';
+import { newSubmissionId, parseMajorAmount, submitPayout } from '../../../functions/src/domain/payments/supplierSubmission.ts';
 import { countDocs, createPayment, deliver, fileToken, HEIC, JPEG, outbox, paymentsEnv, PDF, PNG, simulateSubmission, stored, WEBP, type PaymentsEnv } from './helpers.ts';
 
 let env: PaymentsEnv;

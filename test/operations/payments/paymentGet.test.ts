@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { get } from '../../http.ts';
-import { paymentsPath } from '../../../functions/src/domain/payments.ts';
+import { paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
 import { createPayment, fileToken, paymentsEnv, PDF, PNG, simulateSubmission, type PaymentsEnv } from './helpers.ts';
 
 let env: PaymentsEnv;

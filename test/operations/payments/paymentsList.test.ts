@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { get, post } from '../../http.ts';
-import { paymentSearchTokens, paymentsPath } from '../../../functions/src/domain/payments.ts';
+import { paymentSearchTokens, paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
 import { createPayment, paymentInput, paymentsEnv, type PaymentsEnv } from './helpers.ts';
 
 const paymentInputFor = (i: number) => paymentInput({ description: `Job number ${i}`, supplierName: `Supplier ${i % 4}` });

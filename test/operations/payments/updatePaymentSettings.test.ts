@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { suppliersPath } from '../../../functions/src/domain/suppliers.ts';
+import { suppliersPath } from '../../../functions/src/domain/payments/suppliers.ts';
 import { createPayment, outbox, paymentsEnv, simulateSubmission, stored, type PaymentsEnv } from './helpers.ts';
 
 let env: PaymentsEnv;

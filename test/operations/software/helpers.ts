@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DocStore } from '../../../functions/src/ports/store.ts';
 import type { Ai, AiResult } from '../../../functions/src/ports/ai.ts';
-import { GENERAL_FOLDER, invoicesPath, type InvoiceDoc, type InvoiceReading } from '../../../functions/src/domain/invoices.ts';
-import { vendorKeyOf } from '../../../functions/src/domain/vendorKeys.ts';
-import { issuerId, recordSuggestion, suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/issuers.ts';
+import { GENERAL_FOLDER, invoicesPath, type InvoiceDoc, type InvoiceReading } from '../../../functions/src/domain/invoices/invoices.ts';
+import { vendorKeyOf } from '../../../functions/src/domain/invoices/vendorKeys.ts';
+import { issuerId, recordSuggestion, suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/invoices/issuers.ts';
 
 export type Issuer = Partial<InvoiceReading['issuer']>;
 

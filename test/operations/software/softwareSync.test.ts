@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { invoiceDoc, invoicesOf, putInvoices, reading, scriptedAi, seedIssuer } from './helpers.ts';
-import { softwarePath, suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/issuers.ts';
-import { issuerClassesPath, type IssuerClassRecord } from '../../../functions/src/domain/software.ts';
+import { softwarePath, suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/invoices/issuers.ts';
+import { issuerClassesPath, type IssuerClassRecord } from '../../../functions/src/domain/invoices/software.ts';
 import { SOFTWARE_SYNC_BATCH } from '../../../functions/src/operations/software/softwareSync.ts';
 
 const ai = scriptedAi(['Zoom', 'GitHub']);

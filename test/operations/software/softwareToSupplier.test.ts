@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { invoicesOf, putInvoices, invoiceDoc, reading, scriptedAi, seedIssuer } from './helpers.ts';
-import { issuerId, softwarePath, suggestionsPath, type SoftwareRecord, type SuggestionRecord } from '../../../functions/src/domain/issuers.ts';
-import { vendorKeyOf } from '../../../functions/src/domain/vendorKeys.ts';
+import { issuerId, softwarePath, suggestionsPath, type SoftwareRecord, type SuggestionRecord } from '../../../functions/src/domain/invoices/issuers.ts';
+import { vendorKeyOf } from '../../../functions/src/domain/invoices/vendorKeys.ts';
 
 const ai = scriptedAi(['Hosting Co', 'Print Shop']);
 let h: Harness;

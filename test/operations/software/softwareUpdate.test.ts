@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { seedIssuer } from './helpers.ts';
-import { softwarePath, type SoftwareRecord } from '../../../functions/src/domain/issuers.ts';
+import { softwarePath, type SoftwareRecord } from '../../../functions/src/domain/invoices/issuers.ts';
 
 let h: Harness;
 let id: string;

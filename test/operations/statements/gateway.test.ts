@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeCardcom, type FakeCardcom, type FakeCardcomRow } from '../../fakes/cardcom.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
-import { connectionsPath } from '../../../functions/src/domain/statements.ts';
+import { connectionsPath } from '../../../functions/src/domain/statements/statements.ts';
 
 let h: Harness;
 let cardcom: FakeCardcom;

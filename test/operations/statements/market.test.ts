@@ -7,7 +7,7 @@ import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { startFakeUpwork, upworkEnv, approveMarketConsent, FAKE_UPWORK_CLIENT, type FakeUpwork } from '../../fakes/upwork.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
 import { oauthStatePath } from '../../../functions/src/domain/oauthState.ts';
-import { connectionsPath } from '../../../functions/src/domain/statements.ts';
+import { connectionsPath } from '../../../functions/src/domain/statements/statements.ts';
 import { unseal } from '../../../functions/src/core/secrets.ts';
 
 let h: Harness;

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import yauzl from 'yauzl';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startSmtp, mailText, mailAttachments } from '../../fakes/smtp.ts';
-import { ATTACH_ZIP_UNDER_BYTES, monthPackageEmail } from '../../../functions/src/domain/monthPackage.ts';
-import { accountsPath, statementsPath, statementId, type AccountRecord, type StatementRecord } from '../../../functions/src/domain/statements.ts';
+import { ATTACH_ZIP_UNDER_BYTES, monthPackageEmail } from '../../../functions/src/domain/accountant/monthPackage.ts';
+import { accountsPath, statementsPath, statementId, type AccountRecord, type StatementRecord } from '../../../functions/src/domain/statements/statements.ts';
 
 let h: Harness;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;

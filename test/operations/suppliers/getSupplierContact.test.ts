@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { get } from '../../http.ts';
-import { CARD_FIELDS, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../../functions/src/domain/suppliers.ts';
+import { CARD_FIELDS, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../../functions/src/domain/payments/suppliers.ts';
 
 let h: Harness;
 before(async () => {
@@ -49,7 +49,7 @@ test("a supplier derived from a payment has a card, and shows what the supplier 
     recordPaymentToSupplier(tx, b, (doc?.data ?? null) as SupplierRecord | null, { supplierKey: key, supplierName: 'Yossi', supplierPhone: key, supplierEmail: null }, new Date().toISOString());
   });
   assert.equal((await h.call('getSupplierContact', { supplierKey: '052-7654321' })).supplierSide, null);
-  // As the supplier link page records a submission (domain/supplierSubmission.ts).
+  // As the supplier link page records a submission (domain/payments/supplierSubmission.ts).
   await store.update(suppliersPath(b, key), {
     supplierSide: { method: 'bank', bankCode: '12', bankBranch: '600', bankAccount: '123456', bankBeneficiary: 'Yossi Cohen', name: 'Yossi Cohen', submittedAt: '2025-05-01T09:00:00.000Z' },
   });

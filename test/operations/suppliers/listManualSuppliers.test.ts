@@ -4,7 +4,7 @@ import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { get } from '../../http.ts';
 import { registry } from '../../../functions/src/operations/index.ts';
 import { supplierKeyOf } from '../../../functions/src/domain/contacts.ts';
-import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../../functions/src/domain/suppliers.ts';
+import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../../functions/src/domain/payments/suppliers.ts';
 
 let h: Harness;
 before(async () => (h = await createHarness()));

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { post } from '../../http.ts';
-import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../../functions/src/domain/suppliers.ts';
+import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../../functions/src/domain/payments/suppliers.ts';
 
 let h: Harness;
 const KEY = '+972501234567';

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { invoicesOf, scriptedAi, seedIssuer } from '../software/helpers.ts';
-import { softwarePath, suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/issuers.ts';
+import { softwarePath, suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/invoices/issuers.ts';
 
 const ai = scriptedAi();
 let h: Harness;

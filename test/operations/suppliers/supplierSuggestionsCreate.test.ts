@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { invoiceDoc, invoicesOf, putInvoices, reading, seedIssuer } from '../software/helpers.ts';
-import { suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/issuers.ts';
-import { suppliersPath, type SupplierRecord } from '../../../functions/src/domain/suppliers.ts';
+import { suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/invoices/issuers.ts';
+import { suppliersPath, type SupplierRecord } from '../../../functions/src/domain/payments/suppliers.ts';
 
 let h: Harness;
 before(async () => (h = await createHarness()));

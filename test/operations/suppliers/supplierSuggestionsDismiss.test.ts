@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { invoicesOf, seedIssuer } from '../software/helpers.ts';
-import { suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/issuers.ts';
+import { suggestionsPath, type SuggestionRecord } from '../../../functions/src/domain/invoices/issuers.ts';
 
 let h: Harness;
 before(async () => (h = await createHarness()));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { get } from '../../http.ts';
 import { seedIssuer } from '../software/helpers.ts';
-import { suggestionsPath } from '../../../functions/src/domain/issuers.ts';
+import { suggestionsPath } from '../../../functions/src/domain/invoices/issuers.ts';
 
 let h: Harness;
 before(async () => (h = await createHarness()));

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
-import { acceptInvite } from '../../../functions/src/domain/team.ts';
+import { acceptInvite } from '../../../functions/src/domain/people/team.ts';
 
 let h: Harness;
 before(async () => (h = await createHarness()));

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeIta, itaEnv, approveConsent, FAKE_CLIENT, type FakeIta } from '../../fakes/ita.ts';
-import { itaConsentPath, oauthStatePath, type ItaConsentRecord } from '../../../functions/src/domain/ita.ts';
+import { itaConsentPath, oauthStatePath, type ItaConsentRecord } from '../../../functions/src/domain/invoices/ita.ts';
 import { unseal } from '../../../functions/src/core/secrets.ts';
 import type { Logger } from '../../../functions/src/core/logger.ts';
 import type { HttpResponse } from '../../../functions/src/surfaces/http/types.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { startSmtp, mailText } from '../../fakes/smtp.ts';
-import { paymentsPath, type PaymentRecord } from '../../../functions/src/domain/payments.ts';
+import { paymentsPath, type PaymentRecord } from '../../../functions/src/domain/payments/payments.ts';
 
 /** Debian's chromium (`.ci/run` installs it); a tool never downloads a browser. */
 export const CHROMIUM = '/usr/bin/chromium';

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { invoicePdf } from '../../fakes/pdfs.ts';
-import { paymentsPath } from '../../../functions/src/domain/payments.ts';
+import { paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
 import { clientIp } from '../../../functions/src/core/rateLimit.ts';
 
 /** Abuse limits of the anonymous pages (issue 11 item 2), through the framework-free handler. */

@@ -1,7 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertPageHeaders, fillBank, mailsTo, pagesEnv, pdfFile, skipBrowser, stored, submit, type PagesEnv } from './browserEnv.ts';
-import { paymentsPath } from '../../../functions/src/domain/payments.ts';
+import { paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
 
 describe('the standing request link in a browser', { skip: skipBrowser }, () => {
   let env: PagesEnv;

@@ -1,7 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pagesEnv, createPayment, fillBank, submit, stored, mailsTo, skipBrowser, type PagesEnv } from './browserEnv.ts';
-import { paymentsPath } from '../../../functions/src/domain/payments.ts';
+import { paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
 
 /** The supplier pages as suppliers on phones saw them (issue 11, items 12-18), in Chromium. */
 describe('supplier pages, as suppliers on phones saw them', { skip: skipBrowser }, () => {

@@ -10,7 +10,7 @@
 import type Stripe from 'stripe';
 import { ApiError, invalid, precondition } from '../../core/errors.ts';
 import { addMonths, monthBounds } from '../../domain/months.ts';
-import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementSource } from '../../domain/statementSources.ts';
+import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementSource } from '../../domain/statements/statementSources.ts';
 
 const DEFAULT_BASE = 'https://api.stripe.com';
 export const CARDPROC_REPORTS = [

@@ -1,37 +1,23 @@
 import type { WebClient } from '@slack/web-api';
+import { ChatError, registerChatProvider, type ChatFailure, type ChatGrant, type ChatMember, type ChatProvider, type ChatSettings } from '../../ports/chat.ts';
 
 /**
  * The chat tool is Slack: OAuth v2 and the Web API through `@slack/web-api`, pointed at
  * CHAT_BASE_URL. The SDK is loaded on first use, so cold starts that never touch Slack skip it.
  */
 
-export interface SlackSettings {
-  authUrl: string;
-  /** Web API base, ending with `/`. */
-  baseUrl: string;
-  clientId: string;
-  clientSecret: string;
-  timeoutMs?: number;
-  /** The longest Retry-After we wait for in a request; longer ones fail as rate-limited. */
-  maxRetryWaitSec?: number;
-}
+export type SlackSettings = ChatSettings;
 
 /** Bot scopes: the member list with emails (phone and title are in the profile). */
 export const SLACK_BOT_SCOPES = ['users:read', 'users:read.email'];
 
-export type SlackFailure = 'auth' | 'ratelimited' | 'unavailable' | 'refused';
+export type SlackFailure = ChatFailure;
 
 /** A Slack failure: `error` is Slack's own code (`invalid_auth`, `ratelimited`, ...), never a token. */
-export class SlackError extends Error {
-  readonly failure: SlackFailure;
-  readonly error: string;
-  readonly retryAfterSec: number | null;
+export class SlackError extends ChatError {
   constructor(failure: SlackFailure, error: string, retryAfterSec: number | null = null) {
-    super(error);
+    super(failure, error, retryAfterSec);
     this.name = 'SlackError';
-    this.failure = failure;
-    this.error = error;
-    this.retryAfterSec = retryAfterSec;
   }
 }
 
@@ -49,13 +35,7 @@ export interface SlackMember {
   profile?: { real_name?: string; display_name?: string; email?: string; phone?: string; title?: string };
 }
 
-export interface SlackGrant {
-  accessToken: string;
-  teamId: string;
-  teamName: string;
-  botUserId: string | null;
-  scope: string;
-}
+export type SlackGrant = ChatGrant;
 
 let sdk: Promise<typeof import('@slack/web-api')> | undefined;
 const loadSdk = () => (sdk ??= import('@slack/web-api'));
@@ -154,3 +134,35 @@ export function slackClient(settings: SlackSettings) {
 }
 
 export type SlackClient = ReturnType<typeof slackClient>;
+
+/** Slackbot is a member of every workspace but not a person. */
+const SLACKBOT_ID = 'USLACKBOT';
+
+/** A Slack member in the chat port's words. */
+export function chatMember(m: SlackMember): ChatMember {
+  const p = m.profile ?? {};
+  return {
+    id: m.id,
+    name: p.real_name || m.real_name || p.display_name || m.name,
+    email: p.email,
+    phone: p.phone,
+    title: p.title,
+    person: !m.deleted && !m.is_bot && !m.is_app_user && m.id !== SLACKBOT_ID,
+  };
+}
+
+/** The chat port's Slack provider, registered on import. */
+export const slackChat: ChatProvider = {
+  name: 'slack',
+  client(settings) {
+    const slack = slackClient(settings);
+    return {
+      ...slack,
+      async listMembers(token, max) {
+        const r = await slack.listMembers(token, max);
+        return { ...r, members: r.members.map(chatMember) };
+      },
+    };
+  },
+};
+registerChatProvider(slackChat);

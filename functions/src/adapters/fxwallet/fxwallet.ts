@@ -11,7 +11,7 @@
  */
 import { ApiError, invalid, precondition } from '../../core/errors.ts';
 import { monthBounds } from '../../domain/months.ts';
-import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementSource } from '../../domain/statementSources.ts';
+import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementSource } from '../../domain/statements/statementSources.ts';
 
 interface WiseProfile {
   id: number;

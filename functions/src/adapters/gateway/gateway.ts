@@ -12,7 +12,7 @@
  */
 import { ApiError, invalid, precondition } from '../../core/errors.ts';
 import { csvBytes } from '../../core/csv.ts';
-import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementFile, type StatementSource } from '../../domain/statementSources.ts';
+import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementFile, type StatementSource } from '../../domain/statements/statementSources.ts';
 
 interface CardcomFinancialTransaction {
   Id?: number;

@@ -1,7 +1,7 @@
 import type { GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
 import type { z } from 'zod';
 import type { Ai, AiFile, AiResult } from '../../ports/ai.ts';
-import type { InvoiceReading } from '../../domain/invoices.ts';
+import type { InvoiceReading } from '../../domain/invoices/invoices.ts';
 import {
   categoriesReplySchema,
   formFieldsReplySchema,

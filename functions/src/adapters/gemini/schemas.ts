@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AI_PAY_METHODS, DOC_TYPES, readingSchema, type InvoiceReading } from '../../domain/invoices.ts';
+import { AI_PAY_METHODS, DOC_TYPES, readingSchema, type InvoiceReading } from '../../domain/invoices/invoices.ts';
 
 /**
  * What Gemini is asked to return. It differs from readingSchema on purpose: amounts come in major units

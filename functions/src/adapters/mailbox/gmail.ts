@@ -1,4 +1,6 @@
-import type { gmail_v1 } from '@googleapis/gmail';
+import { MailboxError, registerMailboxProvider, type MailboxProvider, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
+
+export { MailboxError, type MailboxFailure, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
 
 /**
  * The mailbox provider (Gmail) through its official clients: google-auth-library's OAuth2Client for
@@ -8,57 +10,6 @@ import type { gmail_v1 } from '@googleapis/gmail';
  */
 
 export const GMAIL_SCOPE = 'https://www.googleapis.com/auth/gmail.readonly';
-
-export interface MailboxSettings {
-  clientId: string;
-  clientSecret: string;
-  authUrl: string;
-  tokenUrl: string;
-  /** The Gmail API root, e.g. https://gmail.googleapis.com */
-  baseUrl: string;
-}
-
-/** Why a call failed, in words the domain can act on. */
-export type MailboxFailure = 'auth' | 'not_found' | 'ratelimited' | 'unavailable' | 'refused';
-
-export class MailboxError extends Error {
-  readonly failure: MailboxFailure;
-  constructor(failure: MailboxFailure, message: string) {
-    super(message);
-    this.name = 'MailboxError';
-    this.failure = failure;
-  }
-}
-
-/** A Gmail MIME part as messages.get format=full returns it. */
-export type GmailPart = gmail_v1.Schema$MessagePart;
-
-export interface GmailMessage {
-  id: string;
-  threadId: string;
-  labelIds: string[];
-  internalDate: number;
-  payload: GmailPart;
-}
-
-export interface MailboxSession {
-  profileEmail(): Promise<string>;
-  listLabels(): Promise<{ id: string; name: string; type: string }[]>;
-  /** Message ids matching `q` (and the label), newest first, following nextPageToken up to `max`. */
-  listMessageIds(opts: { q: string; labelId?: string; max: number }): Promise<{ ids: string[]; truncated: boolean }>;
-  getMessage(id: string, format: 'full' | 'metadata'): Promise<GmailMessage>;
-  getAttachment(messageId: string, attachmentId: string): Promise<Buffer>;
-  /** The mailbox's current history id (users.getProfile): where a watcher starts. */
-  historyId(): Promise<string>;
-  /**
-   * Ids of messages added since `startHistoryId` (users.history.list, messageAdded; with a label, also those the
-   * label was put on since: labelAdded), oldest first, with the
-   * cursor to go on from: the mailbox's new history id, or, when `max` stopped the listing (`truncated`), the
-   * last history record taken (whole records, so slightly more than `max` may come). A cursor too old answers
-   * MailboxError not_found (Gmail's 404).
-   */
-  listHistory(opts: { startHistoryId: string; labelId?: string; max: number }): Promise<{ messages: { id: string; labelIds: string[] }[]; historyId: string; truncated: boolean }>;
-}
 
 type GmailModule = typeof import('@googleapis/gmail');
 let loaded: Promise<GmailModule> | undefined;
@@ -173,3 +124,7 @@ export async function openSession(s: MailboxSettings, refreshToken: string): Pro
       }),
   };
 }
+
+/** The mailbox port's Gmail provider, registered on import. */
+export const gmailProvider: MailboxProvider = { name: 'gmail', authorizeUrl, exchangeCode, openSession };
+registerMailboxProvider(gmailProvider);

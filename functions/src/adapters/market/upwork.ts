@@ -11,34 +11,10 @@
 import { ApiError, precondition } from '../../core/errors.ts';
 import { csvBytes } from '../../core/csv.ts';
 import { addMonths } from '../../domain/months.ts';
-import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statementSources.ts';
+import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statements/statementSources.ts';
+import { MarketError, registerMarketplace, type MarketCredentials, type MarketplaceOAuth, type MarketRow, type MarketSettings } from '../../ports/marketplace.ts';
 
-export interface MarketSettings {
-  clientId: string;
-  clientSecret: string;
-  authUrl: string;
-  tokenUrl: string;
-  baseUrl: string;
-}
-
-export interface MarketCredentials extends Record<string, string> {
-  accessToken: string;
-  refreshToken: string;
-  /** When the access token expires, ms since epoch, as a string (credentials are string maps). */
-  expiresAt: string;
-}
-
-/** Why a call failed: `revoked` (the grant is gone: reconnect), `auth` (token refused), `refused`, `ratelimited`, `unavailable`. */
-export type MarketFailure = 'revoked' | 'auth' | 'refused' | 'ratelimited' | 'unavailable';
-
-export class MarketError extends Error {
-  readonly failure: MarketFailure;
-  constructor(failure: MarketFailure, message: string) {
-    super(message);
-    this.name = 'MarketError';
-    this.failure = failure;
-  }
-}
+export { MarketError, type MarketCredentials, type MarketFailure, type MarketRow, type MarketSettings } from '../../ports/marketplace.ts';
 
 /** The consent page URL (response_type=code). */
 export function authorizeUrl(s: MarketSettings, opts: { redirectUri: string; state: string }): string {
@@ -188,22 +164,6 @@ export async function listOrganizations(session: MarketSession): Promise<MarketO
   return out;
 }
 
-/** One transaction as stored and answered by marketTransactions. */
-export type MarketRow = {
-  id: string | null;
-  date: string | null;
-  type: string | null;
-  subtype: string | null;
-  description: string | null;
-  amount: string | null;
-  currency: string | null;
-  balance: string | null;
-  freelancer: string | null;
-  agency: string | null;
-  company: string | null;
-  invoiceId: string | null;
-  status: string | null;
-};
 export const MARKET_ROW_FIELDS = ['id', 'date', 'type', 'subtype', 'description', 'amount', 'currency', 'balance', 'freelancer', 'agency', 'company', 'invoiceId', 'status'] as const;
 
 interface UpworkMoney {
@@ -300,7 +260,7 @@ export function marketSettingsFrom(config: { marketClientId: string; marketClien
   return { clientId: config.marketClientId, clientSecret: config.marketClientSecret, authUrl: config.marketAuthUrl, tokenUrl: config.marketTokenUrl, baseUrl: config.marketBaseUrl };
 }
 
-/** Maps a MarketError for the statements framework (domain/statementSources.ts). */
+/** Maps a MarketError for the statements framework (domain/statements/statementSources.ts). */
 function sourceError(e: unknown): unknown {
   if (!(e instanceof MarketError)) return e;
   switch (e.failure) {
@@ -347,3 +307,7 @@ export const marketSource: StatementSource = {
 };
 
 registerStatementSource(marketSource);
+
+/** The marketplace port's Upwork consent, registered on import. */
+export const upworkOAuth: MarketplaceOAuth = { name: 'upwork', settingsFrom: marketSettingsFrom, authorizeUrl, exchangeCode };
+registerMarketplace(upworkOAuth);

@@ -7,7 +7,7 @@
  */
 import { ApiError, invalid } from '../../core/errors.ts';
 import { addMonths } from '../../domain/months.ts';
-import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statementSources.ts';
+import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statements/statementSources.ts';
 
 interface MercuryAccount {
   id: string;

@@ -5,7 +5,7 @@ import { notFound } from '../../core/errors.ts';
 import { APPS, appsSchema, businessPath, profileOf, profileSchema, type BusinessRecord } from '../../domain/business.ts';
 import { integrationsPath, integrationView, type IntegrationRecord } from '../../domain/integrations.ts';
 import { publicLinkUrl } from '../../domain/publicLink.ts';
-import { itaConsentPath, itaStatus } from '../../domain/ita.ts';
+import { itaConsentPath, itaStatus } from '../../domain/invoices/ita.ts';
 
 export default defineOperation({
   name: 'getBusiness',

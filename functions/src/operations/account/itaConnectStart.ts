@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { ITA_CONSENT_DAYS, startItaConsent } from '../../domain/ita.ts';
+import { ITA_CONSENT_DAYS, startItaConsent } from '../../domain/invoices/ita.ts';
 
 export default defineOperation({
   name: 'itaConnectStart',

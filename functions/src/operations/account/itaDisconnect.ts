@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { forgetConsent } from '../../domain/ita.ts';
+import { forgetConsent } from '../../domain/invoices/ita.ts';
 
 export default defineOperation({
   name: 'itaDisconnect',

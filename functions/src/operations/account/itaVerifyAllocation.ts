@@ -3,10 +3,10 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
 import { businessPath, profileOf } from '../../domain/business.ts';
-import { invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
-import { paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
-import { getPayment } from '../../domain/paymentView.ts';
-import { allocationNumberOf, israeliVatNumber, itaSettings, itaVerdict, withItaAccess } from '../../domain/ita.ts';
+import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
+import { paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { getPayment } from '../../domain/payments/paymentView.ts';
+import { allocationNumberOf, israeliVatNumber, itaSettings, itaVerdict, withItaAccess } from '../../domain/invoices/ita.ts';
 
 const amounts = z.object({ totalAgorot: z.int().nullable(), vatAgorot: z.int().nullable() });
 

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { base64, input } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { businessPath, profileOf, profileSchema, profileShape } from '../../domain/business.ts';
-import { checkDocImage, DOC_IMAGE_MAX_BYTES, DOC_IMAGES } from '../../domain/signupDocs.ts';
+import { checkDocImage, DOC_IMAGE_MAX_BYTES, DOC_IMAGES } from '../../domain/signupDocs/signupDocs.ts';
 
 export default defineOperation({
   name: 'updateBusiness',

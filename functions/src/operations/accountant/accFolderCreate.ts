@@ -3,7 +3,7 @@ import { input } from '../../core/schema.ts';
 import { ApiError } from '../../core/errors.ts';
 import { z } from 'zod';
 import { iso } from '../../core/clock.ts';
-import { accFolderName, accFoldersPath, accFolderOutput, accSourceSchema, accTree, accView, assertUniqueName, checkParent, MAX_ACC_FOLDERS, readAccFolders, type AccFolderRecord } from '../../domain/accountant.ts';
+import { accFolderName, accFoldersPath, accFolderOutput, accSourceSchema, accTree, accView, assertUniqueName, checkParent, MAX_ACC_FOLDERS, readAccFolders, type AccFolderRecord } from '../../domain/accountant/accountant.ts';
 
 export default defineOperation({
   name: 'accFolderCreate',

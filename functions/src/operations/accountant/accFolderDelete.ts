@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { accFoldersPath, accSubtree, readAccFolders, requireFolder } from '../../domain/accountant.ts';
+import { accFoldersPath, accSubtree, readAccFolders, requireFolder } from '../../domain/accountant/accountant.ts';
 
 export default defineOperation({
   name: 'accFolderDelete',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { accFoldersPath, accFolderOutput, accTree, accView, assertUniqueName, checkParent, readAccFolders, requireFolder } from '../../domain/accountant.ts';
+import { accFoldersPath, accFolderOutput, accTree, accView, assertUniqueName, checkParent, readAccFolders, requireFolder } from '../../domain/accountant/accountant.ts';
 
 export default defineOperation({
   name: 'accFolderMove',

@@ -1,7 +1,7 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { accFoldersPath, accFolderOutput, accSourceSchema, accTree, accView, readAccFolders, requireFolder } from '../../domain/accountant.ts';
+import { accFoldersPath, accFolderOutput, accSourceSchema, accTree, accView, readAccFolders, requireFolder } from '../../domain/accountant/accountant.ts';
 
 export default defineOperation({
   name: 'accFolderSetSource',

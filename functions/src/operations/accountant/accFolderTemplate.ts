@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { readAllFolders } from '../../domain/folders.ts';
-import { accFoldersPath, accFolderOutput, accTree, accView, MAX_ACC_FOLDERS, readAccFolders, type AccFolderRecord, type AccSource } from '../../domain/accountant.ts';
+import { readAllFolders } from '../../domain/invoices/folders.ts';
+import { accFoldersPath, accFolderOutput, accTree, accView, MAX_ACC_FOLDERS, readAccFolders, type AccFolderRecord, type AccSource } from '../../domain/accountant/accountant.ts';
 import { ApiError } from '../../core/errors.ts';
 
 interface Node {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input, month } from '../../core/schema.ts';
 import { invalid, notFound } from '../../core/errors.ts';
-import { accFoldersPath } from '../../domain/accountant.ts';
-import { planAccZip, rangeText, writeZip } from '../../domain/accZip.ts';
+import { accFoldersPath } from '../../domain/accountant/accountant.ts';
+import { planAccZip, rangeText, writeZip } from '../../domain/accountant/accZip.ts';
 
 export default defineOperation({
   name: 'accZip',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { accFolderOutput, accTree, accView, readAccFolders } from '../../domain/accountant.ts';
+import { accFolderOutput, accTree, accView, readAccFolders } from '../../domain/accountant/accountant.ts';
 
 export default defineOperation({
   name: 'accountantFoldersList',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
-import { CHAT_RETURN_VIEWS, normalizeOrigin, startChatConsent } from '../../domain/chat.ts';
+import { CHAT_RETURN_VIEWS, normalizeOrigin, startChatConsent } from '../../domain/people/chat.ts';
 
 export default defineOperation({
   name: 'chatConnectStart',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { disconnectChat } from '../../domain/chat.ts';
+import { disconnectChat } from '../../domain/people/chat.ts';
 
 export default defineOperation({
   name: 'chatDisconnect',

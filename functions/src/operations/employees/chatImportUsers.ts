@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
-import { importChatUsers } from '../../domain/chat.ts';
-import { employeeSchema, employeeView } from '../../domain/employees.ts';
+import { importChatUsers } from '../../domain/people/chat.ts';
+import { employeeSchema, employeeView } from '../../domain/people/employees.ts';
 
 export default defineOperation({
   name: 'chatImportUsers',

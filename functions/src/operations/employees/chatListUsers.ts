@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { listChatUsers, MAX_CHAT_MEMBERS } from '../../domain/chat.ts';
+import { listChatUsers, MAX_CHAT_MEMBERS } from '../../domain/people/chat.ts';
 
 export default defineOperation({
   name: 'chatListUsers',

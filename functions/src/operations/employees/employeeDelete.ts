@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { notFound } from '../../core/errors.ts';
 import { id, input } from '../../core/schema.ts';
-import { employeePath, type EmployeeRecord } from '../../domain/employees.ts';
+import { employeePath, type EmployeeRecord } from '../../domain/people/employees.ts';
 
 export default defineOperation({
   name: 'employeeDelete',

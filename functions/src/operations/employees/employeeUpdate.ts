@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { notFound } from '../../core/errors.ts';
 import { id, input } from '../../core/schema.ts';
-import { EMPLOYEE_STATUSES, employeeInputFields, employeePath, employeeSchema, employeeView, normalizeContact, type EmployeeRecord } from '../../domain/employees.ts';
+import { EMPLOYEE_STATUSES, employeeInputFields, employeePath, employeeSchema, employeeView, normalizeContact, type EmployeeRecord } from '../../domain/people/employees.ts';
 
 export default defineOperation({
   name: 'employeeUpdate',

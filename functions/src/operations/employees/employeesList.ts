@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { employeeSchema, employeesPath, employeeView, MAX_EMPLOYEES, type EmployeeRecord } from '../../domain/employees.ts';
+import { employeeSchema, employeesPath, employeeView, MAX_EMPLOYEES, type EmployeeRecord } from '../../domain/people/employees.ts';
 
 export default defineOperation({
   name: 'employeesList',

@@ -4,9 +4,9 @@ import { id, input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { LIMITS, type DocStore } from '../../ports/store.ts';
-import { GENERAL_FOLDER, invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
-import { foldersPath, isBuiltInId, readAllFolders, subtreeIds } from '../../domain/folders.ts';
-import { folderRulesPath } from '../../domain/folderRules.ts';
+import { GENERAL_FOLDER, invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
+import { foldersPath, isBuiltInId, readAllFolders, subtreeIds } from '../../domain/invoices/folders.ts';
+import { folderRulesPath } from '../../domain/invoices/folderRules.ts';
 
 /** Invoices moved per transaction; with `in` limited to 30 folder ids per query. */
 const MOVE_BATCH = 400;

@@ -14,7 +14,7 @@ import {
   siblingWithName,
   wouldCycle,
   type FolderRecord,
-} from '../../domain/folders.ts';
+} from '../../domain/invoices/folders.ts';
 
 export default defineOperation({
   name: 'folderMove',

@@ -2,7 +2,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
-import { BASE_BUILT_INS, folderName, folderOutput, foldersPath, folderView, missingBuiltInFolders, readFolder, siblingWithName, type FolderRecord } from '../../domain/folders.ts';
+import { BASE_BUILT_INS, folderName, folderOutput, foldersPath, folderView, missingBuiltInFolders, readFolder, siblingWithName, type FolderRecord } from '../../domain/invoices/folders.ts';
 
 export default defineOperation({
   name: 'folderRename',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { REFILE_BATCH, refileByRule } from '../../domain/folderRules.ts';
+import { REFILE_BATCH, refileByRule } from '../../domain/invoices/folderRules.ts';
 
 export default defineOperation({
   name: 'folderRuleApply',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
-import { folderRulesPath } from '../../domain/folderRules.ts';
+import { folderRulesPath } from '../../domain/invoices/folderRules.ts';
 
 export default defineOperation({
   name: 'folderRuleDelete',

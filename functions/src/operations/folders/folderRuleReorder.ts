@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { invalid } from '../../core/errors.ts';
-import { folderRulesPath, loadRules, MAX_RULES, ruleOutput, ruleView } from '../../domain/folderRules.ts';
+import { folderRulesPath, loadRules, MAX_RULES, ruleOutput, ruleView } from '../../domain/invoices/folderRules.ts';
 
 export default defineOperation({
   name: 'folderRuleReorder',

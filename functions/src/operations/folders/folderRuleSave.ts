@@ -3,9 +3,9 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
-import { isCategory } from '../../domain/categories.ts';
-import { foldersPath, readFolder } from '../../domain/folders.ts';
-import { folderRulesPath, loadRules, MAX_RULES, refileByRule, ruleOutput, ruleView, whenSchema, type FolderRuleRecord } from '../../domain/folderRules.ts';
+import { isCategory } from '../../domain/invoices/categories.ts';
+import { foldersPath, readFolder } from '../../domain/invoices/folders.ts';
+import { folderRulesPath, loadRules, MAX_RULES, refileByRule, ruleOutput, ruleView, whenSchema, type FolderRuleRecord } from '../../domain/invoices/folderRules.ts';
 
 export default defineOperation({
   name: 'folderRuleSave',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { loadRules, ruleOutput, ruleView } from '../../domain/folderRules.ts';
+import { loadRules, ruleOutput, ruleView } from '../../domain/invoices/folderRules.ts';
 
 export default defineOperation({
   name: 'folderRulesList',

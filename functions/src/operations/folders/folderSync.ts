@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { cardFolderId, invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
-import { BASE_BUILT_INS, cardEndingsSeen, foldersPath, missingBuiltInFolders } from '../../domain/folders.ts';
-import { fileDocument, loadRules } from '../../domain/folderRules.ts';
+import { cardFolderId, invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
+import { BASE_BUILT_INS, cardEndingsSeen, foldersPath, missingBuiltInFolders } from '../../domain/invoices/folders.ts';
+import { fileDocument, loadRules } from '../../domain/invoices/folderRules.ts';
 
 /** Unfiled invoices filed per call. */
 export const SYNC_BATCH = 100;

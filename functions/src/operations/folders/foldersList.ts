@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { invoicesPath } from '../../domain/invoices.ts';
-import { buildTree, folderOutput, folderView, readAllFolders } from '../../domain/folders.ts';
+import { invoicesPath } from '../../domain/invoices/invoices.ts';
+import { buildTree, folderOutput, folderView, readAllFolders } from '../../domain/invoices/folders.ts';
 
 export default defineOperation({
   name: 'foldersList',

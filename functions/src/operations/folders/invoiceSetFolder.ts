@@ -3,8 +3,8 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { invalid, notFound } from '../../core/errors.ts';
-import { invoicesPath } from '../../domain/invoices.ts';
-import { foldersPath, readFolder } from '../../domain/folders.ts';
+import { invoicesPath } from '../../domain/invoices/invoices.ts';
+import { foldersPath, readFolder } from '../../domain/invoices/folders.ts';
 
 const optionalId = () => z.string().max(128).default('');
 

@@ -3,8 +3,8 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input, LIMITS } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
-import { invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
-import { getPayment } from '../../domain/paymentView.ts';
+import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
+import { getPayment } from '../../domain/payments/paymentView.ts';
 import {
   getInvoice,
   invoiceView,
@@ -14,7 +14,7 @@ import {
   readInvoiceSafely,
   settleDocument,
   supplierDocId,
-} from '../../domain/invoiceDocs.ts';
+} from '../../domain/invoices/invoiceDocs.ts';
 
 /** An id, or "" for none. */
 const optionalId = () => z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]*$/, 'not a valid id').default('');

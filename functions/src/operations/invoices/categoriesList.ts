@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { CATEGORIES } from '../../domain/categories.ts';
+import { CATEGORIES } from '../../domain/invoices/categories.ts';
 
 export default defineOperation({
   name: 'categoriesList',

@@ -3,10 +3,10 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { ApiError, precondition } from '../../core/errors.ts';
-import { CATEGORIES, isCategory } from '../../domain/categories.ts';
-import { invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
-import { vendorRulesPath, type VendorRuleRecord } from '../../domain/vendorRules.ts';
-import { placementOf, planRefile, writeBuiltIns } from '../../domain/invoiceDocs.ts';
+import { CATEGORIES, isCategory } from '../../domain/invoices/categories.ts';
+import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
+import { vendorRulesPath, type VendorRuleRecord } from '../../domain/invoices/vendorRules.ts';
+import { placementOf, planRefile, writeBuiltIns } from '../../domain/invoices/invoiceDocs.ts';
 import type { Query, Where } from '../../ports/store.ts';
 
 /** Invoices classified per call: one AI request, one small transaction. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { invoicesPath } from '../../domain/invoices.ts';
-import { softwarePath, suggestionsPath } from '../../domain/issuers.ts';
-import { invoiceHashPath } from '../../domain/duplicates.ts';
-import { getInvoice } from '../../domain/invoiceDocs.ts';
+import { invoicesPath } from '../../domain/invoices/invoices.ts';
+import { softwarePath, suggestionsPath } from '../../domain/invoices/issuers.ts';
+import { invoiceHashPath } from '../../domain/invoices/duplicates.ts';
+import { getInvoice } from '../../domain/invoices/invoiceDocs.ts';
 
 export default defineOperation({
   name: 'deleteInvoiceDoc',

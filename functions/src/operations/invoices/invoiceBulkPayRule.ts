@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, id, input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { invoicesPath } from '../../domain/invoices.ts';
-import { BULK_MAX, issuersOf, readAll } from '../../domain/invoiceDocs.ts';
-import { bulkPayMark, PAY_RULES } from '../../domain/payMarks.ts';
-import { applyPayRule, changeRule, RULE_BUDGET, vendorRulesPath, type VendorRuleRecord } from '../../domain/vendorRules.ts';
+import { invoicesPath } from '../../domain/invoices/invoices.ts';
+import { BULK_MAX, issuersOf, readAll } from '../../domain/invoices/invoiceDocs.ts';
+import { bulkPayMark, PAY_RULES } from '../../domain/invoices/payMarks.ts';
+import { applyPayRule, changeRule, RULE_BUDGET, vendorRulesPath, type VendorRuleRecord } from '../../domain/invoices/vendorRules.ts';
 
 export default defineOperation({
   name: 'invoiceBulkPayRule',

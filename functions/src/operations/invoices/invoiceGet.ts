@@ -1,6 +1,6 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { getInvoice, invoiceViewSchema, viewWithUrl } from '../../domain/invoiceDocs.ts';
+import { getInvoice, invoiceViewSchema, viewWithUrl } from '../../domain/invoices/invoiceDocs.ts';
 
 export default defineOperation({
   name: 'invoiceGet',

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, id, input, text } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { invoicesPath } from '../../domain/invoices.ts';
-import { changeRule, checkCategory, RULE_BUDGET, vendorRulesPath, type VendorRuleRecord } from '../../domain/vendorRules.ts';
-import { applyCategoryRule, BULK_MAX, issuersOf, placementOf, planRefile, readAll, writeBuiltIns } from '../../domain/invoiceDocs.ts';
+import { invoicesPath } from '../../domain/invoices/invoices.ts';
+import { changeRule, checkCategory, RULE_BUDGET, vendorRulesPath, type VendorRuleRecord } from '../../domain/invoices/vendorRules.ts';
+import { applyCategoryRule, BULK_MAX, issuersOf, placementOf, planRefile, readAll, writeBuiltIns } from '../../domain/invoices/invoiceDocs.ts';
 
 export default defineOperation({
   name: 'invoiceSetCategory',

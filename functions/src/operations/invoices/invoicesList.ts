@@ -4,9 +4,9 @@ import { input, LIMITS, page, text } from '../../core/schema.ts';
 import { decodePageToken, encodePageToken, fingerprint, pageTokenField, scanPage } from '../../core/pageToken.ts';
 import { invalid } from '../../core/errors.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
-import { invoicesPath, PAY_MARKS, type InvoiceDoc } from '../../domain/invoices.ts';
-import { invoiceRow, invoiceRowSchema, isRealDay } from '../../domain/invoiceDocs.ts';
-import { checkCategory } from '../../domain/vendorRules.ts';
+import { invoicesPath, PAY_MARKS, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
+import { invoiceRow, invoiceRowSchema, isRealDay } from '../../domain/invoices/invoiceDocs.ts';
+import { checkCategory } from '../../domain/invoices/vendorRules.ts';
 import { matchesAll, queryWords } from '../../domain/search.ts';
 import type { Doc, Query, Reader, Where } from '../../ports/store.ts';
 

@@ -3,12 +3,12 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
-import { ingestAttachment, mailsPath, type ScannedMail } from '../../domain/mailImport.ts';
-import { withMailbox } from '../../domain/mailboxes.ts';
-import { mailText } from '../../domain/mailView.ts';
-import { BODY_PART, bodyPdfName, mailToPdf } from '../../domain/mailPdf.ts';
-import { invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
-import { folderRulesPath, loadRules, MAX_RULES, type FolderRuleRecord } from '../../domain/folderRules.ts';
+import { ingestAttachment, mailsPath, type ScannedMail } from '../../domain/mail/mailImport.ts';
+import { withMailbox } from '../../domain/mail/mailboxes.ts';
+import { mailText } from '../../domain/mail/mailView.ts';
+import { BODY_PART, bodyPdfName, mailToPdf } from '../../domain/mail/mailPdf.ts';
+import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
+import { folderRulesPath, loadRules, MAX_RULES, type FolderRuleRecord } from '../../domain/invoices/folderRules.ts';
 
 const senderEmail = (from: string) => (/<([^>]+)>/.exec(from)?.[1] ?? from).trim().toLowerCase();
 

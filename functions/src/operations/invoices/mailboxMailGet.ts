@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
-import { mailsPath, type ScannedMail } from '../../domain/mailImport.ts';
-import { withMailbox } from '../../domain/mailboxes.ts';
-import { mailView } from '../../domain/mailView.ts';
+import { mailsPath, type ScannedMail } from '../../domain/mail/mailImport.ts';
+import { withMailbox } from '../../domain/mail/mailboxes.ts';
+import { mailView } from '../../domain/mail/mailView.ts';
 
 export default defineOperation({
   name: 'mailboxMailGet',

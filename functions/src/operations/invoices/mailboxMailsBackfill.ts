@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { headerOf, mailsPath, type ScannedMail } from '../../domain/mailImport.ts';
-import { withMailbox } from '../../domain/mailboxes.ts';
+import { headerOf, mailsPath, type ScannedMail } from '../../domain/mail/mailImport.ts';
+import { withMailbox } from '../../domain/mail/mailboxes.ts';
 import { searchTokensOf } from '../../domain/search.ts';
 import { isApiError } from '../../core/errors.ts';
 

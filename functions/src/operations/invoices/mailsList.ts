@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input, page, text } from '../../core/schema.ts';
 import { decodePageToken, encodePageToken, fingerprint, pageTokenField, scanPage } from '../../core/pageToken.ts';
 import { matchesAll, queryWords } from '../../domain/search.ts';
-import { mailsPath, type ScannedMail } from '../../domain/mailImport.ts';
+import { mailsPath, type ScannedMail } from '../../domain/mail/mailImport.ts';
 import type { Doc, Query, Where } from '../../ports/store.ts';
 
 const RESULTS = ['processing', 'imported', 'no_invoice', 'duplicate', 'error'] as const;

@@ -4,11 +4,11 @@ import { id, input, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
 import { invalid, notFound } from '../../core/errors.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
-import { suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
-import { invoicesPath, PAY_MARKS, type InvoiceDoc } from '../../domain/invoices.ts';
-import { softwarePath, suggestionsPath } from '../../domain/issuers.ts';
-import { effectivePayMark } from '../../domain/payMarks.ts';
-import { getInvoice, invoiceSearchTokens, invoiceView, invoiceViewSchema, placementOf, planRefile, writeBuiltIns } from '../../domain/invoiceDocs.ts';
+import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
+import { invoicesPath, PAY_MARKS, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
+import { softwarePath, suggestionsPath } from '../../domain/invoices/issuers.ts';
+import { effectivePayMark } from '../../domain/invoices/payMarks.ts';
+import { getInvoice, invoiceSearchTokens, invoiceView, invoiceViewSchema, placementOf, planRefile, writeBuiltIns } from '../../domain/invoices/invoiceDocs.ts';
 
 export default defineOperation({
   name: 'updateInvoiceDoc',

@@ -5,10 +5,10 @@ import { ApiError, isApiError, notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
-import { suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
-import { readFolder } from '../../domain/folders.ts';
-import { findDuplicate } from '../../domain/duplicates.ts';
-import type { InvoiceReading, ReadingStatus } from '../../domain/invoices.ts';
+import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
+import { readFolder } from '../../domain/invoices/folders.ts';
+import { findDuplicate } from '../../domain/invoices/duplicates.ts';
+import type { InvoiceReading, ReadingStatus } from '../../domain/invoices/invoices.ts';
 import {
   checkUpload,
   invoiceView,
@@ -20,7 +20,7 @@ import {
   sha256Bytes,
   UPLOAD_MAX_BYTES,
   type Settled,
-} from '../../domain/invoiceDocs.ts';
+} from '../../domain/invoices/invoiceDocs.ts';
 
 const skippedSchema = z.object({
   skipped: z.literal(true),

@@ -1,8 +1,8 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input, text } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { changeRule, checkCategory, checkVendorKey, ruleResultSchema, vendorRulesPath, VENDOR_KEY_MAX, type VendorRuleRecord } from '../../domain/vendorRules.ts';
-import { applyCategoryRule } from '../../domain/invoiceDocs.ts';
+import { changeRule, checkCategory, checkVendorKey, ruleResultSchema, vendorRulesPath, VENDOR_KEY_MAX, type VendorRuleRecord } from '../../domain/invoices/vendorRules.ts';
+import { applyCategoryRule } from '../../domain/invoices/invoiceDocs.ts';
 
 export default defineOperation({
   name: 'vendorCategoryRuleSet',

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input, text } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { applyPayRule, changeRule, checkVendorKey, ruleResultSchema, vendorRulesPath, VENDOR_KEY_MAX, type VendorRuleRecord } from '../../domain/vendorRules.ts';
-import { PAY_RULES } from '../../domain/payMarks.ts';
+import { applyPayRule, changeRule, checkVendorKey, ruleResultSchema, vendorRulesPath, VENDOR_KEY_MAX, type VendorRuleRecord } from '../../domain/invoices/vendorRules.ts';
+import { PAY_RULES } from '../../domain/invoices/payMarks.ts';
 
 export default defineOperation({
   name: 'vendorPayRuleSet',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { categoryLabel, categoryRuleRowSchema, payRuleRowSchema, vendorRulesPath, type VendorRuleRecord } from '../../domain/vendorRules.ts';
+import { categoryLabel, categoryRuleRowSchema, payRuleRowSchema, vendorRulesPath, type VendorRuleRecord } from '../../domain/invoices/vendorRules.ts';
 
 const byName = (a: VendorRuleRecord, b: VendorRuleRecord) => a.name.localeCompare(b.name, 'he', { sensitivity: 'base' }) || a.key.localeCompare(b.key);
 

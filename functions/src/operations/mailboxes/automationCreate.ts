@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input, text } from '../../core/schema.ts';
-import { automationOutput, createMailboxAutomation } from '../../domain/automations.ts';
+import { automationOutput, createMailboxAutomation } from '../../domain/automations/automations.ts';
 
 export default defineOperation({
   name: 'automationCreate',

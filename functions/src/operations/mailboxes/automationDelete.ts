@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { deleteAutomation } from '../../domain/automations.ts';
+import { deleteAutomation } from '../../domain/automations/automations.ts';
 
 export default defineOperation({
   name: 'automationDelete',

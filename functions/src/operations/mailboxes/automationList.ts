@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { automationOutput, listAutomations } from '../../domain/automations.ts';
+import { automationOutput, listAutomations } from '../../domain/automations/automations.ts';
 
 export default defineOperation({
   name: 'automationList',

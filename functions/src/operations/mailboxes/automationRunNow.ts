@@ -3,7 +3,9 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { closedMonth, lastClosedMonth } from '../../domain/months.ts';
-import { pollMailboxAutomation, readAutomation, runOutput, runView, startStatementsRun } from '../../domain/automations.ts';
+import { readAutomation, runOutput, runView } from '../../domain/automations/automations.ts';
+import { startStatementsRun } from '../../domain/automations/statementsRun.ts';
+import { pollMailboxAutomation } from '../../domain/automations/mailboxPoll.ts';
 
 export default defineOperation({
   name: 'automationRunNow',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { email, id, input, text } from '../../core/schema.ts';
-import { automationOutput, updateAutomation } from '../../domain/automations.ts';
+import { automationOutput, updateAutomation } from '../../domain/automations/automations.ts';
 
 export default defineOperation({
   name: 'automationUpdate',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
-import { normalizeOrigin } from '../../domain/chat.ts';
-import { startMailboxConsent } from '../../domain/mailboxes.ts';
+import { normalizeOrigin } from '../../domain/people/chat.ts';
+import { startMailboxConsent } from '../../domain/mail/mailboxes.ts';
 
 export default defineOperation({
   name: 'mailboxConnectStart',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { disconnectMailbox } from '../../domain/mailboxes.ts';
+import { disconnectMailbox } from '../../domain/mail/mailboxes.ts';
 
 export default defineOperation({
   name: 'mailboxDisconnect',

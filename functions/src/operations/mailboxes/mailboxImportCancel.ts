@@ -1,7 +1,7 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { z } from 'zod';
-import { cancelImport, importView } from '../../domain/mailImport.ts';
+import { cancelImport, importView } from '../../domain/mail/mailImport.ts';
 import { importOutput } from './mailboxImportStart.ts';
 
 export default defineOperation({

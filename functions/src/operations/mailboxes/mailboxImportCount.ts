@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input, recentUnixMs } from '../../core/schema.ts';
-import { withMailbox } from '../../domain/mailboxes.ts';
-import { importQuery, MAX_IMPORT_MAILS } from '../../domain/mailImport.ts';
+import { withMailbox } from '../../domain/mail/mailboxes.ts';
+import { importQuery, MAX_IMPORT_MAILS } from '../../domain/mail/mailImport.ts';
 
 export default defineOperation({
   name: 'mailboxImportCount',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input, recentUnixMs } from '../../core/schema.ts';
 import { newId } from '../../core/ids.ts';
-import { importView, startImport, waitForImport } from '../../domain/mailImport.ts';
+import { importView, startImport, waitForImport } from '../../domain/mail/mailImport.ts';
 
 export const importOutput = z.object({
   importId: z.string(),

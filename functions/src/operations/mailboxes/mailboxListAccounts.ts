@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { listMailboxes } from '../../domain/mailboxes.ts';
+import { listMailboxes } from '../../domain/mail/mailboxes.ts';
 
 export default defineOperation({
   name: 'mailboxListAccounts',

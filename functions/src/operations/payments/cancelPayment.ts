@@ -1,7 +1,7 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
-import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
 export default defineOperation({
   name: 'cancelPayment',

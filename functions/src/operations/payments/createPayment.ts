@@ -5,12 +5,12 @@ import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
 import { businessPath } from '../../domain/business.ts';
-import { newPaymentLink, normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, type Channel, type PaymentFile, type PaymentRecord } from '../../domain/payments.ts';
-import { paymentRequestMessages } from '../../domain/paymentMessages.ts';
-import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
-import { businessNameOf, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { newPaymentLink, normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, type Channel, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { paymentRequestMessages } from '../../domain/payments/paymentMessages.ts';
+import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
+import { businessNameOf, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
-import { invoicesPath, type InvoiceDoc } from '../../domain/invoices.ts';
+import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 
 export default defineOperation({
   name: 'createPayment',

@@ -4,8 +4,8 @@ import { empty } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { businessPath, usersPath, type BusinessRecord } from '../../domain/business.ts';
 import { normalizePhone } from '../../domain/contacts.ts';
-import type { PaymentRecord } from '../../domain/payments.ts';
-import { businessNameOf, incomingPayment, incomingPaymentSchema, viewDeps } from '../../domain/paymentView.ts';
+import type { PaymentRecord } from '../../domain/payments/payments.ts';
+import { businessNameOf, incomingPayment, incomingPaymentSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
 /** Newest payments read per verified contact (docs/decisions.md). */
 export const INCOMING_LIMIT = 200;

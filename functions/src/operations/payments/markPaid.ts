@@ -6,9 +6,9 @@ import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { businessPath } from '../../domain/business.ts';
 import { formatAmount } from '../../domain/money.ts';
-import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments.ts';
-import { paymentPaidMessages } from '../../domain/paymentMessages.ts';
-import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { paymentPaidMessages } from '../../domain/payments/paymentMessages.ts';
+import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
 export const PROOF_MAX_BYTES = 5 * 1024 * 1024;
 export const PROOF_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;

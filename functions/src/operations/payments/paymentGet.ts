@@ -1,6 +1,6 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
 export default defineOperation({
   name: 'paymentGet',

@@ -4,8 +4,8 @@ import { input, LIMITS, page, text } from '../../core/schema.ts';
 import { decodePageToken, encodePageToken, fingerprint, pageTokenField, scanPage } from '../../core/pageToken.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import { matchesAll, queryWords } from '../../domain/search.ts';
-import { PAYMENT_STATUSES, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
-import { paymentRow, paymentRowSchema, viewDeps } from '../../domain/paymentView.ts';
+import { PAYMENT_STATUSES, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { paymentRow, paymentRowSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 import type { Doc, Query, Where } from '../../ports/store.ts';
 
 export default defineOperation({

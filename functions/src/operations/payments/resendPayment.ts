@@ -4,9 +4,9 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
 import { businessPath } from '../../domain/business.ts';
-import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
-import { paymentRequestMessages } from '../../domain/paymentMessages.ts';
-import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { paymentRequestMessages } from '../../domain/payments/paymentMessages.ts';
+import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
 export default defineOperation({
   name: 'resendPayment',

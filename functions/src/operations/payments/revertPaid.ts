@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { precondition } from '../../core/errors.ts';
-import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
-import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
 export default defineOperation({
   name: 'revertPaid',

@@ -4,9 +4,9 @@ import { bool, id, input, int, LIMITS, text, multilineText } from '../../core/sc
 import { invalid, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
-import { normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, SETTINGS_RULES, statusAfterSubmission, type Channel, type PaymentRecord } from '../../domain/payments.ts';
-import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
-import { getPayment, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, SETTINGS_RULES, statusAfterSubmission, type Channel, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
+import { getPayment, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
 type Settings = Pick<
   PaymentRecord,

@@ -15,8 +15,8 @@ import {
   signupView,
   SIGNUP_MAX_BYTES,
   type SignupDocRecord,
-} from '../../domain/signupDocs.ts';
-import { docxText, openDocx } from '../../domain/signupDocx.ts';
+} from '../../domain/signupDocs/signupDocs.ts';
+import { docxText, openDocx } from '../../domain/signupDocs/signupDocx.ts';
 
 export default defineOperation({
   name: 'analyzeSignupDoc',

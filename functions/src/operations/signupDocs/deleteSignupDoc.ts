@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { getSignupDoc, signupDocPath } from '../../domain/signupDocs.ts';
+import { getSignupDoc, signupDocPath } from '../../domain/signupDocs/signupDocs.ts';
 
 export default defineOperation({
   name: 'deleteSignupDoc',

@@ -4,10 +4,10 @@ import { bool, id, input } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { businessPath, profileOf, type BusinessRecord } from '../../domain/business.ts';
-import { fieldSchema, getSignupDoc, MAX_FIELDS, signupDocPath, type FilledFile } from '../../domain/signupDocs.ts';
-import { fillPdf } from '../../domain/signupPdf.ts';
-import { fillDocx } from '../../domain/signupDocx.ts';
-import { initialsOf, signaturePng, stampPng } from '../../domain/stamp.ts';
+import { fieldSchema, getSignupDoc, MAX_FIELDS, signupDocPath, type FilledFile } from '../../domain/signupDocs/signupDocs.ts';
+import { fillPdf } from '../../domain/signupDocs/signupPdf.ts';
+import { fillDocx } from '../../domain/signupDocs/signupDocx.ts';
+import { initialsOf, signaturePng, stampPng } from '../../domain/signupDocs/stamp.ts';
 
 /** Filled copies kept per form; the oldest beyond this is deleted when a new one is made. */
 const KEEP_FILLED = 20;

@@ -1,6 +1,6 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { getSignupDoc, signupDocView, signupView } from '../../domain/signupDocs.ts';
+import { getSignupDoc, signupDocView, signupView } from '../../domain/signupDocs/signupDocs.ts';
 
 export default defineOperation({
   name: 'getSignupDocFields',

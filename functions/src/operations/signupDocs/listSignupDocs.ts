@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { filledView, signupDocsPath, type SignupDocRecord } from '../../domain/signupDocs.ts';
+import { filledView, signupDocsPath, type SignupDocRecord } from '../../domain/signupDocs/signupDocs.ts';
 
 export default defineOperation({
   name: 'listSignupDocs',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { softwarePath, type SoftwareRecord } from '../../domain/issuers.ts';
-import { countInvoicesOf, softwareRow, softwareRowSchema } from '../../domain/software.ts';
+import { softwarePath, type SoftwareRecord } from '../../domain/invoices/issuers.ts';
+import { countInvoicesOf, softwareRow, softwareRowSchema } from '../../domain/invoices/software.ts';
 
 const byName = new Intl.Collator(['he', 'en'], { sensitivity: 'base', numeric: true });
 

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { ApiError, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
-import { issuerId, suggestionsPath, type SuggestionRecord } from '../../domain/issuers.ts';
+import { issuerId, suggestionsPath, type SuggestionRecord } from '../../domain/invoices/issuers.ts';
 import {
   issuerClassesPath,
   moveIssuerToSoftware,
@@ -13,7 +13,7 @@ import {
   unassignedIssuers,
   type IssuerClass,
   type IssuerClassRecord,
-} from '../../domain/software.ts';
+} from '../../domain/invoices/software.ts';
 
 /** Issuers sent to the AI per call. */
 export const SOFTWARE_SYNC_BATCH = 50;

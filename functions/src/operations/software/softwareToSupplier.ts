@@ -2,8 +2,8 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
-import { suggestionsPath, type SuggestionRecord } from '../../domain/issuers.ts';
-import { countInvoicesOf, moveSoftwareToSuggestion, suggestionRow, suggestionRowSchema } from '../../domain/software.ts';
+import { suggestionsPath, type SuggestionRecord } from '../../domain/invoices/issuers.ts';
+import { countInvoicesOf, moveSoftwareToSuggestion, suggestionRow, suggestionRowSchema } from '../../domain/invoices/software.ts';
 
 export default defineOperation({
   name: 'softwareToSupplier',

@@ -3,8 +3,8 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { text, id, input, LIMITS } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
-import { softwarePath, type SoftwareRecord } from '../../domain/issuers.ts';
-import { CADENCES, countInvoicesOf, softwareRow, softwareRowSchema } from '../../domain/software.ts';
+import { softwarePath, type SoftwareRecord } from '../../domain/invoices/issuers.ts';
+import { CADENCES, countInvoicesOf, softwareRow, softwareRowSchema } from '../../domain/invoices/software.ts';
 
 export default defineOperation({
   name: 'softwareUpdate',

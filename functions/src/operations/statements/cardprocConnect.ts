@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { invalid } from '../../core/errors.ts';
-import { connectOutput, connectSource } from '../../domain/statements.ts';
+import { connectOutput, connectSource } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
   name: 'cardprocConnect',

@@ -1,6 +1,6 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { listAccounts, listAccountsOutput } from '../../domain/statements.ts';
+import { listAccounts, listAccountsOutput } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
   name: 'cardprocListAccounts',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
-import { normalizeOrigin } from '../../domain/chat.ts';
-import { startMarketConsent } from '../../domain/market.ts';
+import { normalizeOrigin } from '../../domain/people/chat.ts';
+import { startMarketConsent } from '../../domain/statements/market.ts';
 
 export default defineOperation({
   name: 'marketConnectStart',

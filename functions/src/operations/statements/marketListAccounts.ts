@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { accountOutput, listAccounts } from '../../domain/statements.ts';
-import { marketConfigured } from '../../domain/market.ts';
+import { accountOutput, listAccounts } from '../../domain/statements/statements.ts';
+import { marketConfigured } from '../../domain/statements/market.ts';
 
 export default defineOperation({
   name: 'marketListAccounts',

@@ -1,8 +1,8 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { closedMonth } from '../../domain/months.ts';
-import { marketSettings } from '../../domain/market.ts';
-import { requestStatementSync, statementOutput, syncInput } from '../../domain/statements.ts';
+import { marketSettings } from '../../domain/statements/market.ts';
+import { requestStatementSync, statementOutput, syncInput } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
   name: 'marketSync',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
-import { marketTransactions } from '../../domain/market.ts';
-import { syncInput } from '../../domain/statements.ts';
+import { marketTransactions } from '../../domain/statements/market.ts';
+import { syncInput } from '../../domain/statements/statements.ts';
 
 const s = () => z.string().nullable();
 const row = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
-import { deleteStatement } from '../../domain/statements.ts';
+import { deleteStatement } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
   name: 'statementDelete',

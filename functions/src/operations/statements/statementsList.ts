@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { listStatements, statementOutput } from '../../domain/statements.ts';
+import { listStatements, statementOutput } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
   name: 'statementsList',

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input } from '../../core/schema.ts';
 import { invalid } from '../../core/errors.ts';
 import { closedMonth } from '../../domain/months.ts';
-import { buildStatementsZip, monthPackageEmail, recordSend, systemAutomationRecipients } from '../../domain/monthPackage.ts';
+import { buildStatementsZip, monthPackageEmail, recordSend, systemAutomationRecipients } from '../../domain/accountant/monthPackage.ts';
 import { profileOf } from '../../domain/business.ts';
 import { businessPath } from '../../domain/business.ts';
 

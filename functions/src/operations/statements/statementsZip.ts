@@ -3,8 +3,8 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { closedMonth } from '../../domain/months.ts';
-import { accountsPath } from '../../domain/statements.ts';
-import { buildStatementsZip } from '../../domain/monthPackage.ts';
+import { accountsPath } from '../../domain/statements/statements.ts';
+import { buildStatementsZip } from '../../domain/accountant/monthPackage.ts';
 
 export default defineOperation({
   name: 'statementsZip',

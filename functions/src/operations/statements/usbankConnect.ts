@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
-import { connectOutput, connectSource } from '../../domain/statements.ts';
+import { connectOutput, connectSource } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
   name: 'usbankConnect',

@@ -1,6 +1,6 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
-import { disconnectOutput, disconnectSource, syncInput } from '../../domain/statements.ts';
+import { disconnectOutput, disconnectSource, syncInput } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
   name: 'usbankDisconnect',

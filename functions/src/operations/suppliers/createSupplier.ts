@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input, LIMITS, text } from '../../core/schema.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
-import { SUPPLIER_KINDS, supplierRow, supplierRowSchema, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+import { SUPPLIER_KINDS, supplierRow, supplierRowSchema, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
 
 export default defineOperation({
   name: 'createSupplier',

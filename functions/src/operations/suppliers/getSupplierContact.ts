@@ -2,7 +2,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input, LIMITS } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
-import { supplierContact, supplierContactSchema, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+import { supplierContact, supplierContactSchema, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
 import { z } from 'zod';
 
 export default defineOperation({

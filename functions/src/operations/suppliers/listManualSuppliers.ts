@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { supplierRow, supplierRowSchema, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+import { supplierRow, supplierRowSchema, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
 
 const byName = new Intl.Collator(['he', 'en'], { sensitivity: 'base', numeric: true });
 

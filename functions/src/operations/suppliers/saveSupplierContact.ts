@@ -12,7 +12,7 @@ import {
   suppliersPath,
   type SupplierCard,
   type SupplierRecord,
-} from '../../domain/suppliers.ts';
+} from '../../domain/payments/suppliers.ts';
 
 // Bank numbers allow room for the spaces and hyphens people paste; the digit rules are in the domain.
 const opt = (max?: number) => text(max).optional();

@@ -2,8 +2,8 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
-import { softwarePath, suggestionsPath, type SoftwareRecord, type SuggestionRecord } from '../../domain/issuers.ts';
-import { countInvoicesOf, moveIssuerToSoftware, recordIssuerClass, softwareRow, softwareRowSchema } from '../../domain/software.ts';
+import { softwarePath, suggestionsPath, type SoftwareRecord, type SuggestionRecord } from '../../domain/invoices/issuers.ts';
+import { countInvoicesOf, moveIssuerToSoftware, recordIssuerClass, softwareRow, softwareRowSchema } from '../../domain/invoices/software.ts';
 
 export default defineOperation({
   name: 'supplierSuggestionToSoftware',

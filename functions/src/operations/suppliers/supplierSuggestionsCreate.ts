@@ -4,9 +4,9 @@ import { id, input, LIMITS, text } from '../../core/schema.ts';
 import { invalid } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { normalizeEmail, normalizePhone } from '../../domain/contacts.ts';
-import { suggestionsPath, type SuggestionRecord } from '../../domain/issuers.ts';
-import { SUPPLIER_KINDS, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
-import { assignSuggestionInvoices, MAX_SUGGESTION_IDS } from '../../domain/software.ts';
+import { suggestionsPath, type SuggestionRecord } from '../../domain/invoices/issuers.ts';
+import { SUPPLIER_KINDS, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
+import { assignSuggestionInvoices, MAX_SUGGESTION_IDS } from '../../domain/invoices/software.ts';
 
 // A contact the AI read off an invoice may be garbage; it then counts as missing rather than failing the call.
 const readable = (normalize: () => string): string | null => {

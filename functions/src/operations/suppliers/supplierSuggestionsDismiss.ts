@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { iso } from '../../core/clock.ts';
-import { suggestionsPath, type SuggestionRecord } from '../../domain/issuers.ts';
-import { MAX_SUGGESTION_IDS } from '../../domain/software.ts';
+import { suggestionsPath, type SuggestionRecord } from '../../domain/invoices/issuers.ts';
+import { MAX_SUGGESTION_IDS } from '../../domain/invoices/software.ts';
 
 export default defineOperation({
   name: 'supplierSuggestionsDismiss',

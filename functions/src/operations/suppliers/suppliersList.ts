@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { supplierRow, supplierRowSchema, suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
+import { supplierRow, supplierRowSchema, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
 
 // Hebrew and Latin names side by side, case-insensitive; Firestore's byte order would put "Zeta" before "alpha".
 const byName = new Intl.Collator(['he', 'en'], { sensitivity: 'base', numeric: true });

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input } from '../../core/schema.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { sha256 } from '../../core/ids.ts';
-import { acceptInvite } from '../../domain/team.ts';
+import { acceptInvite } from '../../domain/people/team.ts';
 import { usersPath } from '../../domain/business.ts';
 
 export default defineOperation({

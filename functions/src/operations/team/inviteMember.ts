@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input } from '../../core/schema.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { businessPath } from '../../domain/business.ts';
-import { findMemberByEmail, freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/team.ts';
+import { findMemberByEmail, freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/people/team.ts';
 
 export const inviteOutput = z.object({
   inviteId: z.string(),

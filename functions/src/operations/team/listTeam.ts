@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { empty } from '../../core/schema.ts';
-import { invitesPath, inviteView, membersPath, type InviteRecord } from '../../domain/team.ts';
+import { invitesPath, inviteView, membersPath, type InviteRecord } from '../../domain/people/team.ts';
 import type { MemberRecord } from '../../core/auth.ts';
 
 const role = z.enum(['admin', 'user']);

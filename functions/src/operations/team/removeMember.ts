@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
-import { countAdmins, findMemberByEmail } from '../../domain/team.ts';
+import { countAdmins, findMemberByEmail } from '../../domain/people/team.ts';
 import { revokeUserKeys, type MemberRecord } from '../../core/auth.ts';
 
 export default defineOperation({

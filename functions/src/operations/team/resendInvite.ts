@@ -2,7 +2,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
 import { businessPath } from '../../domain/business.ts';
-import { freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/team.ts';
+import { freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/people/team.ts';
 import { inviteOutput } from './inviteMember.ts';
 
 export default defineOperation({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
-import { invitesPath, type InviteRecord } from '../../domain/team.ts';
+import { invitesPath, type InviteRecord } from '../../domain/people/team.ts';
 
 export default defineOperation({
   name: 'revokeInvite',

@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import type { HttpResponse } from '../http/types.ts';
-import { ChatConsentFailure, completeChatConsent, type ChatConsentFailureReason } from '../../domain/chat.ts';
+import { ChatConsentFailure, completeChatConsent, type ChatConsentFailureReason } from '../../domain/people/chat.ts';
 import { consentPage, stateFailureTexts, type FailureText, type PageText } from './page.ts';
 
 /** GET /oauth/chat/callback: the browser's return from Slack's consent (OAuth v2). */

@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import type { HttpResponse } from '../http/types.ts';
-import { completeMailboxConsent, MailboxConsentFailure, type MailboxConsentFailureReason } from '../../domain/mailboxes.ts';
+import { completeMailboxConsent, MailboxConsentFailure, type MailboxConsentFailureReason } from '../../domain/mail/mailboxes.ts';
 import { consentPage, dashboardLink, stateFailureTexts, type FailureText, type PageText } from './page.ts';
 
 /** GET /oauth/mailbox/callback: the browser's return from the mailbox provider's consent. */

@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import type { HttpResponse } from '../http/types.ts';
-import { completeMarketConsent, MarketConsentFailure, type MarketConsentFailureReason } from '../../domain/market.ts';
+import { completeMarketConsent, MarketConsentFailure, type MarketConsentFailureReason } from '../../domain/statements/market.ts';
 import { consentPage, dashboardLink, stateFailureTexts, type FailureText, type PageText } from './page.ts';
 
 /** GET /oauth/market/callback: the browser's return from Upwork's consent. */

@@ -2,7 +2,7 @@ import type { App } from '../../app.ts';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.ts';
 import { isApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { completeItaConsent, ConsentFailure, type ConsentFailureReason } from '../../domain/ita.ts';
+import { completeItaConsent, ConsentFailure, type ConsentFailureReason } from '../../domain/invoices/ita.ts';
 import { consentPage, type PageText } from './page.ts';
 import { chatCallback } from './chatCallback.ts';
 import { mailboxCallback } from './mailboxCallback.ts';

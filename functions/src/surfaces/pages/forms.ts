@@ -1,6 +1,6 @@
-import { PAY_METHODS, type PayMethod } from '../../domain/payments.ts';
-import { ISRAELI_BANKS } from '../../domain/israeliBanks.ts';
-import type { Problems } from '../../domain/supplierSubmission.ts';
+import { PAY_METHODS, type PayMethod } from '../../domain/payments/payments.ts';
+import { ISRAELI_BANKS } from '../../domain/payments/israeliBanks.ts';
+import type { Problems } from '../../domain/payments/supplierSubmission.ts';
 import { html, type Html } from './html.ts';
 import type { Messages } from './i18n.ts';
 

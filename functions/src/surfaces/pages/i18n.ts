@@ -1,4 +1,4 @@
-import type { Problem } from '../../domain/supplierSubmission.ts';
+import type { Problem } from '../../domain/payments/supplierSubmission.ts';
 
 export type Lang = 'he' | 'en';
 

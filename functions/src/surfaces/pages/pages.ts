@@ -1,6 +1,6 @@
 import type { App } from '../../app.ts';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.ts';
-import type { PaymentRecord } from '../../domain/payments.ts';
+import type { PaymentRecord } from '../../domain/payments/payments.ts';
 import { isApiError } from '../../core/errors.ts';
 import { businessPath, profileOf } from '../../domain/business.ts';
 import {
@@ -15,7 +15,7 @@ import {
   TooManyFiles,
   type SubmissionInvalid,
   type Upload,
-} from '../../domain/supplierSubmission.ts';
+} from '../../domain/payments/supplierSubmission.ts';
 import { clientIp, hit, type Limit } from '../../core/rateLimit.ts';
 import { shrinkImage } from '../../core/images.ts';
 import { langOf, messages, type Lang } from './i18n.ts';

@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../http/types.ts';
-import type { PaymentRecord } from '../../domain/payments.ts';
-import { payoutMethodsFor, type Problems } from '../../domain/supplierSubmission.ts';
+import type { PaymentRecord } from '../../domain/payments/payments.ts';
+import { payoutMethodsFor, type Problems } from '../../domain/payments/supplierSubmission.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { html, type Html } from './html.ts';
 import { messages, type Lang } from './i18n.ts';

@@ -1,0 +1,366 @@
+/**
+ * The SQLite store's connection: the `docs` table, the expression indexes from firestore.indexes.json, reads,
+ * the document cache of metered (per-request) views, and commits (sqliteStore.ts).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
+import { ApiError } from '../../core/errors.ts';
+import { LIMITS } from '../../ports/store.ts';
+import type { DocData, Query } from '../../ports/store.ts';
+import { assertIndexed, loadIndexes } from '../indexCoverage.ts';
+import { applyUpdate, checkWriteCount, docPathParts, fieldSegments } from '../storeRules.ts';
+import type { IndexesFile } from '../indexCoverage.ts';
+import type { WriteOp } from '../storeRules.ts';
+import { accepts, compareRows, blockKey, jsonPath, rankExpr, valExpr, lit, type Compiled, type Row } from './sqliteQuery.ts';
+
+export interface SqliteStoreOptions {
+  file: string;
+  /** Defaults to the repository's firestore.indexes.json. */
+  indexes?: IndexesFile;
+  /** Refuse queries that the indexes file does not cover, as production Firestore does. */
+  strictIndexes?: boolean;
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+// ---------------------------------------------------------------------------------------------
+
+export class Conflict extends Error {}
+
+export class Core {
+  readonly db: DatabaseSync;
+  readonly strict: boolean;
+  readonly indexes: IndexesFile;
+  private readonly cache = new Map<string, StatementSync>();
+  private closed = false;
+  /**
+   * Documents read through metered (per-request) views, as stored JSON. Own commits drop the paths
+   * they write at once. Another connection's commit (the admin CLI) changes `PRAGMA data_version`,
+   * which new views check at most every REVALIDATE_MS, clearing everything: such writes show within
+   * that bound. Transactions never read through the cache.
+   */
+  private readonly docs = new Map<string, CachedDoc | null>();
+  private dataVersion = -1;
+  private writesSinceOptimize = 0;
+  private checkedAt = -Infinity;
+
+  constructor(opts: SqliteStoreOptions) {
+    if (opts.file !== ':memory:' && !opts.file.startsWith('file:')) mkdirSync(dirname(opts.file), { recursive: true });
+    this.db = new DatabaseSync(opts.file, { timeout: BUSY_TIMEOUT_MS });
+    this.strict = opts.strictIndexes === true;
+    this.indexes = opts.indexes ?? Core.defaultIndexes(this.strict);
+    const db = this.db;
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec(`CREATE TABLE IF NOT EXISTS docs (
+      path TEXT PRIMARY KEY,
+      parent TEXT NOT NULL,
+      collection_id TEXT NOT NULL,
+      data TEXT NOT NULL,
+      version INTEGER NOT NULL
+    )`);
+    db.exec('CREATE INDEX IF NOT EXISTS docs_parent ON docs(parent, path)');
+    db.exec('CREATE INDEX IF NOT EXISTS docs_group ON docs(collection_id, path)');
+    // One commit sequence for versions, so a deleted and re-created document never repeats a version.
+    db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+    db.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0)`);
+    this.createIndexes();
+    // Without statistics the planner prefers an index that yields path order (and scans a whole collection)
+    // over a selective expression index; keep them current (bounded work, as SQLite recommends).
+    db.exec(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}`);
+    try {
+      db.exec('PRAGMA optimize = 0x10002');
+    } catch {
+      // Another process holding the write lock past busy_timeout: only plans suffer, and the next optimize catches up.
+    }
+  }
+
+  /** A broken indexes file must stop a strict store, but only costs a lenient one its indexes. */
+  private static defaultIndexes(strict: boolean): IndexesFile {
+    try {
+      return loadIndexes();
+    } catch (e) {
+      if (strict) throw e;
+      return { indexes: [], fieldOverrides: [] };
+    }
+  }
+
+  private createIndexes(): void {
+    const defs: string[] = [];
+    const cols = (fields: { fieldPath?: unknown; order?: unknown; arrayConfig?: unknown }[]) => {
+      const out: string[] = [];
+      for (const f of fields) {
+        if (!f || typeof f.fieldPath !== 'string' || f.arrayConfig) continue; // array-contains has no expression form
+        const dir = f.order === 'DESCENDING' ? 'DESC' : 'ASC';
+        if (f.fieldPath === '__name__') {
+          out.push(`path ${dir}`);
+          continue;
+        }
+        const jp = jsonPath(fieldSegments(f.fieldPath));
+        if (!jp) continue;
+        out.push(`${rankExpr(jp)} ${dir}`, `${valExpr(jp)} ${dir}`);
+      }
+      return out;
+    };
+    const on = (cg: string, scope: unknown, columns: string[]) =>
+      scope === 'COLLECTION_GROUP'
+        ? `ON docs(collection_id, ${columns.join(', ')})`
+        : `ON docs(parent, ${columns.join(', ')}) WHERE collection_id = ${lit(cg)}`;
+    for (const ix of this.indexes.indexes ?? []) {
+      try {
+        if (typeof ix?.collectionGroup !== 'string' || !ix.collectionGroup || !Array.isArray(ix.fields)) continue;
+        const c = cols(ix.fields);
+        if (c.length) defs.push(on(ix.collectionGroup, ix.queryScope, c));
+      } catch {
+        // Best effort: an entry we cannot express only costs speed, never correctness.
+      }
+    }
+    for (const o of this.indexes.fieldOverrides ?? []) {
+      try {
+        if (typeof o?.collectionGroup !== 'string' || typeof o.fieldPath !== 'string' || !Array.isArray(o.indexes)) continue;
+        for (const ix of o.indexes) {
+          if (!ix?.order) continue;
+          const c = cols([{ fieldPath: o.fieldPath, order: ix.order }]);
+          if (c.length) defs.push(on(o.collectionGroup, ix.queryScope, c));
+        }
+      } catch {
+        // as above
+      }
+    }
+    for (const def of new Set(defs)) {
+      const name = 'ix_' + createHash('sha256').update(def).digest('hex').slice(0, 16);
+      try {
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ${def}`);
+      } catch {
+        // as above
+      }
+    }
+  }
+
+  stmt(sql: string): StatementSync {
+    let s = this.cache.get(sql);
+    if (!s) {
+      if (this.cache.size > 500) this.cache.clear();
+      s = this.db.prepare(sql);
+      this.cache.set(sql, s);
+    }
+    return s;
+  }
+
+  readRow(path: string): Row | null {
+    const r = this.stmt('SELECT data, version FROM docs WHERE path = ?').get(path) as { data: string; version: number } | undefined;
+    return r ? { path, data: JSON.parse(r.data) as DocData, version: r.version } : null;
+  }
+
+  /** Forgets cached documents when another connection has committed since the last check. */
+  revalidate(): void {
+    // The check costs about as much as a row read, so busy servers make it once per interval, not per request.
+    const now = performance.now();
+    if (now - this.checkedAt < REVALIDATE_MS) return;
+    this.checkedAt = now;
+    const v = (this.stmt('PRAGMA data_version').get() as { data_version: number }).data_version;
+    if (v !== this.dataVersion) {
+      this.docs.clear();
+      this.dataVersion = v;
+    }
+  }
+
+  /** The cached row (a copy), null for a cached absence, undefined when the path is not in the cache (a cached path was validated when first read). */
+  cachedRow(path: string): Row | null | undefined {
+    const hit = this.docs.get(path);
+    if (hit === undefined) return undefined;
+    return hit ? { path, data: copyJson(hit.data), version: hit.version } : null;
+  }
+
+  /** readRow through the document cache (callers get their own copy). */
+  readRowCached(path: string): Row | null {
+    let hit = this.docs.get(path);
+    if (hit === undefined) {
+      const r = this.stmt('SELECT data, version FROM docs WHERE path = ?').get(path) as { data: string; version: number } | undefined;
+      hit = r ? { data: JSON.parse(r.data) as DocData, version: r.version } : null;
+      if (this.docs.size >= DOC_CACHE_ENTRIES) this.docs.clear();
+      this.docs.set(path, hit);
+    }
+    // Each caller gets its own copy; copying the parsed record is about twice as fast as parsing its JSON again.
+    return hit ? { path, data: copyJson(hit.data), version: hit.version } : null;
+  }
+
+  readRows(paths: string[]): (Row | null)[] {
+    if (paths.length === 0) return [];
+    const rows = this.stmt('SELECT path, data, version FROM docs WHERE path IN (SELECT value FROM json_each(?))').all(JSON.stringify(paths)) as {
+      path: string;
+      data: string;
+      version: number;
+    }[];
+    const byPath = new Map(rows.map((r) => [r.path, r]));
+    return paths.map((p) => {
+      const r = byPath.get(p);
+      return r ? { path: p, data: JSON.parse(r.data) as DocData, version: r.version } : null;
+    });
+  }
+
+  version(path: string): number {
+    const r = this.stmt('SELECT version FROM docs WHERE path = ?').get(path) as { version: number } | undefined;
+    return r?.version ?? 0;
+  }
+
+  checkIndex(q: Query): void {
+    if (this.strict) assertIndexed(q, this.indexes);
+  }
+
+  /** Runs the query synchronously; `skipped` is how many matches the offset passed over. */
+  runQuery(c: Compiled): { rows: Row[]; skipped: number } {
+    const out: Row[] = [];
+    let skipped = 0;
+    if (c.limit === 0) return { rows: out, skipped };
+    const sql = `SELECT path, data, version FROM docs WHERE ${c.where}${c.orderSql ? ` ORDER BY ${c.orderSql}` : ''}`;
+    let block: Row[] = [];
+    let key: string | undefined;
+    let done = false;
+    const flush = () => {
+      block.sort((a, b) => compareRows(c, a, b));
+      for (const r of block) {
+        if (skipped < c.offset) skipped++;
+        else if (out.push(r) >= c.limit) {
+          done = true;
+          break;
+        }
+      }
+      block = [];
+    };
+    for (const raw of this.stmt(sql).iterate(...c.params) as Iterable<{ path: string; data: string; version: number }>) {
+      const row: Row = { path: raw.path, data: JSON.parse(raw.data) as DocData, version: raw.version };
+      if (!accepts(c, row.data)) continue;
+      const k = blockKey(c, row);
+      if (k !== key && block.length) {
+        flush();
+        if (done) break;
+      }
+      key = k;
+      block.push(row);
+    }
+    if (!done) flush();
+    return { rows: out, skipped };
+  }
+
+  count(c: Compiled): number {
+    let n = 0;
+    if (c.exact) {
+      n = (this.stmt(`SELECT count(*) AS n FROM docs WHERE ${c.where}`).get(...c.params) as { n: number }).n;
+    } else {
+      for (const raw of this.stmt(`SELECT data FROM docs WHERE ${c.where}`).iterate(...c.params) as Iterable<{ data: string }>) {
+        if (accepts(c, JSON.parse(raw.data) as DocData)) n++;
+      }
+    }
+    return Math.min(Math.max(0, n - c.offset), c.limit);
+  }
+
+  /** Applies writes atomically; `valid` re-checks a transaction's reads inside the write lock. */
+  commit(ops: WriteOp[], valid?: () => boolean): void {
+    checkWriteCount(ops.length);
+    if (ops.length === 0 && !valid) return;
+    const db = this.db;
+    try {
+      db.exec(ops.length ? 'BEGIN IMMEDIATE' : 'BEGIN');
+    } catch (e) {
+      // Another process held the write lock for longer than busy_timeout.
+      if ((e as { errcode?: number }).errcode === 5) throw new ApiError('unavailable', 'the store is busy; try again');
+      throw e;
+    }
+    try {
+      if (valid && !valid()) throw new Conflict();
+      if (ops.length) {
+        const version = (this.stmt(`UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value`).get() as { value: number }).value;
+        const state = new Map<string, DocData | null>();
+        for (const op of ops) {
+          const cur = state.has(op.path) ? state.get(op.path)! : (this.readRow(op.path)?.data ?? null);
+          let next: DocData | null;
+          switch (op.kind) {
+            case 'set':
+              next = op.data;
+              break;
+            case 'create':
+              if (cur) throw new ApiError('already-exists', `${op.path} already exists`);
+              next = op.data;
+              break;
+            case 'update':
+              if (!cur) throw new ApiError('not-found', `${op.path} not found`);
+              next = applyUpdate(cur, op.data);
+              break;
+            case 'delete':
+              next = null;
+          }
+          state.set(op.path, next);
+        }
+        for (const [path, data] of state) {
+          this.docs.delete(path);
+          if (data === null) {
+            this.stmt('DELETE FROM docs WHERE path = ?').run(path);
+            continue;
+          }
+          const json = JSON.stringify(data);
+          if (Buffer.byteLength(json) > LIMITS.docBytes) throw new ApiError('invalid-argument', `${path}: document exceeds ${LIMITS.docBytes} bytes`);
+          const { parent, collectionId } = docPathParts(path);
+          this.stmt(
+            `INSERT INTO docs (path, parent, collection_id, data, version) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT(path) DO UPDATE SET data = excluded.data, version = excluded.version`,
+          ).run(path, parent, collectionId, json, version);
+        }
+      }
+      db.exec('COMMIT');
+    } catch (e) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw e;
+    }
+    // A growing collection changes the best plans: re-check the statistics now and then (a no-op when nothing grew much).
+    if (ops.length && ++this.writesSinceOptimize >= OPTIMIZE_EVERY_WRITES) {
+      this.writesSinceOptimize = 0;
+      try {
+        db.exec('PRAGMA optimize');
+      } catch {
+        // Only a plan's speed depends on it; another process holding the lock can run it next time.
+      }
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.cache.clear();
+    this.docs.clear();
+    this.db.close();
+  }
+}
+
+const DOC_CACHE_ENTRIES = 10_000;
+/** Rows ANALYZE samples per index, so re-analyzing a large store stays in milliseconds. */
+const ANALYSIS_LIMIT = 1000;
+const OPTIMIZE_EVERY_WRITES = 200;
+
+/** A cached document, parsed once; never handed out (callers get copyJson of it). */
+interface CachedDoc {
+  data: DocData;
+  version: number;
+}
+
+/** A deep copy of a JSON value (what JSON.parse gave: plain objects, arrays and primitives only). */
+function copyJson<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(copyJson) as T;
+  // Spreading copies a record's own fields fastest (a "__proto__" field stays a field); then nested values.
+  const o: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+  for (const k in o) {
+    const x = o[k];
+    if (x === null || typeof x !== 'object') continue;
+    // Plain assignment to "__proto__" would set the prototype instead.
+    if (k === '__proto__') Object.defineProperty(o, k, { value: copyJson(x), writable: true, enumerable: true, configurable: true });
+    else o[k] = copyJson(x);
+  }
+  return o as T;
+}
+/** How stale another process's writes may look to a request view (milliseconds). */
+export const REVALIDATE_MS = 5;

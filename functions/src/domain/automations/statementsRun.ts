@@ -1,0 +1,171 @@
+/** The statements automation's run (see the header of automations.ts): fan-out of syncs, the completion check, the schedule. */
+import type { Services } from '../../core/context.ts';
+import { isApiError, precondition } from '../../core/errors.ts';
+import { iso } from '../../core/clock.ts';
+import { enqueueDelivery, stageMessage } from '../../core/outbox.ts';
+import { accountsPath, automationRunStatementPath, requestStatementSync, statementId, statementsPath, type AccountRecord, type StatementRecord } from '../statements/statements.ts';
+import { buildStatementsZip, monthPackageEmail, recordSend } from '../accountant/monthPackage.ts';
+import { lastClosedMonth } from '../months.ts';
+import { businessPath, profileOf } from '../business.ts';
+import { SYSTEM_STATEMENTS_ID, STATEMENTS_RUN_QUEUE, STATEMENTS_CHECK_QUEUE, MAX_RUNS, CHECK_EVERY_S, runsPath, type Trigger, type StatementsConfig, type RunAccount, type RunRecord, nowIso, readAutomation, ensureSystemAutomation, setLastRun, pruneRuns, newRun } from './automations.ts';
+
+// ---------------------------------------------------------------------------------------------
+// The statements run
+
+/**
+ * Starts (or, for the schedule, resumes) the statements run of `month`: one sync per statement account, then the
+ * completion check. A scheduled run's id is derived from the month: firing twice fans out once.
+ */
+export async function startStatementsRun(s: Services, businessId: string, month: string, trigger: Trigger): Promise<RunRecord | null> {
+  const accounts = (await s.store.query({ collection: accountsPath(businessId) })).map((d) => d.data as unknown as AccountRecord).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  if (trigger === 'schedule' && !accounts.length) return null;
+  const auto = await ensureSystemAutomation(s, businessId);
+  if (!auto.enabled) {
+    if (trigger === 'schedule') return null;
+    throw precondition('id: the statements automation is paused; resume it (automationUpdate with enabled: true) first');
+  }
+  if (trigger === 'manual') {
+    // A second "run now" while the month is still being pulled joins that run: no second fan-out, no second mail.
+    const recent = await s.store.query({ collection: runsPath(businessId), where: [['automationId', '==', SYSTEM_STATEMENTS_ID]], orderBy: [['startedAtMs', 'desc']], limit: MAX_RUNS });
+    const running = recent.map((d) => d.data as unknown as RunRecord).find((r) => r.month === month && r.status === 'running');
+    if (running) return running;
+  }
+  const runId = trigger === 'schedule' ? `statements-${month}` : `statements-${month}-${s.ids()}`;
+  const path = runsPath(businessId, runId);
+  const fresh = newRun(s, {
+    runId,
+    automationId: SYSTEM_STATEMENTS_ID,
+    businessId,
+    trigger,
+    month,
+    summary: `pulling ${month} for ${accounts.length} account(s)`,
+    accounts: accounts.map((a) => ({ accountId: a.id, name: a.name, status: 'pending', reason: null })),
+  });
+  const run = await s.store.runTransaction(async (tx) => {
+    const doc = await tx.get(path);
+    if (doc) return doc.data as unknown as RunRecord;
+    tx.create(path, { ...fresh });
+    return fresh;
+  });
+  if (run.fannedOut) return run;
+  if (run === fresh) {
+    await setLastRun(s, run);
+    await pruneRuns(s, businessId, SYSTEM_STATEMENTS_ID);
+  }
+  // A retried fan-out skips the accounts that already settled for this run.
+  const settled = await s.store.getAll(run.accounts.map((a) => automationRunStatementPath(businessId, runId, statementId(a.accountId, month))));
+  const byId = new Map(accounts.map((a) => [a.id, a]));
+  for (const [i, ra] of run.accounts.entries()) {
+    if (settled[i]) continue;
+    const a = byId.get(ra.accountId);
+    try {
+      if (!a) throw precondition('the account was disconnected');
+      await requestStatementSync(s, businessId, a.source, a.id, month, { runId });
+    } catch (e) {
+      if (!isApiError(e)) throw e;
+      // Refused before any task (needs reconnect, disconnected): that account settles failed now.
+      await s.store.set(automationRunStatementPath(businessId, runId, statementId(ra.accountId, month)), { accountId: ra.accountId, month, status: 'failed', reason: e.message.replace(/^accountId: /, ''), settledAt: nowIso(s) });
+    }
+  }
+  await s.store.update(path, { fannedOut: true });
+  await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: 0 }, { id: `automationCheck-${businessId}-${runId}-0`, delaySeconds: CHECK_EVERY_S });
+  return { ...run, fannedOut: true };
+}
+
+/** Where each account of the run stands: its settlement record, else its statement once no longer pending. */
+async function accountOutcomes(s: Services, run: RunRecord): Promise<RunAccount[]> {
+  const month = run.month!;
+  const ids = run.accounts.map((a) => statementId(a.accountId, month));
+  const [settled, statements] = await Promise.all([
+    s.store.getAll(ids.map((id) => automationRunStatementPath(run.businessId, run.runId, id))),
+    s.store.getAll(ids.map((id) => statementsPath(run.businessId, id))),
+  ]);
+  return run.accounts.map((a, i) => {
+    const done = settled[i]?.data as { status?: string; reason?: string | null } | undefined;
+    if (done?.status === 'ready' || done?.status === 'failed') return { ...a, status: done.status, reason: done.reason ?? null };
+    // The statement settled without this run's record (another sync of the month was pending when the run asked,
+    // or the record was lost): the statement's outcome counts. It was pending since the run asked.
+    const st = statements[i]?.data as unknown as StatementRecord | undefined;
+    if (!st) return { ...a, status: 'failed' as const, reason: 'the statement was deleted while syncing' };
+    if (st.status !== 'pending') return { ...a, status: st.status, reason: st.reason };
+    return { ...a, status: 'pending' as const, reason: null };
+  });
+}
+
+/**
+ * The completion step (a STATEMENTS_CHECK_QUEUE task): re-enqueued every CHECK_EVERY_S until every account settled
+ * or the deadline passed; then mails the package when configured, once (the run's status guards it).
+ */
+export async function checkStatementsRun(s: Services, payload: Record<string, unknown>): Promise<void> {
+  const businessId = String(payload.businessId);
+  const runId = String(payload.runId);
+  const check = Number(payload.check) || 0;
+  const path = runsPath(businessId, runId);
+  const run = (await s.store.get(path))?.data as unknown as RunRecord | undefined;
+  if (!run || run.status !== 'running' || !run.month) return;
+  const now = s.clock.now();
+  let accounts = await accountOutcomes(s, run);
+  const pending = accounts.filter((a) => a.status === 'pending').length;
+  if (pending && now < run.deadlineAtMs) {
+    await s.store.update(path, { accounts, summary: `pulling ${run.month}: ${accounts.length - pending} of ${accounts.length} account(s) settled` });
+    await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: check + 1 }, { id: `automationCheck-${businessId}-${runId}-${check + 1}`, delaySeconds: CHECK_EVERY_S });
+    return;
+  }
+  accounts = accounts.map((a) => (a.status === 'pending' ? { ...a, status: 'failed' as const, reason: 'still syncing when the run ended' } : a));
+  const failed = accounts.filter((a) => a.status === 'failed');
+  const auto = await readAutomation(s, businessId, SYSTEM_STATEMENTS_ID);
+  const { recipients, onlyWhenComplete } = auto.config as StatementsConfig;
+  const complete = failed.length === 0;
+  let summary = `${run.month}: ${accounts.length - failed.length} of ${accounts.length} account(s) synced`;
+  let mail = false;
+  if (!recipients.length) summary += '; not mailed: the automation has no recipients';
+  else if (onlyWhenComplete && !complete) summary += `; not mailed: ${failed.map((a) => a.name).join(', ')} failed and onlyWhenComplete is on`;
+  else mail = true;
+
+  const at = iso(now);
+  const zip = mail ? await buildStatementsZip(s, businessId, run.month, run.accounts.map((a) => a.accountId)) : null;
+  const profile = mail ? profileOf((await s.store.get(businessPath(businessId)))?.data ?? {}) : null;
+  const staged = await s.store.runTransaction(async (tx) => {
+    const cur = (await tx.get(path))?.data as unknown as RunRecord | undefined;
+    if (!cur || cur.status !== 'running') return null;
+    const paths = zip && profile ? recipients.map((to) => stageMessage(tx, businessId, s.ids(), monthPackageEmail(to, profile.businessName || profile.name, run.month!, zip), 'automationStatements', now, runId)) : [];
+    const mailed = zip ? { to: recipients, at, messageIds: paths.map((p) => p.split('/').at(-1)!), missing: zip.missing } : null;
+    if (mailed) summary += `; mailed to ${recipients.join(', ')}${zip!.missing.length ? ` (missing: ${zip!.missing.join(', ')})` : ''}`;
+    tx.update(path, { status: 'done', accounts, summary, finishedAt: at, mailed });
+    return { paths, mailed };
+  });
+  if (!staged) return;
+  for (const p of staged.paths) {
+    try {
+      await enqueueDelivery(s.tasks, p);
+    } catch (e) {
+      s.logger.error('could not enqueue outbox delivery; the outbox sweep re-queues it', { path: p, error: String(e) });
+    }
+  }
+  if (staged.mailed && zip) await recordSend(s.store, businessId, run.month, { at, to: recipients, zipFileId: zip.fileId, accounts: zip.accounts, missing: zip.missing, runId });
+  await setLastRun(s, { ...run, status: 'done', summary, finishedAt: at });
+}
+
+/** The STATEMENTS_RUN_QUEUE task of the schedule: one business, one month. */
+export async function runScheduledStatements(s: Services, payload: Record<string, unknown>): Promise<void> {
+  await startStatementsRun(s, String(payload.businessId), String(payload.month), 'schedule');
+}
+
+/**
+ * The monthly schedule: one STATEMENTS_RUN_QUEUE task per business for the last closed month (task ids derived from
+ * business and month). Businesses without statement accounts or with the automation paused end in the task.
+ */
+export async function scheduleMonthlyStatements(s: Services): Promise<number> {
+  const month = lastClosedMonth(s.clock.now());
+  let n = 0;
+  let after: string | null = null;
+  for (;;) {
+    const page = await s.store.query({ collection: 'businesses', orderBy: [['id', 'asc']], limit: 300, ...(after !== null && { startAfter: [after] }) });
+    for (const b of page) {
+      await s.tasks.enqueue(STATEMENTS_RUN_QUEUE, { businessId: b.id, month }, { id: `automationStatements-${b.id}-${month}` });
+      n++;
+    }
+    if (page.length < 300) return n;
+    after = page.at(-1)!.id;
+  }
+}

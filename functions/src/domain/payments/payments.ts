@@ -1,0 +1,153 @@
+import { newSecret, sha256 } from '../../core/ids.ts';
+import { precondition } from '../../core/errors.ts';
+import type { Currency } from '../money.ts';
+import { searchTokens } from '../search.ts';
+
+export const PAYMENT_STATUSES = ['sent', 'awaiting_invoice', 'ready', 'paid', 'canceled'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const UNPAID: readonly PaymentStatus[] = ['sent', 'awaiting_invoice', 'ready'];
+export const PAY_METHODS = ['bank', 'bit'] as const;
+export type PayMethod = (typeof PAY_METHODS)[number];
+export type Channel = 'wa' | 'em' | 'link';
+export type ItaVerdict = 'match' | 'amount_mismatch' | 'not_found';
+
+/** What the supplier entered on the link page. */
+export interface Payout {
+  method: PayMethod;
+  bankCode?: string;
+  bankBranch?: string;
+  bankAccount?: string;
+  bankBeneficiary?: string;
+  bitPhone?: string;
+}
+
+/** A file on a payment: the supplier's invoice(s) or the business's proof of payment. */
+export interface PaymentFile {
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  /** SHA-256 of the bytes, so a replayed upload is recognised. */
+  sha256: string;
+  uploadedAt: string;
+}
+
+export interface PaymentRecord {
+  id: string;
+  businessId: string;
+  status: PaymentStatus;
+  supplierName: string;
+  supplierPhone: string | null;
+  supplierEmail: string | null;
+  supplierKey: string;
+  amountAgorot: number;
+  openAmount: boolean;
+  currency: Currency;
+  vatIncluded: boolean;
+  invoiceRequired: boolean;
+  /** Empty = free choice between bank and bit. */
+  payMethods: PayMethod[];
+  description: string;
+  channel: Channel;
+  /** The supplier link's secret; the global record `supplierLinks/{sha256(token)}` points back here. */
+  linkToken: string;
+  invoices: PaymentFile[];
+  proof: PaymentFile | null;
+  payout: Payout | null;
+  itaVerdict: ItaVerdict | null;
+  invoiceNumber: string;
+  /** Prefixes of supplier name, description and invoice number, for `q`. */
+  search: string[];
+  /** Ids of supplier-page submissions already applied, so a replayed form changes nothing. */
+  submissions: string[];
+  /** Set when the standing request link created the payment. */
+  viaPublicLink: boolean;
+  /** `public`: filed by an anonymous visitor of the standing link; `business` otherwise. */
+  filedBy?: 'business' | 'public';
+  /** A public filing waiting for the owner's review (it starts in `sent`, not `ready`, unless the business opted in). */
+  needsReview?: boolean;
+  /** The filed payout differs from the supplier's known details: the classic payment-fraud signal. */
+  payoutChanged?: boolean;
+  /** Masked accounts (last 3 digits) before and after, when payoutChanged. */
+  payoutChange?: { previous: string; filed: string } | null;
+  createdAt: string;
+  createdAtMs: number;
+  updatedAt: string;
+  sentAt: string | null;
+  supplierSubmittedAt: string | null;
+  readyAt: string | null;
+  paidAt: string | null;
+  canceledAt: string | null;
+}
+
+export const paymentsPath = (businessId: string, id = '') => `businesses/${businessId}/payments${id ? '/' + id : ''}`;
+export const supplierLinkPath = (token: string) => `supplierLinks/${sha256(token)}`;
+export const paymentLinkUrl = (publicLinkBase: string, token: string) => `${publicLinkBase}/pay/${token}`;
+
+export function newPaymentLink(publicLinkBase: string) {
+  const token = newSecret();
+  return { token, path: supplierLinkPath(token), url: paymentLinkUrl(publicLinkBase, token) };
+}
+
+export const paymentSearchTokens = (p: Pick<PaymentRecord, 'supplierName' | 'description' | 'invoiceNumber'>) =>
+  searchTokens(p.supplierName, p.description, p.invoiceNumber);
+
+/** A payout as a short masked text: "bank 12-345 ••••901" or "bit ••••567" (last 3 digits only). */
+export function maskPayout(p: Payout | null | undefined): string {
+  if (!p) return '';
+  const tail = (s: string | undefined) => `••••${(s ?? '').slice(-3)}`;
+  return p.method === 'bit' ? `bit ${tail(p.bitPhone)}` : `bank ${p.bankCode ?? ''}-${p.bankBranch ?? ''} ${tail(p.bankAccount)}`;
+}
+
+/** Whether two payouts send money to different places (beneficiary names aside). */
+export function payoutDiffers(a: Payout, b: Payout): boolean {
+  if (a.method !== b.method) return true;
+  if (a.method === 'bit') return (a.bitPhone ?? '') !== (b.bitPhone ?? '');
+  const n = (s: string | undefined) => (s ?? '').replace(/^0+/, '');
+  return n(a.bankCode) !== n(b.bankCode) || n(a.bankBranch) !== n(b.bankBranch) || n(a.bankAccount) !== n(b.bankAccount);
+}
+
+/** Both methods, or none, is the same free choice (spec §2); stored as []. */
+export function normalizePayMethods(methods: readonly PayMethod[] | undefined): PayMethod[] {
+  const set = new Set(methods ?? []);
+  return set.size === PAY_METHODS.length ? [] : PAY_METHODS.filter((m) => set.has(m));
+}
+
+export const isUnpaid = (s: PaymentStatus) => UNPAID.includes(s);
+
+export type PaymentAction = 'markPaid' | 'revertPaid' | 'cancel' | 'resend' | 'supplierSubmit' | 'attachInvoice';
+
+/** Spec §3 plus docs/decisions.md: the statuses each action starts from. */
+const ALLOWED_FROM: Record<PaymentAction, readonly PaymentStatus[]> = {
+  markPaid: UNPAID,
+  revertPaid: ['paid'],
+  cancel: UNPAID,
+  // A paid or canceled payment's link has nothing left to ask the supplier.
+  resend: UNPAID,
+  supplierSubmit: ['sent'],
+  // A late invoice on a paid payment is accepted (and notified); a canceled payment takes nothing.
+  attachInvoice: ['sent', 'awaiting_invoice', 'ready', 'paid'],
+};
+
+/** Refuses an action from the wrong status with a message naming the current one. */
+export function assertAllowed(action: PaymentAction, status: PaymentStatus): void {
+  if (!ALLOWED_FROM[action].includes(status)) {
+    throw precondition(`cannot ${action === 'cancel' ? 'cancel' : action} a payment whose status is ${status}; allowed from ${ALLOWED_FROM[action].join(', ')}`);
+  }
+}
+
+/** The status once the supplier has given payout details: ready, or awaiting_invoice while a required invoice is missing. */
+export const statusAfterSubmission = (p: Pick<PaymentRecord, 'invoiceRequired' | 'invoices'>): PaymentStatus =>
+  p.invoiceRequired && p.invoices.length === 0 ? 'awaiting_invoice' : 'ready';
+
+/** Spec §3 rules of updatePaymentSettings: which fields may change in which state. */
+export const SETTINGS_RULES = [
+  { rule: 'rule 1 (after sending)', fields: ['invoiceRequired', 'payMethods'], allowed: (p: PaymentRecord) => p.status !== 'canceled', when: 'any time after sending, until the payment is canceled' },
+  { rule: 'rule 2 (while unpaid)', fields: ['amountAgorot', 'currency', 'vatIncluded', 'description'], allowed: (p: PaymentRecord) => isUnpaid(p.status), when: 'while the payment is unpaid' },
+  {
+    rule: 'rule 3 (before bank details)',
+    fields: ['supplierName', 'supplierPhone', 'supplierEmail', 'channel'],
+    allowed: (p: PaymentRecord) => isUnpaid(p.status) && p.payout === null,
+    when: 'while the supplier has not filled payout details',
+  },
+] as const;
