@@ -52,7 +52,8 @@ test('statementsZip puts each ready statement under account/month and names the 
   assert.deepEqual(z.accounts, ['Mercury Checking']);
   assert.deepEqual(z.missing, ['Stripe']);
   const bytes = Buffer.from(await (await fetch(z.url.replace(/^https?:\/\/[^/]+/, origin))).arrayBuffer());
-  assert.deepEqual(await unzipNames(bytes), ['Mercury Checking/2026-03/statement-2026-03.pdf']);
+  // Every package explains itself (README.txt, index.csv) besides the statements.
+  assert.deepEqual(await unzipNames(bytes), ['README.txt', 'index.csv', 'Mercury Checking/2026-03/statement-2026-03.pdf']);
   await assert.rejects(h.call('statementsZip', { month: '2026-3' }), { code: 'invalid-argument', message: /^month:/ });
   await assert.rejects(h.call('statementsZip', { month: '2026-03', accountId: 'nope' }), { code: 'not-found', message: /^accountId:/ });
 });
@@ -71,7 +72,7 @@ test('statementsSend emails the package link to the recipients through the outbo
   const [zip] = mailAttachments(mail.raw);
   assert.equal(zip.fileName, 'statements-2026-03.zip');
   assert.equal(zip.contentType, 'application/zip');
-  assert.deepEqual(await unzipNames(zip.bytes), ['Mercury Checking/2026-03/statement-2026-03.pdf']);
+  assert.deepEqual(await unzipNames(zip.bytes), ['README.txt', 'index.csv', 'Mercury Checking/2026-03/statement-2026-03.pdf']);
   const list = await h.call('statementsList');
   const st = list.items?.find?.((s: any) => s.month === '2026-03') ?? list.statements?.find((s: any) => s.month === '2026-03') ?? list.find?.((s: any) => s.month === '2026-03');
   assert.deepEqual(st.send.to, ['cpa@example.com']);

@@ -3,6 +3,8 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { Services } from '../../core/context.ts';
 import type { FileRef } from '../../core/files.ts';
 import { sanitizeFileName } from '../../core/text.ts';
+import { csvFile, type CsvColumn } from '../../core/csv.ts';
+import { formatAmount, type Currency } from '../money.ts';
 import { invoicesPath, type InvoiceDoc } from '../invoices/invoices.ts';
 import { paymentsPath, type PaymentRecord } from '../payments/payments.ts';
 import { accTree, readAccFolders, type AccFolderRecord, type AccSource } from './accountant.ts';
@@ -26,14 +28,39 @@ export interface ZipRange {
   to?: string;
 }
 
+/** What the index says of a file: all optional, statements have none of it. */
+export interface EntryFacts {
+  date?: string | null;
+  supplier?: string | null;
+  number?: string | null;
+  totalMinor?: number | null;
+  vatMinor?: number | null;
+  currency?: Currency | null;
+  category?: string | null;
+  payMethod?: string | null;
+}
+
 export interface ZipEntry {
   /** Path inside the ZIP, folder names joined by `/`. */
   name: string;
   fileId: string;
+  facts?: EntryFacts;
+}
+
+export interface SourceFile {
+  fileId: string;
+  /** The name as uploaded; kept only when the facts cannot name the file (statements). */
+  fileName: string;
+  subdir?: string;
+  /** The record behind the file: a document counts once per folder, however many sources find it. */
+  key?: string;
+  /** Words that say what the file is when there is no reading (a proof, a signed form). */
+  label?: string;
+  facts?: EntryFacts;
 }
 
 /** Where each source kind finds its files; `subdir` nests them (statements: account, then month). */
-export type SourceResolver = (s: Services, businessId: string, source: AccSource, range: ZipRange) => Promise<{ fileId: string; fileName: string; subdir?: string }[]>;
+export type SourceResolver = (s: Services, businessId: string, source: AccSource, range: ZipRange) => Promise<SourceFile[]>;
 
 const inMonthRange = (day: string | null | undefined, r: ZipRange) => {
   const month = (day ?? '').slice(0, 7);
@@ -52,12 +79,34 @@ const invoices: SourceResolver = async (s, businessId, source, range) => {
       return m ? source.payMethods.includes(m as never) : source.payMethods.includes('unknown');
     })
     .filter((d) => inMonthRange(d.date, range))
-    .map((d) => ({ fileId: d.fileId, fileName: d.fileName }));
+    .map((d) => ({
+      fileId: d.fileId,
+      fileName: d.fileName,
+      key: `invoice:${d.docId}`,
+      facts: {
+        date: d.date,
+        supplier: d.supplierName || d.reading?.issuer.name || null,
+        number: d.reading?.number ?? null,
+        totalMinor: d.reading?.totalMinor ?? null,
+        vatMinor: d.reading?.vatMinor ?? null,
+        currency: d.reading?.currency ?? null,
+        category: d.category || null,
+        payMethod: d.reading?.payMethod ?? null,
+      },
+    }));
 };
 
 const proofs: SourceResolver = async (s, businessId, _source, range) => {
   const paid = (await s.store.query({ collection: paymentsPath(businessId), where: [['status', '==', 'paid']], orderBy: [['createdAtMs', 'desc']] })).map((d) => d.data as unknown as PaymentRecord);
-  return paid.filter((p) => p.proof && inMonthRange(p.paidAt, range)).map((p) => ({ fileId: p.proof!.fileId, fileName: `${p.supplierName} ${(p.paidAt ?? '').slice(0, 10)} ${p.proof!.fileName}` }));
+  return paid
+    .filter((p) => p.proof && inMonthRange(p.paidAt, range))
+    .map((p) => ({
+      fileId: p.proof!.fileId,
+      fileName: p.proof!.fileName,
+      key: `proof:${p.id}`,
+      label: 'אסמכתא',
+      facts: { date: (p.paidAt ?? '').slice(0, 10) || null, supplier: p.supplierName, totalMinor: p.amountAgorot, currency: p.currency, payMethod: p.payout?.method ?? null },
+    }));
 };
 
 /** The ready statements of the range (account ids: all when empty), by account and month. */
@@ -71,7 +120,7 @@ export async function readyStatements(s: Services, businessId: string, accountId
 
 const statements: SourceResolver = async (s, businessId, source, range) =>
   (await readyStatements(s, businessId, source.accountIds, range)).flatMap((st) =>
-    st.files.map((f) => ({ fileId: f.fileId, fileName: f.fileName, subdir: `${sanitizeFileName(st.accountName, st.accountId)}/${st.month}` })),
+    st.files.map((f) => ({ fileId: f.fileId, fileName: f.fileName, key: `statement:${f.fileId}`, subdir: `${sanitizeFileName(st.accountName, st.accountId)}/${st.month}` })),
   );
 
 /** Signed forms: the newest filled copy of each signup document made in the range. */
@@ -79,14 +128,36 @@ const signed: SourceResolver = async (s, businessId, _source, range) => {
   const docs = (await s.store.query({ collection: signupDocsPath(businessId) })).map((d) => d.data as unknown as SignupDocRecord);
   return docs.flatMap((d) => {
     const newest = [...(d.filled ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
-    return newest && inMonthRange(newest.createdAt, range) ? [{ fileId: newest.fileId, fileName: newest.fileName }] : [];
+    return newest && inMonthRange(newest.createdAt, range)
+      ? [{ fileId: newest.fileId, fileName: newest.fileName, key: `signed:${newest.fileId}`, facts: { date: newest.createdAt.slice(0, 10) } }]
+      : [];
   });
 };
 
 export const ZIP_SOURCES: Record<AccSource['kind'], SourceResolver> = { invoices, proofs, statements, signed };
 
+const extOf = (fileName: string) => {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0 && fileName.length - dot <= 6 ? fileName.slice(dot).toLowerCase() : '';
+};
+
+/**
+ * A name that says what the file is: date, supplier, number and total, e.g. `2026-10-03 בזק 40211 ₪118.00.pdf`
+ * (docs/decisions.md). Without a reading, the date and a label or the uploaded name; statements keep theirs.
+ */
+export function describedName(f: { fileName: string; label?: string; facts?: EntryFacts }): string {
+  const x = f.facts;
+  if (!x) return f.fileName;
+  const ext = extOf(f.fileName);
+  const money = x.totalMinor !== null && x.totalMinor !== undefined && x.currency ? formatAmount(x.totalMinor, x.currency) : '';
+  const words = [x.date, x.supplier, f.label, x.number, money].filter((w): w is string => Boolean(w && w.trim()));
+  // With nothing but a date, the uploaded name still tells the accountant something.
+  if (words.length <= 1) words.push(ext ? f.fileName.slice(0, -ext.length) : f.fileName);
+  return words.join(' ').replace(/\s+/g, ' ') + ext;
+}
+
 /** Entry names: the folder path, a sanitized file name, and " (2)", " (3)" … when two collide. */
-export function uniqueNames(entries: { dir: string; fileName: string; fileId: string }[]): ZipEntry[] {
+export function uniqueNames(entries: { dir: string; fileName: string; fileId: string; facts?: EntryFacts }[]): ZipEntry[] {
   const used = new Set<string>();
   return entries.map((e) => {
     const base = sanitizeFileName(e.fileName, 'file');
@@ -95,7 +166,7 @@ export function uniqueNames(entries: { dir: string; fileName: string; fileId: st
     let name = e.dir ? `${e.dir}/${base}` : base;
     for (let n = 2; used.has(name.toLowerCase()); n++) name = `${e.dir ? e.dir + '/' : ''}${stem} (${n})${ext}`;
     used.add(name.toLowerCase());
-    return { name, fileId: e.fileId };
+    return { name, fileId: e.fileId, ...(e.facts ? { facts: e.facts } : {}) };
   });
 }
 
@@ -112,8 +183,10 @@ export async function planAccZip(s: Services, businessId: string, folderId: stri
     const end = tree.findIndex((e, i) => i > start && e.depth <= depth0);
     scope = tree.slice(start, end === -1 ? undefined : end);
   }
-  const raw: { dir: string; fileName: string; fileId: string }[] = [];
+  const raw: { dir: string; fileName: string; fileId: string; facts?: EntryFacts }[] = [];
   const searched: string[] = [];
+  // Each record once per folder: two sources of one folder (or one source listing a file twice) never double it.
+  const placed = new Set<string>();
   for (const e of scope) {
     const src = e.folder.source;
     if (!src) continue;
@@ -121,7 +194,13 @@ export async function planAccZip(s: Services, businessId: string, folderId: stri
     searched.push(`${dir}: ${describeSource(src)}`);
     const resolve = ZIP_SOURCES[src.kind];
     if (!resolve) continue;
-    for (const f of await resolve(s, businessId, src, range)) raw.push({ dir: f.subdir ? `${dir}/${f.subdir}` : dir, fileName: f.fileName, fileId: f.fileId });
+    for (const f of await resolve(s, businessId, src, range)) {
+      const at = f.subdir ? `${dir}/${f.subdir}` : dir;
+      const key = `${at}\u0000${f.key ?? f.fileId}`;
+      if (placed.has(key)) continue;
+      placed.add(key);
+      raw.push({ dir: at, fileName: describedName(f), fileId: f.fileId, facts: f.facts });
+    }
   }
   return { entries: uniqueNames(raw), searched };
 }
@@ -139,7 +218,9 @@ export async function writeZip(s: Services, businessId: string, zipName: string,
   let missing = 0;
   const saving = s.files.saveStream(businessId, { fileName: zipName, contentType: 'application/zip' }, out);
   const feeding = (async () => {
-    if (!entries.length) archive.append(readme, { name: 'README.txt' });
+    // Every package explains itself: a README (Hebrew, then English) and an index of its files.
+    archive.append(readme, { name: 'README.txt' });
+    archive.append(zipIndex(entries), { name: 'index.csv' });
     for (const e of entries) {
       const stream = await s.files.readStream(businessId, e.fileId);
       if (!stream) {
@@ -158,6 +239,52 @@ export async function writeZip(s: Services, businessId: string, zipName: string,
   feeding.catch((e) => archive.abort() || out.destroy(e));
   const [file] = await Promise.all([saving, feeding]);
   return { file, entries: entries.length - missing, missing };
+}
+
+const INDEX_COLUMNS: CsvColumn[] = [
+  { he: 'קובץ', en: 'File' },
+  { he: 'תיקייה', en: 'Folder' },
+  { he: 'תאריך', en: 'Date' },
+  { he: 'ספק', en: 'Supplier' },
+  { he: 'מספר', en: 'Number' },
+  { he: 'סכום', en: 'Total' },
+  { he: 'מע"מ', en: 'VAT' },
+  { he: 'מטבע', en: 'Currency' },
+  { he: 'קטגוריה', en: 'Category' },
+  { he: 'אמצעי תשלום', en: 'Pay method' },
+];
+
+const major = (minor: number | null | undefined) => (minor === null || minor === undefined ? null : (minor / 100).toFixed(2));
+
+/** index.csv: one row per file of the package, in the one CSV form of core/csv.ts. */
+export function zipIndex(entries: readonly ZipEntry[]): Buffer {
+  return csvFile(
+    INDEX_COLUMNS,
+    entries.map((e) => {
+      const slash = e.name.lastIndexOf('/');
+      const x = e.facts ?? {};
+      return [e.name.slice(slash + 1), slash > 0 ? e.name.slice(0, slash) : '', x.date, x.supplier, x.number, major(x.totalMinor), major(x.vatMinor), x.currency, x.category, x.payMethod];
+    }),
+  );
+}
+
+/** README.txt of a package: what it holds and how it is laid out, in Hebrew and then in English. */
+export function zipReadme(p: { title: { he: string; en: string }; range: ZipRange; files: number; notes?: { he: string[]; en: string[] } }): string {
+  const months = p.range.from || p.range.to ? `${p.range.from ?? '…'} – ${p.range.to ?? '…'}` : null;
+  return [
+    p.title.he,
+    `חודשים: ${months ?? 'כל החודשים'}. קבצים: ${p.files}.`,
+    p.files ? 'כל קובץ נקרא לפי תאריך, ספק, מספר וסכום. הקובץ index.csv מפרט כל קובץ: תאריך, ספק, מספר, סכום, מע"מ, מטבע, קטגוריה, אמצעי תשלום ותיקייה.' : 'לא נמצא דבר: החבילה ריקה.',
+    ...(p.notes?.he ?? []),
+    '',
+    '---',
+    '',
+    p.title.en,
+    `Months: ${months ?? 'all months'}. Files: ${p.files}.`,
+    p.files ? 'Each file is named by date, supplier, number and total. index.csv lists every file with its date, supplier, number, total, VAT, currency, category, pay method and folder.' : 'Nothing matched: this package is empty.',
+    ...(p.notes?.en ?? []),
+    '',
+  ].join('\n');
 }
 
 export const rangeText = (r: ZipRange) => (r.from || r.to ? `${r.from ?? '…'} – ${r.to ?? '…'}` : 'all months');

@@ -1,7 +1,7 @@
 import type { Services } from '../../core/context.ts';
 import type { DocStore } from '../../ports/store.ts';
 import { accountsPath, statementsPath, type AccountRecord, type StatementRecord } from '../statements/statements.ts';
-import { readyStatements, uniqueNames, writeZip } from './accZip.ts';
+import { readyStatements, uniqueNames, writeZip, zipReadme } from './accZip.ts';
 import { sanitizeFileName } from '../../core/text.ts';
 import type { EmailMessage } from '../../ports/outbox.ts';
 
@@ -30,7 +30,16 @@ export async function buildStatementsZip(s: Services, businessId: string, month:
   const inIds = new Set(ready.map((st) => st.accountId));
   const entries = uniqueNames(ready.flatMap((st) => st.files.map((f) => ({ dir: `${sanitizeFileName(st.accountName, st.accountId)}/${month}`, fileName: f.fileName, fileId: f.fileId }))));
   const missing = accounts.filter((a) => !inIds.has(a.id)).map((a) => a.name);
-  const readme = [`Statements of ${month}: none is ready.`, missing.length ? `Accounts without a statement: ${missing.join(', ')}.` : 'No statement account is connected.', ''].join('\n');
+  const readme = zipReadme({
+    title: { he: `דפי החשבון של ${month}`, en: `Statements of ${month}` },
+    range: { from: month, to: month },
+    files: entries.length,
+    notes: missing.length
+      ? { he: [`חשבונות בלי דף חשבון: ${missing.join(', ')}.`], en: [`Accounts without a statement: ${missing.join(', ')}.`] }
+      : accounts.length
+        ? undefined
+        : { he: ['לא מחובר אף חשבון.'], en: ['No statement account is connected.'] },
+  });
   const { file, entries: n } = await writeZip(s, businessId, `statements-${month}.zip`, entries, readme);
   return { businessId, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries: n, accounts: [...new Set(ready.map((st) => st.accountName))], missing };
 }

@@ -10,7 +10,7 @@ import { withMailbox, getMailbox } from './mailboxes.ts';
 import type { Mail, MailPart, MailboxSession } from '../../ports/mailbox.ts';
 import { searchTokensOf } from '../search.ts';
 import { loadRules, matchRule, type FileableDoc, type FolderRuleRecord } from '../invoices/folderRules.ts';
-import { mailText } from './mailView.ts';
+import { mailHtml, mailText } from './mailView.ts';
 import { BODY_PART, bodyPdfName, mailToPdf } from './mailPdf.ts';
 import { decodeHeader } from './mime.ts';
 
@@ -351,7 +351,7 @@ async function importOne(services: Services, session: MailboxSession, m: { busin
   // A body rule prints the body only when no attachment was an invoice (imported or a duplicate):
   // the body of a mail that carries its invoice is a cover note, and reading it would cost AI quota.
   if (!docIds.length && !dups && bodyRuleMatches(bodyRules, { accountId: m.accountId, from, subject, date, messageId: m.messageId })) {
-    const bytes = await mailToPdf({ from, subject, date, text: mailText(msg.payload) });
+    const bytes = await mailToPdf({ from, subject, date, text: mailText(msg.payload), html: mailHtml(msg.payload) });
     const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: bodyPdfName(subject), partId: BODY_PART, bytes });
     if (r.outcome === 'imported') docIds.push(r.docId);
     else if (r.outcome === 'duplicate') dups++;

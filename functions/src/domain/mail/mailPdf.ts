@@ -1,10 +1,12 @@
-import { PDFDocument, rgb } from 'pdf-lib';
-import { drawText, embedTextFont, wrapLines } from '../../core/pdfText.ts';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
+import { cleanText, drawText, embedTextFont, isRtl, textWidth, wrapLines, type TextFont } from '../../core/pdfText.ts';
+import { mailBlocks, textBlocks, type MailBlock } from './mailLayout.ts';
 
 /**
  * A mail body "printed" to PDF with pdf-lib and the Hebrew-capable text drawing of core/pdfText.ts:
- * sender, subject and date on top, then the text wrapped to A4 pages. Pure JavaScript, so it runs on
- * Cloud Functions as it does locally (no browser, no fonts from the system).
+ * sender, subject and date (Israel time) on top, then the body: paragraphs wrapped to A4 pages, and HTML
+ * tables drawn as tables, with columns and borders (right to left when the table is Hebrew). Pure
+ * JavaScript, so it runs on Cloud Functions as it does locally: no browser (docs/decisions.md).
  */
 /** The MIME part id a printed body stands in for (Gmail's part ids are numeric, so it never collides). */
 export const BODY_PART = 'body';
@@ -15,31 +17,104 @@ const [W, H] = [595.28, 841.89];
 const MARGIN = 50;
 const SIZE = 11;
 const LINE = 15;
+const CELL_PAD = 4;
+const MIN_COL = 36;
+const BORDER = rgb(0.55, 0.55, 0.55);
+const HEADER_FILL = rgb(0.92, 0.92, 0.92);
 
-export async function mailToPdf(m: { from: string; subject: string; date: string; text: string }): Promise<Buffer> {
+/** The mail's moment as an Israeli reader reads it: day.month.year, 24-hour clock, Israel time. */
+export function israelTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Jerusalem', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(d);
+  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '';
+  return `${p('day')}.${p('month')}.${p('year')} ${p('hour')}:${p('minute')} (Israel)`;
+}
+
+class Printer {
+  page: PDFPage;
+  y = H - MARGIN;
+  readonly width = W - 2 * MARGIN;
+  readonly doc: PDFDocument;
+  readonly regular: TextFont;
+  readonly bold: TextFont;
+  constructor(doc: PDFDocument, regular: TextFont, bold: TextFont) {
+    this.doc = doc;
+    this.regular = regular;
+    this.bold = bold;
+    this.page = doc.addPage([W, H]);
+  }
+  /** Room for `h` more points on this page, else a new page. */
+  need(h: number) {
+    if (this.y - h < MARGIN) {
+      this.page = this.doc.addPage([W, H]);
+      this.y = H - MARGIN;
+    }
+  }
+  line(text: string, font = this.regular) {
+    this.need(LINE);
+    drawText(this.page, text, { x: MARGIN, y: this.y - SIZE, size: SIZE, font, maxWidth: this.width });
+    this.y -= LINE;
+  }
+  paragraph(text: string) {
+    for (const para of text.split('\n')) {
+      if (!para.trim()) {
+        this.y -= LINE / 2;
+        continue;
+      }
+      for (const l of wrapLines(para, this.regular, SIZE, this.width)) this.line(l);
+    }
+    this.y -= LINE / 2;
+  }
+  table(rows: string[][], header: boolean) {
+    const cols = Math.max(...rows.map((r) => r.length));
+    const cells = rows.map((r) => Array.from({ length: cols }, (_, i) => r[i] ?? ''));
+    const rtl = cells.flat().filter(isRtl).length * 2 >= cells.flat().filter((c) => /\p{L}/u.test(c)).length && cells.flat().some(isRtl);
+    // Columns as wide as their widest cell, shrunk in proportion when the page is narrower (cells then wrap).
+    const natural = Array.from({ length: cols }, (_, i) =>
+      Math.max(MIN_COL, ...cells.map((r, ri) => textWidth(cleanText(r[i], header && ri === 0 ? this.bold : this.regular), (header && ri === 0 ? this.bold : this.regular).font, SIZE) + 2 * CELL_PAD + 1)),
+    );
+    // Receipts span the page: the columns share its width in proportion to their widest cell, so narrow
+    // columns still stand apart; on a page too narrow, cells wrap.
+    const total = natural.reduce((a, b) => a + b, 0);
+    const shares = natural.map((w) => Math.max(MIN_COL, (w / total) * this.width));
+    const sum = shares.reduce((a, b) => a + b, 0);
+    const colW = shares.map((w) => (w * this.width) / sum);
+    // Hebrew tables start at the right edge and run leftwards, as the mail showed them.
+    const left = (i: number) => {
+      const before = colW.slice(0, i).reduce((a, b) => a + b, 0);
+      return rtl ? MARGIN + this.width - before - colW[i] : MARGIN + before;
+    };
+    cells.forEach((row, ri) => {
+      const font = header && ri === 0 ? this.bold : this.regular;
+      const lines = row.map((c, i) => (c ? wrapLines(c, font, SIZE, colW[i] - 2 * CELL_PAD) : ['']));
+      const h = Math.max(...lines.map((l) => l.length)) * LINE + 2 * CELL_PAD;
+      this.need(h);
+      const top = this.y;
+      row.forEach((_, i) => {
+        const x = left(i);
+        this.page.drawRectangle({ x, y: top - h, width: colW[i], height: h, borderColor: BORDER, borderWidth: 0.5, ...(header && ri === 0 ? { color: HEADER_FILL } : {}) });
+        lines[i].forEach((l, li) => {
+          if (l) drawText(this.page, l, { x: x + CELL_PAD, y: top - CELL_PAD - SIZE - li * LINE + 2, size: SIZE, font, maxWidth: colW[i] - 2 * CELL_PAD, direction: rtl ? 'rtl' : 'auto' });
+        });
+      });
+      this.y = top - h;
+    });
+    this.y -= LINE / 2;
+  }
+}
+
+export async function mailToPdf(m: { from: string; subject: string; date: string; text: string; html?: string }): Promise<Buffer> {
   const doc = await PDFDocument.create();
   doc.setTitle(m.subject || 'mail');
-  const regular = await embedTextFont(doc, 'regular');
-  const bold = await embedTextFont(doc, 'bold');
-  const width = W - 2 * MARGIN;
-  let page = doc.addPage([W, H]);
-  let y = H - MARGIN;
-  const line = (text: string, font = regular, size = SIZE) => {
-    if (y < MARGIN + LINE) {
-      page = doc.addPage([W, H]);
-      y = H - MARGIN;
-    }
-    drawText(page, text, { x: MARGIN, y, size, font, maxWidth: width });
-    y -= LINE;
-  };
-  for (const [label, value] of [['From', m.from], ['Subject', m.subject], ['Date', m.date]] as const) {
-    for (const l of wrapLines(`${label}: ${value}`, bold, SIZE, width)) line(l, bold);
+  const p = new Printer(doc, await embedTextFont(doc, 'regular'), await embedTextFont(doc, 'bold'));
+  for (const [label, value] of [['From', m.from], ['Subject', m.subject], ['Date', israelTime(m.date)]] as const) {
+    for (const l of wrapLines(`${label}: ${value}`, p.bold, SIZE, p.width)) p.line(l, p.bold);
   }
-  page.drawLine({ start: { x: MARGIN, y: y + LINE / 2 }, end: { x: W - MARGIN, y: y + LINE / 2 }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
-  y -= LINE / 2;
-  for (const para of (m.text || '(empty body)').split('\n')) {
-    const lines = para.trim() ? wrapLines(para, regular, SIZE, width) : [''];
-    for (const l of lines) (l ? line(l) : (y -= LINE));
-  }
+  p.page.drawLine({ start: { x: MARGIN, y: p.y - 2 }, end: { x: W - MARGIN, y: p.y - 2 }, thickness: 0.5, color: rgb(0.6, 0.6, 0.6) });
+  p.y -= LINE / 2;
+  const blocks: MailBlock[] = m.html ? mailBlocks(m.html) : textBlocks(m.text);
+  if (!blocks.length) p.paragraph('(empty body)');
+  for (const b of blocks) (b.kind === 'table' ? p.table(b.rows, b.header) : p.paragraph(b.text));
   return Buffer.from(await doc.save());
 }

@@ -63,6 +63,12 @@ export function mailView(payload: MailPart) {
   };
 }
 
+/** The mail's HTML body as sent (for printing its layout; never shown as is), or undefined. */
+export function mailHtml(payload: MailPart): string | undefined {
+  const html = findPart(payload, 'text/html');
+  return html ? decodeBody(html) : undefined;
+}
+
 /** The mail's body as plain text: the text part, else the HTML part's text (tags dropped). */
 export function mailText(payload: MailPart): string {
   const plain = findPart(payload, 'text/plain');

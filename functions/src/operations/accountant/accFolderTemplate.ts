@@ -15,21 +15,12 @@ interface Node {
 
 const src = (kind: AccSource['kind'], over: Partial<AccSource> = {}): AccSource => ({ kind, folderIds: [], payMethods: [], accountIds: [], ...over });
 
-const PAY_METHOD_FOLDERS: [string, AccSource['payMethods']][] = [
-  ['כרטיס אשראי', ['card']],
-  ['העברה בנקאית', ['bank_transfer']],
-  ['מזומן', ['cash']],
-  ["צ'קים", ['check']],
-  ['PayPal', ['paypal']],
-  ['אחר או לא ידוע', ['other', 'unknown']],
-];
-
 export default defineOperation({
   name: 'accFolderTemplate',
   group: 'accountant',
   summary: 'Create the recommended accountant tree from what the business has',
   description:
-    'Invoices by invoice folder, card invoices by card ending, invoices by pay method, statements, proofs of payment and signed forms. ' +
+    'Invoices by invoice folder, card invoices by card ending, statements, proofs of payment and signed forms: every document in exactly one folder (the pay method is a column of the ZIP\'s index.csv). ' +
     'Adds only what is missing (folders it made before are recognised even when renamed or moved), so running it twice changes nothing.',
   flags: { idempotent: true },
   input: empty(),
@@ -45,8 +36,7 @@ export default defineOperation({
       plan.push({ key: 'cards', parentKey: '', name: 'כרטיסי אשראי', source: null });
       for (const f of cards) plan.push({ key: `card:${f.id}`, parentKey: 'cards', name: f.name, source: src('invoices', { folderIds: [f.id] }) });
     }
-    plan.push({ key: 'paymethods', parentKey: '', name: 'חשבוניות לפי אמצעי תשלום', source: null });
-    for (const [name, payMethods] of PAY_METHOD_FOLDERS) plan.push({ key: `pay:${payMethods.join('+')}`, parentKey: 'paymethods', name, source: src('invoices', { payMethods }) });
+    // No branch by pay method: it would hold every invoice a second time (9 documents became 27 entries).
     plan.push({ key: 'statements', parentKey: '', name: 'דפי חשבון', source: src('statements') });
     plan.push({ key: 'proofs', parentKey: '', name: 'אסמכתאות תשלום', source: src('proofs') });
     plan.push({ key: 'signed', parentKey: '', name: 'טפסים חתומים', source: src('signed') });

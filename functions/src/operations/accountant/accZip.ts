@@ -3,14 +3,15 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input, month } from '../../core/schema.ts';
 import { invalid, notFound } from '../../core/errors.ts';
 import { accFoldersPath } from '../../domain/accountant/accountant.ts';
-import { planAccZip, rangeText, writeZip } from '../../domain/accountant/accZip.ts';
+import { planAccZip, rangeText, writeZip, zipReadme } from '../../domain/accountant/accZip.ts';
 
 export default defineOperation({
   name: 'accZip',
   group: 'accountant',
   summary: 'One ZIP of the accountant tree (or one folder), optionally for a month range',
   description:
-    'Entries mirror the accountant folders (names as they are, Hebrew included; collisions get " (2)"), filled by each folder\'s source rule; ' +
+    'Entries mirror the accountant folders (names as they are, Hebrew included), filled by each folder\'s source rule, each document once per folder, named by date, supplier, number and total; ' +
+    'every ZIP holds README.txt (Hebrew, then English) and index.csv (one row per file: date, supplier, number, total, VAT, currency, category, pay method, folder); ' +
     'from/to limit by invoice date and payment date. An empty selection still makes a ZIP, with a README of what was searched. ' +
     'Returns when the ZIP is stored, with its download link; large ZIPs can take longer than Hosting\'s 60 seconds: call {direct_url}/accZip.',
   flags: {},
@@ -26,13 +27,14 @@ export default defineOperation({
     if (folderId && !(await ctx.store.get(accFoldersPath(businessId, folderId)))) throw notFound(`folderId: accountant folder ${folderId}`);
     const range = { from, to };
     const { entries, searched } = await planAccZip(ctx, businessId, folderId, range);
-    const readme = [
-      'Nothing matched: this package is empty.',
-      `Months: ${rangeText(range)}.`,
-      searched.length ? 'Folders searched:' : 'No accountant folder has a source rule (accFolderSetSource, or accFolderTemplate).',
-      ...searched.map((l) => `- ${l}`),
-      '',
-    ].join('\n');
+    const readme = zipReadme({
+      title: { he: 'חבילה לרואה החשבון', en: 'Package for the accountant' },
+      range,
+      files: entries.length,
+      notes: searched.length
+        ? { he: ['התיקיות שנבדקו:', ...searched.map((l) => `- ${l}`)], en: ['Folders searched:', ...searched.map((l) => `- ${l}`)] }
+        : { he: ['לאף תיקייה של רואה החשבון אין כלל מקור.'], en: ['No accountant folder has a source rule (accFolderSetSource, or accFolderTemplate).'] },
+    });
     const stamp = new Date(ctx.clock.now()).toISOString().slice(0, 10);
     const zipName = `accountant-${from || to ? `${from ?? 'start'}_${to ?? 'now'}` : stamp}.zip`;
     const { file, entries: n, missing } = await writeZip(ctx, businessId, zipName, entries, readme);

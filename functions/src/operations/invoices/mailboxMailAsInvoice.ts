@@ -5,7 +5,7 @@ import { notFound, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { ingestAttachment, mailsPath, type ScannedMail } from '../../domain/mail/mailImport.ts';
 import { withMailbox } from '../../domain/mail/mailboxes.ts';
-import { mailText } from '../../domain/mail/mailView.ts';
+import { mailHtml, mailText } from '../../domain/mail/mailView.ts';
 import { BODY_PART, bodyPdfName, mailToPdf } from '../../domain/mail/mailPdf.ts';
 import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 import { folderRulesPath, loadRules, MAX_RULES, type FolderRuleRecord } from '../../domain/invoices/folderRules.ts';
@@ -31,7 +31,7 @@ export default defineOperation({
     if (!doc) throw notFound(`seenId: mail ${seenId}`);
     const m = doc.data as unknown as ScannedMail;
     const message = await withMailbox(ctx, businessId, m.accountId, (s) => s.getMessage(m.messageId, 'full'));
-    const pdf = await mailToPdf({ from: m.from, subject: m.subject, date: m.date, text: mailText(message.payload) });
+    const pdf = await mailToPdf({ from: m.from, subject: m.subject, date: m.date, text: mailText(message.payload), html: mailHtml(message.payload) });
     const out = await ingestAttachment(ctx, { businessId, accountId: m.accountId, messageId: m.messageId, from: m.from, subject: m.subject, date: m.date, fileName: bodyPdfName(m.subject), partId: BODY_PART, bytes: pdf });
     const docId = out.outcome === 'imported' ? out.docId : null;
     if (docId) {
