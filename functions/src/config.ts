@@ -73,6 +73,11 @@ export interface Config {
   marketBaseUrl: string;
   marketClientId: string;
   marketClientSecret: string;
+  /**
+   * Time limit of one call to each provider, ms (issue 20): `<NAME>_TIMEOUT_MS`, else PROVIDER_TIMEOUT_MS (20 s).
+   * The tax authority's is itaTimeoutMs (ITA_TIMEOUT_MS).
+   */
+  providerTimeoutMs: { usbank: number; fxwallet: number; gateway: number; cardproc: number; market: number; chat: number; mailbox: number };
   quotas: Record<string, number>;
   /** Proxies in front of the service that append to X-Forwarded-For (Hosting and Google's front end: 2). */
   trustedProxyHops: number;
@@ -103,6 +108,13 @@ const originOf = (url: string | undefined) => {
     return undefined;
   }
 };
+
+/** Per-provider call time limits: `<NAME>_TIMEOUT_MS`, falling back to PROVIDER_TIMEOUT_MS, then 20 s. */
+function providerTimeouts(env: NodeJS.ProcessEnv): Config['providerTimeoutMs'] {
+  const base = positiveInt(env.PROVIDER_TIMEOUT_MS, 20_000);
+  const of = (name: string) => positiveInt(env[`${name}_TIMEOUT_MS`], base);
+  return { usbank: of('USBANK'), fxwallet: of('FXWALLET'), gateway: of('GATEWAY'), cardproc: of('CARDPROC'), market: of('MARKET'), chat: of('CHAT'), mailbox: of('MAILBOX') };
+}
 
 const DEFAULT_QUOTAS: Record<string, number> = { ai: 500 };
 
@@ -172,7 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     itaClientId: env.ITA_CLIENT_ID ?? '',
     itaClientSecret: env.ITA_CLIENT_SECRET ?? '',
     itaScope: env.ITA_SCOPE ?? 'scope',
-    itaTimeoutMs: Number(env.ITA_TIMEOUT_MS ?? 15_000),
+    itaTimeoutMs: positiveInt(env.ITA_TIMEOUT_MS, positiveInt(env.PROVIDER_TIMEOUT_MS, 20_000)),
     chatAuthUrl: env.CHAT_AUTH_URL || 'https://slack.com/oauth/v2/authorize',
     chatBaseUrl: (env.CHAT_BASE_URL || 'https://slack.com/api').replace(/\/+$/, '') + '/',
     chatClientId: env.CHAT_CLIENT_ID ?? '',
@@ -187,7 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cardprocBaseUrl: (env.CARDPROC_BASE_URL || 'https://api.stripe.com').replace(/\/+$/, ''),
     usbankBaseUrl: (env.USBANK_BASE_URL || 'https://api.mercury.com/api/v1').replace(/\/+$/, ''),
     fxwalletBaseUrl: (env.FXWALLET_BASE_URL || 'https://api.wise.com').replace(/\/+$/, ''),
-    fxwalletSandboxBaseUrl: (env.FXWALLET_SANDBOX_BASE_URL || 'https://api.sandbox.transferwise.tech').replace(/\/+$/, ''),
+    fxwalletSandboxBaseUrl: (env.FXWALLET_SANDBOX_BASE_URL || 'https://api.wise-sandbox.com').replace(/\/+$/, ''),
     gatewayBaseUrl: (env.GATEWAY_BASE_URL || 'https://secure.cardcom.solutions/api/v11').replace(/\/+$/, ''),
     gatewaySandboxBaseUrl: (env.GATEWAY_SANDBOX_BASE_URL || 'https://secure.cardcom.solutions/api/v11').replace(/\/+$/, ''),
     marketAuthUrl: env.MARKET_AUTH_URL || 'https://www.upwork.com/ab/account-security/oauth2/authorize',
@@ -195,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketBaseUrl: env.MARKET_BASE_URL || 'https://api.upwork.com/graphql',
     marketClientId: env.MARKET_CLIENT_ID ?? '',
     marketClientSecret: env.MARKET_CLIENT_SECRET ?? '',
+    providerTimeoutMs: providerTimeouts(env),
     quotas,
     trustedProxyHops: env.TRUSTED_PROXY_HOPS !== undefined && /^\d+$/.test(env.TRUSTED_PROXY_HOPS) ? Number(env.TRUSTED_PROXY_HOPS) : inFunctions ? 2 : 0,
     pageLimits: {

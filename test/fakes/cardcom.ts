@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A fake of Cardcom's REST API v11 (https://secure.cardcom.solutions/api/v11), as
- * functions/src/adapters/gateway/gateway.ts calls it, in the shape of Cardcom's public v11 swagger:
- * - POST /api/v11/Financial/FinancialTransactions
- *     { ApiName, ApiPassword, FromCreateDate, ToCreateDate (DDMMYYYY), AddDepositedTransaction, Page, Page_size (10–2000) }
+ * functions/src/adapters/gateway/gateway.ts calls it, as strict as Cardcom's public v11 swagger
+ * (secure.cardcom.solutions/swagger: Financial/FinancialTransactions, FinancialTransactionsReq, FinancialTransactionsResp):
+ * - POST /api/v11/Financial/FinancialTransactions, JSON only (415 otherwise)
+ *     { ApiName*, ApiPassword* (minLength 1), FromCreateDate, ToCreateDate (DDMMYYYY, real dates, from ≤ to),
+ *       AddDepositedTransaction, Page* (from 1), Page_size* (10–2000), BankDepositeId }
  *   → 200 { ResponseCode: 0, Description, Page, Page_size, FinancialTransactions: [...] }
  *   → 401 { ResponseCode, Description: 'Invalid username' } for an unknown API user or a wrong password
- *   → 400 { ResponseCode, Description } for a malformed request
+ *   → 400 { ResponseCode, Description } for a malformed request (a missing required field, a bad date or page)
  * Rows are returned when created in the range, or (AddDepositedTransaction) deposited in it. Records every request.
  */
 export interface FakeCardcomRow {
@@ -40,19 +42,26 @@ export interface FakeCardcom {
   refuse: { ResponseCode: number; Description: string } | null;
   /** The next n requests answer 429 with Retry-After (seconds). */
   rateLimitNext(n: number, retryAfter?: string): void;
+  /** The next n requests answer this status (e.g. 500). */
+  failNext(n: number, status: number): void;
   close(): Promise<void>;
 }
 
 const DATE = /^(\d{2})(\d{2})(\d{4})$/;
-/** DDMMYYYY → YYYY-MM-DD (null when malformed). */
+/** DDMMYYYY → YYYY-MM-DD (null when malformed or not a calendar date). */
 const isoDay = (s: unknown) => {
   const m = typeof s === 'string' ? DATE.exec(s) : null;
-  return m ? `${m[3]}-${m[2]}-${m[1]}` : null;
+  if (!m) return null;
+  const iso = `${m[3]}-${m[2]}-${m[1]}`;
+  const d = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso ? iso : null;
 };
 
 export async function startFakeCardcom(): Promise<FakeCardcom> {
   let limited = 0;
   let retryAfter = '0';
+  let failing = 0;
+  let failStatus = 500;
   const fake: FakeCardcom = {
     baseUrl: '',
     close: async () => undefined,
@@ -63,6 +72,10 @@ export async function startFakeCardcom(): Promise<FakeCardcom> {
     rateLimitNext(n, after = '0') {
       limited = n;
       retryAfter = after;
+    },
+    failNext(n, status) {
+      failing = n;
+      failStatus = status;
     },
   };
   const server = createServer(async (req: IncomingMessage, res) => {
@@ -84,8 +97,14 @@ export async function startFakeCardcom(): Promise<FakeCardcom> {
       limited--;
       return send(429, { ResponseCode: 429, Description: 'Too many requests' }, { 'retry-after': retryAfter });
     }
+    if (failing > 0) {
+      failing--;
+      return send(failStatus, { ResponseCode: failStatus, Description: 'Internal Server Error' });
+    }
     if (req.method !== 'POST' || url.pathname !== '/api/v11/Financial/FinancialTransactions') return send(404, { ResponseCode: 404, Description: 'Not found' });
     if (req.headers['content-type']?.split(';')[0] !== 'application/json') return send(415, { ResponseCode: 415, Description: 'Unsupported Media Type' });
+    for (const f of ['ApiName', 'ApiPassword']) if (typeof body[f] !== 'string' || !(body[f] as string).length) return send(400, { ResponseCode: 1, Description: `The ${f} field is required.` });
+    for (const f of ['Page', 'Page_size']) if (typeof body[f] !== 'number') return send(400, { ResponseCode: 1, Description: `The ${f} field is required.` });
     const user = typeof body.ApiName === 'string' ? body.ApiName : '';
     if (!user || fake.users.get(user) !== body.ApiPassword) return send(401, { ResponseCode: 401, Description: 'Invalid username' });
     if (fake.refuse) return send(200, { ...fake.refuse, FinancialTransactions: null });
@@ -94,6 +113,7 @@ export async function startFakeCardcom(): Promise<FakeCardcom> {
     const page = Number(body.Page);
     const size = Number(body.Page_size);
     if (!from || !to) return send(400, { ResponseCode: 1, Description: 'Date format must be DDMMYYYY' });
+    if (from > to) return send(400, { ResponseCode: 1, Description: 'FromCreateDate must not be after ToCreateDate' });
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 10 || size > 2000) return send(400, { ResponseCode: 1, Description: 'Page from 1, Page_size 10-2000' });
     const inRange = (at: string | null) => !!at && at.slice(0, 10) >= from && at.slice(0, 10) <= to;
     const list = fake.rows.filter((r) => inRange(r.CreateDate) || (body.AddDepositedTransaction === true && inRange(r.BankDepositAt)));
@@ -104,6 +124,10 @@ export async function startFakeCardcom(): Promise<FakeCardcom> {
   const port = (server.address() as AddressInfo).port;
   // The same object the server reads, so a test's changes (refuse, users, rows) take effect.
   fake.baseUrl = `http://127.0.0.1:${port}/api/v11`;
-  fake.close = () => new Promise((r) => server.close(() => r()));
+  fake.close = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return fake;
 }

@@ -4,12 +4,16 @@ import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
 
 /**
- * A fake of the Israel Tax Authority's OAuth server and invoice-information API, speaking the wire
- * format of functions/src/adapters/ita/itaClient.ts (docs/decisions.md, "Tax authority"):
+ * A fake of the Israel Tax Authority's OAuth server and invoice-information API, following the ITA's official sample
+ * (github.com/ISRTaxesOpenAPI/nodeJSExample: index.js, getToken.js, createRequestForRefreshToken.js,
+ * createRequestWithToken.js) and the public endpoint list (docs/decisions.md, "Tax authority"):
  * - GET  {prefix}/longtimetoken/oauth2/authorize?response_type=code&client_id&redirect_uri&scope&state
  *        → 302 to redirect_uri?code&state (the user "approves" at once; `decline` makes it error=access_denied)
- * - POST {prefix}/longtimetoken/oauth2/token, form-encoded, client_id + client_secret in the body,
- *        grant_type authorization_code (code, redirect_uri) or refresh_token (refresh_token)
+ * - POST {prefix}/longtimetoken/oauth2/token, form-encoded:
+ *        grant_type=authorization_code (code, redirect_uri, scope) with the client in HTTP Basic, as getToken.js sends
+ *        it (client_secret in the body instead is refused: invalid_client);
+ *        grant_type=refresh_token (refresh_token, scope) with client_id + client_secret in the body, as
+ *        createRequestForRefreshToken.js sends them (Basic is accepted too, RFC 6749 §2.3.1)
  * - POST {prefix}/invoice-information/v1/details, bearer token, JSON {Customer_VAT_Number, Confirmation_Number, Vat_Number?}
  * It checks every request as the real one would, and records what it received.
  */
@@ -146,9 +150,21 @@ export async function startFakeIta(opts: { clientId: string; clientSecret: strin
     res.end();
   }
 
+  /** The client from HTTP Basic (each part form-urlencoded), or null. */
+  function basicClient(req: IncomingMessage): { id: string; secret: string } | null {
+    const b = /^Basic (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (!b) return null;
+    const [id, secret] = Buffer.from(b, 'base64').toString('utf8').split(':');
+    return { id: decodeURIComponent(id ?? ''), secret: decodeURIComponent(secret ?? '') };
+  }
+
   function token(req: IncomingMessage, form: Record<string, string> | null, res: ServerResponse) {
     if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded') || !form) return oauthError(res, 400, 'invalid_request', 'expected a form-encoded body');
-    if (form.client_id !== opts.clientId || form.client_secret !== opts.clientSecret) return oauthError(res, 401, 'invalid_client', 'Invalid client ID or secret');
+    const basic = basicClient(req);
+    if (basic && (form.client_id !== undefined || form.client_secret !== undefined)) return oauthError(res, 400, 'invalid_request', 'use one client authentication method');
+    if (form.grant_type === 'authorization_code' && !basic) return oauthError(res, 401, 'invalid_client', 'Client authentication failed: send the client id and secret with HTTP Basic');
+    const client = basic ?? { id: form.client_id, secret: form.client_secret };
+    if (client.id !== opts.clientId || client.secret !== opts.clientSecret) return oauthError(res, 401, 'invalid_client', 'Invalid client ID or secret');
     if (form.grant_type === 'authorization_code') {
       const c = codes.get(form.code ?? '');
       if (!c || c.used || c.refuse) return oauthError(res, 400, 'invalid_grant', 'authorization code is invalid or expired');

@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
 
 /**
- * A fake Slack speaking the Web API's wire format (api.slack.com/web):
+ * A fake Slack speaking the Web API's wire format (api.slack.com/web), method by method as Slack's reference pages
+ * define them (api.slack.com/methods/oauth.v2.access, /users.list, /auth.test, /auth.revoke, with the error codes
+ * those pages list: invalid_client_id, bad_client_secret, invalid_code, bad_redirect_uri, not_authed, invalid_auth,
+ * invalid_cursor, ratelimited):
  * - GET  /oauth/v2/authorize?client_id&scope&redirect_uri&state → 302 to redirect_uri?code&state
  *        (the user "approves" at once; `decline()` makes the next one error=access_denied)
  * - POST /api/<method>, body application/x-www-form-urlencoded or application/json, the token as

@@ -4,14 +4,19 @@ import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
 
 /**
- * A fake of Upwork as functions/src/adapters/market/upwork.ts calls it:
+ * A fake of Upwork as functions/src/adapters/market/upwork.ts calls it, following Upwork's published definitions: the
+ * GraphQL API reference (www.upwork.com/developer/documentation/graphql/api/docs/index.html: companySelector,
+ * accountingEntity, transactionHistory with TransactionHistoryFilter) and its OAuth 2.0 guide, with the token request
+ * as Upwork's own client sends it (github.com/upwork/node-upwork-oauth2, lib/client.js: authorizationMethod 'body'):
  * - GET  /ab/account-security/oauth2/authorize?response_type=code&client_id&redirect_uri&state → 302 back with code & state
  *   (or error=access_denied when `declineNext`)
  * - POST /api/v3/oauth2/token (form; client_id + client_secret): grant_type=authorization_code (code, redirect_uri) or
  *   refresh_token → { access_token, refresh_token, token_type, expires_in }; a refresh rotates the refresh token;
  *   an unknown/revoked refresh token or code → 400 { error: 'invalid_grant' }
  * - POST /graphql { query, variables } with Bearer access token (401 when unknown or expired) and X-Upwork-API-TenantId:
- *   companySelector, accountingEntity (tenant's), transactionHistory(transactionHistoryFilter: { aceIds_any, transactionDateTime_bt })
+ *   companySelector, accountingEntity (tenant's), transactionHistory(transactionHistoryFilter: { aceIds_any (required,
+ *   non-empty), transactionDateTime_bt: { rangeStart, rangeEnd } (required, YYYY-MM-DD, start ≤ end) }); a refused
+ *   query is HTTP 200 with `errors: [{ message, extensions: { classification } }]`, as GraphQL servers answer.
  * Records every request.
  */
 export const FAKE_UPWORK_CLIENT = { clientId: 'upwork-client-key-1', clientSecret: 'upwork-client-secret-9c2e' };
@@ -177,7 +182,13 @@ export async function startFakeUpwork(): Promise<FakeUpwork> {
       if (/\btransactionHistory\b/.test(text)) {
         const f = q.variables?.transactionHistoryFilter ?? {};
         const aces: string[] = f.aceIds_any ?? [];
-        const { rangeStart = '0000-00-00', rangeEnd = '9999-99-99' } = f.transactionDateTime_bt ?? {};
+        const refused = (message: string) => send(200, { data: { transactionHistory: null }, errors: [{ message, extensions: { classification: 'ValidationError' } }] });
+        if (!Array.isArray(aces) || !aces.length) return refused('transactionHistoryFilter.aceIds_any must list at least one accounting entity');
+        const range = f.transactionDateTime_bt;
+        const DAY = /^\d{4}-\d{2}-\d{2}$/;
+        if (!range || !DAY.test(String(range.rangeStart)) || !DAY.test(String(range.rangeEnd))) return refused('transactionHistoryFilter.transactionDateTime_bt needs rangeStart and rangeEnd as YYYY-MM-DD');
+        if (range.rangeStart > range.rangeEnd) return refused('transactionDateTime_bt.rangeStart must not be after rangeEnd');
+        const { rangeStart, rangeEnd } = range as { rangeStart: string; rangeEnd: string };
         const owner = fake.organizations.find((o) => aces.includes(o.aceId));
         if (!org || !owner || owner.id !== org.id) return send(200, { data: { transactionHistory: null }, errors: [{ message: 'access denied to accounting entity' }] });
         const rows = (fake.transactions.get(org.id) ?? [])
@@ -212,7 +223,11 @@ export async function startFakeUpwork(): Promise<FakeUpwork> {
     authUrl: `${baseUrl}/ab/account-security/oauth2/authorize`,
     tokenUrl: `${baseUrl}/api/v3/oauth2/token`,
     graphqlUrl: `${baseUrl}/graphql`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   }) as FakeUpwork;
 }
 

@@ -56,6 +56,25 @@ export const recentUnixMs = () =>
       if (v < Y2000_MS) ctx.addIssue({ code: 'custom', message: `${v} is before the year 2000 in milliseconds; send unix milliseconds, not seconds (e.g. ${v * 1000} if you meant seconds)` });
     });
 
+/**
+ * A credential that travels in an HTTP header (API tokens, keys): printable ASCII without spaces, as providers issue
+ * them. Anything else (a Hebrew letter, a control character pasted along) is refused here, naming the field, rather
+ * than failing inside the HTTP client.
+ */
+export const headerCredential = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(/^[\x21-\x7e]+$/, 'must be pasted exactly as issued: printable ASCII characters without spaces (another character was pasted along)');
+/** A credential sent inside a request body (API user names, passwords): any characters but control characters. */
+export const bodyCredential = (max: number, opts: { trim?: boolean } = {}) =>
+  (opts.trim ? z.string().trim() : z.string())
+    .min(1)
+    .max(max)
+    .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+
 /** Base64 of at most `maxBytes` decoded bytes, without a `data:` prefix. */
 export const base64 = (maxBytes: number = LIMITS.fileBytes) =>
   z

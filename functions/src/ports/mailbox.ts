@@ -13,6 +13,8 @@ export interface MailboxSettings {
   tokenUrl: string;
   /** The provider's API root, e.g. https://gmail.googleapis.com */
   baseUrl: string;
+  /** Time limit of one call (token endpoint or API), ms. */
+  timeoutMs?: number;
 }
 
 /** Why a call failed, in words the domain can act on. */

@@ -10,6 +10,8 @@ export interface MarketSettings {
   authUrl: string;
   tokenUrl: string;
   baseUrl: string;
+  /** Time limit of one call (token endpoint or API), ms. */
+  timeoutMs?: number;
 }
 
 export interface MarketCredentials extends Record<string, string> {

@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
-import { startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
+import { mercuryUuid, startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
 import { addMonths, closedMonth, closedMonths, currentMonth } from '../../../functions/src/domain/months.ts';
 import { automationRunStatementPath, requestStatementSync, statementId } from '../../../functions/src/domain/statements/statements.ts';
 
@@ -25,7 +25,7 @@ let mercury: FakeMercury;
 before(async () => {
   mercury = await startFakeMercury();
   mercury.tokens.add('tok');
-  mercury.accounts.push({ id: 'a1', name: 'Ops', status: 'active', kind: 'checking' });
+  mercury.accounts.push({ id: mercuryUuid('a1'), name: 'Ops', status: 'active', kind: 'checking' });
   h = await createHarness({ env: { USBANK_BASE_URL: mercury.baseUrl } });
 });
 after(async () => {
@@ -35,7 +35,7 @@ after(async () => {
 
 test('a sync requested with runId records its outcome on the automation run; a repeat while pending queues nothing', async () => {
   const last = addMonths(currentMonth(Date.now()), -1);
-  mercury.statements.set('a1', new Map([[last, Buffer.from('%PDF-1.4 ops')]]));
+  mercury.statements.set(mercuryUuid('a1'), new Map([[last, Buffer.from('%PDF-1.4 ops')]]));
   const acc = (await h.call('usbankConnect', { token: 'tok' })).accounts[0];
   const b = h.owner.businessId;
   await requestStatementSync(h.app.services, b, 'usbank', acc.id, last, { runId: 'run1' });

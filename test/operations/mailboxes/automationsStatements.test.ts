@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { startSmtp, mailText } from '../../fakes/smtp.ts';
-import { startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
+import { mercuryUuid, startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
 import { runsPath, CHECK_EVERY_S } from '../../../functions/src/domain/automations/automations.ts';
 import { scheduleMonthlyStatements } from '../../../functions/src/domain/automations/statementsRun.ts';
@@ -22,10 +22,10 @@ before(async () => {
   smtp = await startSmtp();
   mercury = await startFakeMercury();
   mercury.tokens.add(TOKEN);
-  mercury.accounts.push({ id: 'a1', name: 'Checking', status: 'active', kind: 'checking' }, { id: 'a2', name: 'Savings', status: 'active', kind: 'savings' }, { id: 'a3', name: 'Treasury', status: 'active', kind: 'treasury' });
-  mercury.statements.set('a1', new Map([[month, Buffer.from('%PDF-1.4 checking')]]));
-  mercury.statements.set('a2', new Map([[month, Buffer.from('%PDF-1.4 savings')]]));
-  mercury.statements.set('a3', new Map()); // no statement this month: its sync fails
+  mercury.accounts.push({ id: mercuryUuid('a1'), name: 'Checking', status: 'active', kind: 'checking' }, { id: mercuryUuid('a2'), name: 'Savings', status: 'active', kind: 'savings' }, { id: mercuryUuid('a3'), name: 'Treasury', status: 'active', kind: 'treasury' });
+  mercury.statements.set(mercuryUuid('a1'), new Map([[month, Buffer.from('%PDF-1.4 checking')]]));
+  mercury.statements.set(mercuryUuid('a2'), new Map([[month, Buffer.from('%PDF-1.4 savings')]]));
+  mercury.statements.set(mercuryUuid('a3'), new Map()); // no statement this month: its sync fails
   h = await createHarness({ env: { SMTP_URL: smtp.url, USBANK_BASE_URL: mercury.baseUrl }, overrides: { clock: { now: () => now } } });
 });
 after(async () => {

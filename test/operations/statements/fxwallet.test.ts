@@ -2,7 +2,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeWise, type FakeWise } from '../../fakes/wise.ts';
-import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
+import { addMonths, currentMonth, monthBounds } from '../../../functions/src/domain/months.ts';
 
 let h: Harness;
 let wise: FakeWise;
@@ -24,6 +24,8 @@ before(async () => {
     { id: 9001, sourceCurrency: 'EUR', status: 'outgoing_payment_sent', created: `${last}-10T09:00:00.000Z` },
     { id: 9002, sourceCurrency: 'USD', status: 'outgoing_payment_sent', created: `${last}-11T09:00:00.000Z` },
     { id: 9003, sourceCurrency: 'EUR', status: 'cancelled', created: `${last}-12T09:00:00.000Z` },
+    // At the very instant the month ends: Wise's createdDateEnd is inclusive, so the adapter must leave it to the next month.
+    { id: 9004, sourceCurrency: 'EUR', status: 'outgoing_payment_sent', created: monthBounds(last).end },
   );
   h = await createHarness({ env: { FXWALLET_BASE_URL: wise.baseUrl, FXWALLET_SANDBOX_BASE_URL: sandbox.baseUrl } });
 });
@@ -60,6 +62,7 @@ test('each balance is an account; a month stores statement PDF + CSV and the sen
   const receipt = st.files.find((f: any) => f.fileName.includes('9001'));
   assert.equal(await open(receipt.url), '%PDF-1.4 receipt 9001');
   assert.ok(!st.files.some((f: any) => /9002|9003/.test(f.fileName)), 'only EUR transfers that were sent');
+  assert.ok(!st.files.some((f: any) => /9004/.test(f.fileName)), 'a transfer at the month\'s end belongs to the next month');
   const stmtReq = wise.requests.find((r) => r.path.startsWith('/v1/profiles/101/balance-statements/201/statement.pdf'))!;
   const q = new URL(stmtReq.path, 'http://x').searchParams;
   assert.equal(q.get('currency'), 'EUR');

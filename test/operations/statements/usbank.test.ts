@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
-import { startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
+import { mercuryStatementId, mercuryUuid, startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
 
 let h: Harness;
@@ -10,13 +10,15 @@ const TOKEN = 'secret-token-mercury-123';
 const last = addMonths(currentMonth(Date.now()), -1);
 const prev = addMonths(last, -1);
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-2)!;
+const ACC1 = mercuryUuid('acc-1');
+const ACC2 = mercuryUuid('acc-2');
 
 before(async () => {
   mercury = await startFakeMercury();
   mercury.tokens.add(TOKEN);
-  mercury.accounts.push({ id: 'acc-1', name: 'Checking', status: 'active', kind: 'checking' }, { id: 'acc-2', name: 'Savings', status: 'active', kind: 'savings' });
-  mercury.statements.set('acc-1', new Map([[last, Buffer.from('%PDF-1.4 checking last')], [prev, Buffer.from('%PDF-1.4 checking prev')]]));
-  mercury.statements.set('acc-2', new Map([[last, Buffer.from('%PDF-1.4 savings last')]]));
+  mercury.accounts.push({ id: ACC1, name: 'Checking', status: 'active', kind: 'checking' }, { id: ACC2, name: 'Savings', status: 'active', kind: 'savings' });
+  mercury.statements.set(ACC1, new Map([[last, Buffer.from('%PDF-1.4 checking last')], [prev, Buffer.from('%PDF-1.4 checking prev')]]));
+  mercury.statements.set(ACC2, new Map([[last, Buffer.from('%PDF-1.4 savings last')]]));
   h = await createHarness({ env: { USBANK_BASE_URL: mercury.baseUrl } });
 });
 after(async () => {
@@ -32,7 +34,7 @@ test('a wrong token is refused naming token, and nothing is stored', async () =>
 
 test('connect, list accounts, sync through the queue pending → ready, download, re-sync replaces, disconnect', async () => {
   const c = await h.call('usbankConnect', { token: TOKEN });
-  assert.deepEqual(c.accounts.map((a: any) => a.name), ['Checking', 'Savings']);
+  assert.deepEqual(c.accounts.map((a: any) => a.name).sort(), ['Checking', 'Savings']);
   assert.deepEqual(c.months, [last, prev]);
   assert.ok(!JSON.stringify(c).includes(TOKEN));
   const list = await h.call('usbankListAccounts');
@@ -53,10 +55,10 @@ test('connect, list accounts, sync through the queue pending → ready, download
   assert.equal(ready.files.length, 1);
   assert.equal(ready.files[0].contentType, 'application/pdf');
   assert.equal((await h.app.services.files.open(tokenOf(ready.files[0].url)))!.bytes.toString(), '%PDF-1.4 checking last');
-  assert.ok(mercury.requests.some((r) => r.path === `/api/v1/statements/st_acc-1_${last}/pdf` && r.authorization === `Bearer ${TOKEN}`));
+  assert.ok(mercury.requests.some((r) => r.path === `/api/v1/statements/${mercuryStatementId(ACC1, last)}/pdf` && r.authorization === `Bearer ${TOKEN}`));
 
   // Re-sync replaces the file: the new bytes are served, the old link is dead, still one statement.
-  mercury.statements.get('acc-1')!.set(last, Buffer.from('%PDF-1.4 checking corrected'));
+  mercury.statements.get(ACC1)!.set(last, Buffer.from('%PDF-1.4 checking corrected'));
   await h.call('usbankSync', { accountId: checking.id, month: last });
   await h.app.queue!.drain();
   const after = (await h.call('statementsList')).statements;

@@ -54,15 +54,14 @@ test('the return page exchanges the code, stores the tokens sealed with a 90-day
   assert.equal(res.headers['referrer-policy'], 'no-referrer');
   assert.equal(res.headers['cache-control'], 'no-store');
 
-  // The token exchange: form-encoded, with the client credentials, the code and the same redirect_uri.
+  // The token exchange: form-encoded, the client in HTTP Basic as the ITA's sample does it, the code and the same redirect_uri.
   const exchange = fake.requests.find((r) => r.path.endsWith('/oauth2/token'))!;
   assert.match(String(exchange.headers['content-type']), /^application\/x-www-form-urlencoded/);
+  assert.equal(exchange.headers.authorization, `Basic ${Buffer.from(`${FAKE_CLIENT.clientId}:${FAKE_CLIENT.clientSecret}`).toString('base64')}`);
   assert.deepEqual(exchange.form, {
     grant_type: 'authorization_code',
     code: back.searchParams.get('code'),
     redirect_uri: 'https://app.example.com/oauth/ita/callback',
-    client_id: FAKE_CLIENT.clientId,
-    client_secret: FAKE_CLIENT.clientSecret,
     scope: 'scope',
   });
 

@@ -3,7 +3,8 @@ import { ChatError, registerChatProvider, type ChatFailure, type ChatGrant, type
 
 /**
  * The chat tool is Slack: OAuth v2 and the Web API through `@slack/web-api`, pointed at
- * CHAT_BASE_URL. The SDK is loaded on first use, so cold starts that never touch Slack skip it.
+ * CHAT_BASE_URL. The SDK is loaded on first use, so cold starts that never touch Slack skip it. Every call has the
+ * CHAT_TIMEOUT_MS time limit (the SDK aborts the request); a timeout is `unavailable`.
  */
 
 export type SlackSettings = ChatSettings;
@@ -49,7 +50,7 @@ export function slackClient(settings: SlackSettings) {
     const { WebClient, LogLevel } = await loadSdk();
     return new WebClient(token, {
       slackApiUrl: settings.baseUrl,
-      timeout: settings.timeoutMs ?? 15_000,
+      timeout: settings.timeoutMs ?? 20_000,
       // We retry rate limits ourselves (bounded); network failures are not retried inside a request.
       rejectRateLimitedCalls: true,
       retryConfig: { retries: 0 },

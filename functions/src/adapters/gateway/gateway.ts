@@ -7,12 +7,16 @@
  *       BankDepositAt, DepositeAmount, DepositeCurrency, BrutoOrgCurAmt, IfAmtDepoCur, VatIfNisDepoCur, PurchaseDate, ... }] }
  * A merchant (row) is the merchant number money is deposited to (SapakNumber); a month's payout reports are its bank
  * deposits (BankDepositesId) dated in the month: one summary CSV plus one CSV of lines per deposit.
- * 401 (Cardcom: "Invalid username") → invalid-argument at connect, NeedsReconnect later; ResponseCode ≠ 0 → failed-precondition
- * with Cardcom's description; 429 retried (Retry-After).
+ * 401 (Cardcom: "Invalid username") → invalid-argument at connect, NeedsReconnect later; ResponseCode ≠ 0 or another 4xx →
+ * failed-precondition with Cardcom's description; 429 retried (Retry-After); network failures, timeouts
+ * (GATEWAY_TIMEOUT_MS) and 5xx are ProviderUnavailable.
+ * Currency codes: Cardcom's swagger documents its coin codes as "1 - ILS, 2 - USD, else ISO Coin" (ISOCoinId); the
+ * payout rows' DepositeCurrency carries no list of its own and is read the same way.
  */
 import { ApiError, invalid, precondition } from '../../core/errors.ts';
 import { csvFile, type CsvColumn, type CsvValue } from '../../core/csv.ts';
-import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementFile, type StatementSource } from '../../domain/statements/statementSources.ts';
+import { NeedsReconnect, registerStatementSource, type SourceEnv, type StatementFile, type StatementSource } from '../../domain/statements/statementSources.ts';
+import { providerFetch } from '../providerHttp.ts';
 
 interface CardcomFinancialTransaction {
   Id?: number;
@@ -55,7 +59,7 @@ const monthOf = (at: string | null | undefined) => (at && /^\d{4}-\d{2}/.test(at
 
 /** Cardcom's own words, without anything that could echo the credential back. */
 function describe(text: string | null | undefined, creds: Record<string, string>): string {
-  let s = String(text ?? '').slice(0, 200);
+  let s = String(text ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);
   for (const secret of [creds.password, creds.username]) if (secret) s = s.split(secret).join('…');
   return s || 'no description';
 }
@@ -72,27 +76,22 @@ async function financialTransactions(
   const all: CardcomFinancialTransaction[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const body = { ApiName: creds.username, ApiPassword: creds.password, FromCreateDate: from, ToCreateDate: to, AddDepositedTransaction: true, Page: page, Page_size: PAGE_SIZE };
-    const res = await retryAfterFetch(`${baseOf(creds, env)}/Financial/FinancialTransactions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const res = await providerFetch(
+      `${baseOf(creds, env)}/Financial/FinancialTransactions`,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) },
+      { provider: 'Cardcom', timeoutMs: env.config.providerTimeoutMs.gateway },
+    );
     if (res.status === 401) {
-      await res.arrayBuffer().catch(() => undefined);
       if (phase === 'connect') throw invalid('password', 'Cardcom refused this API username and password; check the API user name and password in Cardcom and type both again');
       throw new NeedsReconnect('Cardcom refused the stored API username and password (changed or revoked)');
     }
-    if (res.status === 429) {
-      await res.arrayBuffer().catch(() => undefined);
-      throw new ApiError('resource-exhausted', 'Cardcom is rate limiting requests; try again in a minute');
-    }
-    if (res.status !== 200 && res.status !== 400) {
-      await res.arrayBuffer().catch(() => undefined);
-      throw new Error(`Cardcom answered ${res.status} to Financial/FinancialTransactions`);
-    }
-    const data = (await res.json()) as CardcomPage;
-    if (res.status === 400 || (data.ResponseCode ?? 0) !== 0) {
+    if (res.status === 429) throw new ApiError('resource-exhausted', 'Cardcom is rate limiting requests; try again in a minute');
+    const data = res.json<CardcomPage>() ?? { Description: res.headers.get('content-type')?.includes('html') ? null : res.text() };
+    if (res.status !== 200 || (data.ResponseCode ?? 0) !== 0) {
       throw precondition(`Cardcom refused the payout report (code ${data.ResponseCode ?? res.status}: ${describe(data.Description, creds)}); check that the API user may read financial reports`);
+    }
+    if (data.FinancialTransactions !== undefined && data.FinancialTransactions !== null && !Array.isArray(data.FinancialTransactions)) {
+      throw precondition('Cardcom answered the payout report in an unknown shape');
     }
     const rows = data.FinancialTransactions ?? [];
     all.push(...rows);

@@ -1,8 +1,9 @@
 /**
  * Typed fetch client of the Israel Tax Authority (ITA) "Israel Invoices" API, as its public
  * material describes it (see docs/decisions.md, "Tax authority"):
- * - OAuth 2.0 authorization code on `{authUrl}/authorize` and `{authUrl}/token`
- *   (form-encoded, client_id and client_secret in the body);
+ * - OAuth 2.0 authorization code on `{authUrl}/authorize` and `{authUrl}/token`, form-encoded, as the ITA's official
+ *   sample does it (github.com/ISRTaxesOpenAPI/nodeJSExample): the code exchange authenticates the client with HTTP
+ *   Basic (getToken.js), the refresh sends client_id and client_secret in the body (createRequestForRefreshToken.js);
  * - `POST {baseUrl}/invoice-information/v1/details` with a bearer token: the invoice
  *   the ITA allocated a confirmation (allocation) number to, with its amounts in shekels.
  * Nothing here logs or echoes a token, a code or the client secret.
@@ -57,11 +58,19 @@ export function itaClient(settings: ItaSettings, fetchImpl: typeof fetch = fetch
     return { status: res.status, body };
   }
 
-  async function token(form: Record<string, string>): Promise<ItaTokens> {
+  /** The token endpoint; `basic` puts the client's credentials in an Authorization header instead of the body. */
+  async function token(form: Record<string, string>, basic: boolean): Promise<ItaTokens> {
+    const client: Record<string, string> = basic ? {} : { client_id: settings.clientId, client_secret: settings.clientSecret };
+    // RFC 6749 §2.3.1: each part form-urlencoded before joining.
+    const credentials = `${encodeURIComponent(settings.clientId)}:${encodeURIComponent(settings.clientSecret)}`;
     const { status, body } = await send(`${authUrl}/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ ...form, client_id: settings.clientId, client_secret: settings.clientSecret, scope: settings.scope }).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        ...(basic && { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` }),
+      },
+      body: new URLSearchParams({ ...form, ...client, scope: settings.scope }).toString(),
     });
     if (status >= 500 || status === 429) throw new ItaError('unavailable', status, `token endpoint answered ${status}`);
     if (status < 200 || status >= 300) {
@@ -87,9 +96,9 @@ export function itaClient(settings: ItaSettings, fetchImpl: typeof fetch = fetch
       return `${authUrl}/authorize?${q}`;
     },
 
-    exchangeCode: ({ code, redirectUri }) => token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }),
+    exchangeCode: ({ code, redirectUri }) => token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }, true),
 
-    refresh: (refreshToken) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+    refresh: (refreshToken) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }, false),
 
     async invoiceDetails(accessToken, q) {
       const payload: Record<string, unknown> = { Customer_VAT_Number: vatNumber(q.customerVatNumber), Confirmation_Number: q.confirmationNumber };

@@ -21,6 +21,8 @@ function oauthClient(mod: GmailModule, s: MailboxSettings, redirectUri?: string)
     clientSecret: s.clientSecret,
     redirectUri,
     endpoints: { oauth2AuthBaseUrl: s.authUrl, oauth2TokenUrl: s.tokenUrl },
+    // Every token call (code exchange, refresh) is bounded like the API calls.
+    transporterOptions: { timeout: s.timeoutMs ?? 20_000 },
   });
 }
 
@@ -37,6 +39,10 @@ export function mailboxError(e: unknown): unknown {
   if (typeof status === 'number' && status >= 500) return new MailboxError('unavailable', `the mailbox provider answered ${status}`);
   if (typeof status === 'number') return new MailboxError('refused', `the mailbox provider refused the request (${status}${oauthError ? ' ' + oauthError : ''})`);
   if (err?.code && /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|EAI_AGAIN/.test(String(err.code))) return new MailboxError('unavailable', 'the mailbox provider is not answering');
+  // A call past its time limit (gaxios aborts it).
+  if (/AbortError|TimeoutError/.test(String((e as { name?: string })?.name)) || /ABORT_ERR|ERR_ABORTED/.test(String(err?.code)) || /aborted|timed? ?out/i.test(String(err?.message))) {
+    return new MailboxError('unavailable', 'the mailbox provider did not answer in time');
+  }
   return e;
 }
 
@@ -68,7 +74,7 @@ export async function openSession(s: MailboxSettings, refreshToken: string): Pro
   const mod = await load();
   const auth = oauthClient(mod, s);
   auth.setCredentials({ refresh_token: refreshToken });
-  const api = mod.gmail({ version: 'v1', auth, rootUrl: s.baseUrl.replace(/\/+$/, '') + '/', retry: false });
+  const api = mod.gmail({ version: 'v1', auth, rootUrl: s.baseUrl.replace(/\/+$/, '') + '/', retry: false, timeout: s.timeoutMs ?? 20_000 });
   const users = api.users;
   return {
     profileEmail: () => wrap(async () => (await users.getProfile({ userId: 'me' })).data.emailAddress ?? ''),

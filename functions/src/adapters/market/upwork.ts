@@ -5,13 +5,17 @@
  * - accountingEntity { id }  (tenant = the organization)                    → its accounting entity
  * - transactionHistory(transactionHistoryFilter: { aceIds_any, transactionDateTime_bt: { rangeStart, rangeEnd } })
  *     { transactionDetail { transactionHistoryRow { recordId transactionCreationDate type ... transactionAmount { rawValue currency } } } }
+ * The token endpoint takes the client id and secret in the form body (as Upwork's own node-upwork-oauth2 client sends
+ * them: simple-oauth2 with authorizationMethod 'body'). Every call has MARKET_TIMEOUT_MS; network failures, timeouts and
+ * 5xx are `unavailable`.
  * Credentials: { accessToken, refreshToken, expiresAt (ms) }. An expired access token (by its expiry or a 401) is refreshed
  * once with the refresh token and the new pair saved sealed (env.saveCredentials); invalid_grant on refresh → NeedsReconnect.
  */
 import { ApiError, precondition } from '../../core/errors.ts';
 import { csvFile, type CsvColumn } from '../../core/csv.ts';
 import { addMonths } from '../../domain/months.ts';
-import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statements/statementSources.ts';
+import { NeedsReconnect, ProviderUnavailable, registerStatementSource, type StatementSource } from '../../domain/statements/statementSources.ts';
+import { providerFetch, type ProviderResponse } from '../providerHttp.ts';
 import { MarketError, registerMarketplace, type MarketCredentials, type MarketplaceOAuth, type MarketRow, type MarketSettings } from '../../ports/marketplace.ts';
 
 export { MarketError, type MarketCredentials, type MarketFailure, type MarketRow, type MarketSettings } from '../../ports/marketplace.ts';
@@ -26,18 +30,22 @@ export function authorizeUrl(s: MarketSettings, opts: { redirectUri: string; sta
   return u.toString();
 }
 
-async function tokenCall(s: MarketSettings, form: Record<string, string>, nowMs: number): Promise<MarketCredentials> {
-  let res: Response;
+/** One HTTP call to Upwork; unreachable, timed out or 5xx → MarketError('unavailable'). */
+async function upworkFetch(s: MarketSettings, url: string, init: RequestInit): Promise<ProviderResponse> {
   try {
-    res = await retryAfterFetch(s.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ ...form, client_id: s.clientId, client_secret: s.clientSecret }).toString(),
-    });
-  } catch {
-    throw new MarketError('unavailable', 'Upwork is not answering');
+    return await providerFetch(url, init, { provider: 'Upwork', timeoutMs: s.timeoutMs ?? 20_000 });
+  } catch (e) {
+    throw new MarketError('unavailable', e instanceof ProviderUnavailable ? e.message : 'Upwork is not answering');
   }
-  const body = (await res.json().catch(() => ({}))) as { access_token?: string; refresh_token?: string; expires_in?: number; error?: string };
+}
+
+async function tokenCall(s: MarketSettings, form: Record<string, string>, nowMs: number): Promise<MarketCredentials> {
+  const res = await upworkFetch(s, s.tokenUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({ ...form, client_id: s.clientId, client_secret: s.clientSecret }).toString(),
+  });
+  const body = (res.json() ?? {}) as { access_token?: string; refresh_token?: string; expires_in?: number; error?: string };
   if (res.ok && body.access_token) {
     return {
       accessToken: body.access_token,
@@ -111,27 +119,21 @@ export class MarketSession {
     // A token known to be expired (a minute's margin) is refreshed before the call.
     if (!this.refreshed && Number(this.creds.expiresAt) <= this.nowMs() + 60_000) await this.refresh();
     for (;;) {
-      let res: Response;
-      try {
-        res = await retryAfterFetch(this.s.baseUrl, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${this.creds.accessToken}`,
-            'content-type': 'application/json',
-            accept: 'application/json',
-            ...(tenantId && { 'x-upwork-api-tenantid': tenantId }),
-          },
-          body: JSON.stringify({ query, variables }),
-        });
-      } catch {
-        throw new MarketError('unavailable', 'Upwork is not answering');
-      }
+      const res = await upworkFetch(this.s, this.s.baseUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${this.creds.accessToken}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(tenantId && { 'x-upwork-api-tenantid': tenantId }),
+        },
+        body: JSON.stringify({ query, variables }),
+      });
       if (res.status === 401 && !this.refreshed) {
-        await res.arrayBuffer().catch(() => undefined);
         await this.refresh();
         continue;
       }
-      const body = (await res.json().catch(() => null)) as { data?: T; errors?: { message?: string }[] } | null;
+      const body = res.json() as { data?: T; errors?: { message?: string }[] } | null;
       if (res.status === 401) throw new MarketError('auth', 'Upwork refused the access token');
       if (res.status === 429) throw new MarketError('ratelimited', 'Upwork is rate limiting requests');
       if (res.status >= 500 || !body) throw new MarketError('unavailable', `Upwork answered ${res.status}`);
@@ -268,10 +270,24 @@ export function transactionsCsv(rows: MarketRow[]): Buffer {
 }
 
 /** Settings from configuration; a missing client id or secret is refused naming the variables. */
-export function marketSettingsFrom(config: { marketClientId: string; marketClientSecret: string; marketAuthUrl: string; marketTokenUrl: string; marketBaseUrl: string }): MarketSettings {
+export function marketSettingsFrom(config: {
+  marketClientId: string;
+  marketClientSecret: string;
+  marketAuthUrl: string;
+  marketTokenUrl: string;
+  marketBaseUrl: string;
+  providerTimeoutMs?: { market: number };
+}): MarketSettings {
   const missing = [!config.marketClientId && 'MARKET_CLIENT_ID', !config.marketClientSecret && 'MARKET_CLIENT_SECRET'].filter(Boolean);
   if (missing.length) throw precondition(`the freelance marketplace (Upwork) is not configured on this server: set ${missing.join(', ')}`);
-  return { clientId: config.marketClientId, clientSecret: config.marketClientSecret, authUrl: config.marketAuthUrl, tokenUrl: config.marketTokenUrl, baseUrl: config.marketBaseUrl };
+  return {
+    clientId: config.marketClientId,
+    clientSecret: config.marketClientSecret,
+    authUrl: config.marketAuthUrl,
+    tokenUrl: config.marketTokenUrl,
+    baseUrl: config.marketBaseUrl,
+    timeoutMs: config.providerTimeoutMs?.market,
+  };
 }
 
 /** Maps a MarketError for the statements framework (domain/statements/statementSources.ts). */
@@ -286,7 +302,7 @@ function sourceError(e: unknown): unknown {
     case 'ratelimited':
       return new ApiError('resource-exhausted', 'Upwork is rate limiting requests; try again in a minute');
     case 'unavailable':
-      return new Error(e.message); // transient: the sync task retries
+      return new ProviderUnavailable(e.message); // transient: the sync task retries
   }
 }
 

@@ -50,7 +50,7 @@ const provider = () => mailboxProvider('gmail');
 export function mailboxSettings(config: Config): MailboxSettings {
   const missing = SETTING_NAMES.filter(([k]) => !config[k]).map(([, env]) => env);
   if (missing.length) throw precondition(`the mailbox provider is not configured on this server: set ${missing.join(', ')}`);
-  return { clientId: config.mailboxClientId, clientSecret: config.mailboxClientSecret, authUrl: config.mailboxAuthUrl, tokenUrl: config.mailboxTokenUrl, baseUrl: config.mailboxBaseUrl };
+  return { clientId: config.mailboxClientId, clientSecret: config.mailboxClientSecret, authUrl: config.mailboxAuthUrl, tokenUrl: config.mailboxTokenUrl, baseUrl: config.mailboxBaseUrl, timeoutMs: config.providerTimeoutMs.mailbox };
 }
 
 export const mailboxRedirectUri = (config: Config) => `${config.oauthReturnBase}${MAILBOX_CALLBACK_PATH}`;

@@ -43,7 +43,7 @@ const SETTING_NAMES: [keyof Config, string][] = [
 export function chatClientFor(config: Config): ChatClient {
   const missing = SETTING_NAMES.filter(([k]) => !config[k]).map(([, env]) => env);
   if (missing.length) throw precondition(`the chat tool (Slack) is not configured on this server: set ${missing.join(', ')}`);
-  return chatProvider('slack').client({ authUrl: config.chatAuthUrl, baseUrl: config.chatBaseUrl, clientId: config.chatClientId, clientSecret: config.chatClientSecret });
+  return chatProvider('slack').client({ authUrl: config.chatAuthUrl, baseUrl: config.chatBaseUrl, clientId: config.chatClientId, clientSecret: config.chatClientSecret, timeoutMs: config.providerTimeoutMs.chat });
 }
 
 export const chatRedirectUri = (config: Config) => `${config.oauthReturnBase}${CHAT_CALLBACK_PATH}`;

@@ -8,8 +8,12 @@
  * - ApiError('invalid-argument' | 'failed-precondition', ...) for a wrong credential or a refusal the user can fix
  *   (message says what to do, never contains the credential);
  * - NeedsReconnect for an expired/revoked credential: the framework marks the connection's accounts `needs_reconnect`;
- * - anything else is a transient failure: the sync task retries it and finally records `failed` with the reason.
- * 429 + Retry-After is retried inside the adapter (see retryAfterFetch) within the call's budget.
+ * - ProviderUnavailable for a network failure, a timeout or a 5xx: transient, the sync task retries it and finally
+ *   records `failed` with the reason (connect answers `unavailable`); a provider's 4xx refusal is never this;
+ * - NotYetAvailable when the provider does not have the month's data yet: the statement stays `pending` with the
+ *   reason and the sync runs again later;
+ * - anything else is a transient failure as well, but its text is not shown to the caller.
+ * 429 + Retry-After is retried inside the adapter within the call's budget (adapters/providerHttp.ts).
  */
 import type { Config } from '../../config.ts';
 
@@ -54,6 +58,8 @@ export type StatementRow = Record<string, string | number | null>;
 export interface SyncResult {
   files: StatementFile[];
   rows?: StatementRow[];
+  /** What the files do not cover of the month (e.g. the provider's data starts mid-month); shown as the statement's reason. */
+  note?: string;
 }
 
 export interface StatementSource {
@@ -72,6 +78,25 @@ export class NeedsReconnect extends Error {
   }
 }
 
+/** The provider could not be reached, did not answer in time, or answered 5xx: nothing was decided, try again later. */
+export class ProviderUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderUnavailable';
+  }
+}
+
+/** The provider does not have the month's data yet (e.g. Stripe's data_available_end is before the month's end). */
+export class NotYetAvailable extends Error {
+  /** When to try again, in seconds from now. */
+  readonly retryAfterSec: number;
+  constructor(message: string, retryAfterSec: number) {
+    super(message);
+    this.name = 'NotYetAvailable';
+    this.retryAfterSec = retryAfterSec;
+  }
+}
+
 const sources = new Map<string, StatementSource>();
 
 export function registerStatementSource(source: StatementSource): void {
@@ -82,20 +107,3 @@ export function statementSource(name: string): StatementSource | undefined {
   return sources.get(name);
 }
 
-/**
- * fetch with 429 handling: waits Retry-After (seconds) and retries while the total wait stays within `budgetMs`;
- * then returns the 429 for the adapter to report.
- */
-export async function retryAfterFetch(url: string, init: RequestInit, budgetMs = 20_000): Promise<Response> {
-  let waited = 0;
-  for (;;) {
-    const res = await fetch(url, init);
-    if (res.status !== 429) return res;
-    const secs = Number(res.headers.get('retry-after') ?? '1');
-    const ms = Math.max(0, Number.isFinite(secs) ? secs * 1000 : 1000);
-    if (waited + ms > budgetMs) return res;
-    await res.arrayBuffer().catch(() => undefined);
-    await new Promise((r) => setTimeout(r, ms));
-    waited += ms;
-  }
-}

@@ -29,11 +29,13 @@ import { sha256 } from '../../core/ids.ts';
 import type { FileRef } from '../../core/files.ts';
 import { deleteDocs } from '../../ports/store.ts';
 import { closedMonth, closedMonths } from '../months.ts';
-import { NeedsReconnect, statementSource, type ProviderAccount, type SourceEnv, type StatementRow } from './statementSources.ts';
+import { NeedsReconnect, NotYetAvailable, ProviderUnavailable, statementSource, type ProviderAccount, type SourceEnv, type StatementRow } from './statementSources.ts';
 
 export const STATEMENT_SYNC_QUEUE = 'statementSync';
 /** A transient failure is retried by the queue; after this many runs the statement is marked failed. */
 export const MAX_SYNC_RUNS = 5;
+/** A month whose data the provider does not have yet waits (pending, with the reason) at most this many times. */
+export const MAX_SYNC_WAITS = 40;
 
 export type AccountStatus = 'connected' | 'needs_reconnect';
 export type StatementStatus = 'pending' | 'ready' | 'failed';
@@ -88,6 +90,8 @@ export interface StatementRecord {
   /** Sources that report transactions (market): the gen whose rows are current, and how many. */
   rowsGen?: number;
   rowCount?: number;
+  /** How many times this gen waited for the provider's data (NotYetAvailable). */
+  waits?: number;
 }
 
 /** A stored transaction row of a statement (statementRows/{statementId}_{gen}_{n}); only rows of the statement's rowsGen count. */
@@ -130,6 +134,7 @@ export async function connectSource(ctx: Services & { caller: Pick<Caller, 'busi
   try {
     result = await source.connect(credentials, env);
   } catch (e) {
+    if (!isApiError(e) && !(e instanceof NeedsReconnect) && !(e instanceof ProviderUnavailable)) ctx.logger.warn('statement source connect failed', { source: sourceName, error: String(e).slice(0, 300) });
     throw connectError(e);
   }
   const { businessId } = ctx.caller;
@@ -163,11 +168,17 @@ export async function connectSource(ctx: Services & { caller: Pick<Caller, 'busi
   return { accounts: accounts.map(accountView), months };
 }
 
+/** A provider's refusal keeps its own code and words; only unreachable/5xx/timeouts are `unavailable` (issue 18 A3). */
 function connectError(e: unknown): ApiError {
   if (isApiError(e)) return e;
   if (e instanceof NeedsReconnect) return precondition(`the provider refused the credential: ${e.message}`);
-  return new ApiError('unavailable', `the provider could not be reached; try again later (${e instanceof Error ? e.message.slice(0, 200) : 'error'})`);
+  if (e instanceof ProviderUnavailable) return new ApiError('unavailable', `${e.message.slice(0, 200)}; nothing was stored, try again later`);
+  // Anything else is an answer we could not read; its internal text stays in the log.
+  return new ApiError('unavailable', 'the provider gave an answer that could not be read; nothing was stored, try again later');
 }
+
+/** The text a failed sync shows: the provider's (ProviderUnavailable) words, never an internal error's. */
+const transientReason = (e: unknown) => (e instanceof ProviderUnavailable ? e.message.slice(0, 300) : 'the provider gave an answer that could not be read');
 
 /** Connections whose accounts all moved to a newer connection (a reconnect) hold credentials nobody uses: forget them. */
 async function dropEmptyConnections(ctx: Services, businessId: string, source: string) {
@@ -341,7 +352,12 @@ export async function runStatementSync(services: Services, payload: Record<strin
       return settle('failed', `needs reconnect: ${e.message}`);
     }
     if (isApiError(e)) return settle('failed', e.message);
-    if ((current.runs ?? 0) + 1 >= MAX_SYNC_RUNS) return settle('failed', `the provider kept failing: ${e instanceof Error ? e.message.slice(0, 300) : 'error'}`);
+    if (e instanceof NotYetAvailable) {
+      if ((current.waits ?? 0) >= MAX_SYNC_WAITS) return settle('failed', `the provider still does not have this month's data: ${e.message}`);
+      return waitForProvider(services, payload, current, e);
+    }
+    if (!(e instanceof ProviderUnavailable)) services.logger.warn('statement sync failed', { source: account.source, error: String(e).slice(0, 300) });
+    if ((current.runs ?? 0) + 1 >= MAX_SYNC_RUNS) return settle('failed', `the provider kept failing: ${transientReason(e)}`);
     throw e;
   }
   const result = Array.isArray(fetched) ? { files: fetched } : fetched;
@@ -351,7 +367,28 @@ export async function runStatementSync(services: Services, payload: Record<strin
     stored.push({ fileId: ref.fileId, fileName: ref.fileName, contentType: ref.contentType, size: ref.size });
   }
   if (result.rows) await writeStatementRows(services, businessId, statementId(accountId, month), gen, result.rows);
-  await settle('ready', null, stored, result.rows?.length);
+  await settle('ready', result.note ? result.note.slice(0, 500) : null, stored, result.rows?.length);
+}
+
+/**
+ * The provider does not have the month's data yet: the statement stays `pending` with the reason, this run does not
+ * count against MAX_SYNC_RUNS, and the same gen is queued again after the provider's wait.
+ */
+async function waitForProvider(services: Services, payload: Record<string, unknown>, current: StatementRecord, e: NotYetAvailable) {
+  const businessId = String(payload.businessId);
+  const path = statementsPath(businessId, current.id);
+  const waits = (current.waits ?? 0) + 1;
+  const still = await services.store.runTransaction(async (tx) => {
+    const s = (await tx.get(path))?.data as unknown as StatementRecord | undefined;
+    if (!s || s.gen !== current.gen || s.status !== 'pending') return false;
+    tx.update(path, { reason: e.message.slice(0, 500), runs: current.runs ?? 0, waits });
+    return true;
+  });
+  if (!still) return;
+  await services.tasks.enqueue(STATEMENT_SYNC_QUEUE, payload, {
+    id: `statementSync:${businessId}:${current.accountId}:${current.month}:${current.gen}:w${waits}`,
+    delaySeconds: Math.max(60, Math.min(e.retryAfterSec, 86_400)),
+  });
 }
 
 /** Writes a sync's rows under its gen; they count once settle points the statement's rowsGen at them. */

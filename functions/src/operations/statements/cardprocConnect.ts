@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input } from '../../core/schema.ts';
+import { headerCredential, input } from '../../core/schema.ts';
 import { invalid } from '../../core/errors.ts';
 import { connectOutput, connectSource } from '../../domain/statements/statements.ts';
 
@@ -12,7 +11,7 @@ export default defineOperation({
     'Takes a Stripe restricted key (rk_…) with read access to Reporting (report runs, report types) and Files; a secret key (sk_…) is refused: ' +
     'least privilege. The key is checked with Stripe, then stored sealed. Returns the account and the closed months (up to 24 back) with report data.',
   flags: { openWorld: true },
-  input: input({ apiKey: z.string().trim().min(1).max(500).describe('Stripe restricted key, rk_live_… or rk_test_…; stored sealed, never shown again.') }),
+  input: input({ apiKey: headerCredential(500).describe('Stripe restricted key, rk_live_… or rk_test_…; stored sealed, never shown again.') }),
   output: connectOutput,
   async run({ apiKey }, ctx) {
     if (/^sk_/.test(apiKey)) throw invalid('apiKey', 'a secret key (sk_…) gives full access; create a restricted key (rk_…) with read access to Reporting and Files (least privilege)');

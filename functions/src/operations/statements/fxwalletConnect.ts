@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input } from '../../core/schema.ts';
+import { headerCredential, input } from '../../core/schema.ts';
 import { connectOutput, connectSource } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
@@ -12,7 +12,7 @@ export default defineOperation({
     'becomes a statement account. Returns the accounts and the closed months (up to 24 back) with transfers.',
   flags: { openWorld: true },
   input: input({
-    token: z.string().trim().min(1).max(1000).describe('Wise personal API token; stored sealed, never shown again.'),
+    token: headerCredential(1000).describe('Wise personal API token; stored sealed, never shown again.'),
     sandbox: z.boolean().default(false).describe('true: the token is for the Wise sandbox.'),
   }),
   output: connectOutput,

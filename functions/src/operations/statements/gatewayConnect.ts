@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input } from '../../core/schema.ts';
+import { bodyCredential, input } from '../../core/schema.ts';
 import { connectOutput, connectSource } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
@@ -12,8 +12,8 @@ export default defineOperation({
     'Cardcom deposits to becomes a statement account. Returns the accounts and the closed months (up to 24 back) with payouts.',
   flags: { openWorld: true },
   input: input({
-    username: z.string().trim().min(1).max(200).describe('Cardcom API username (ApiName); stored sealed, never shown again.'),
-    password: z.string().min(1).max(200).describe('Cardcom API password (ApiPassword); stored sealed, never shown again.'),
+    username: bodyCredential(200, { trim: true }).describe('Cardcom API username (ApiName); stored sealed, never shown again.'),
+    password: bodyCredential(200).describe('Cardcom API password (ApiPassword); stored sealed, never shown again.'),
     sandbox: z.boolean().describe('true: the API user is on the Cardcom test host (GATEWAY_SANDBOX_BASE_URL).'),
   }),
   output: connectOutput,

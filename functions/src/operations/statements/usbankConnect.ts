@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input } from '../../core/schema.ts';
+import { headerCredential, input } from '../../core/schema.ts';
 import { connectOutput, connectSource } from '../../domain/statements/statements.ts';
 
 export default defineOperation({
@@ -11,7 +10,7 @@ export default defineOperation({
     'Checks the token with Mercury, then stores it sealed; each bank account becomes a statement account. ' +
     'Returns the accounts and the closed months (up to 24 back) that have a statement to pull.',
   flags: { openWorld: true },
-  input: input({ token: z.string().trim().min(1).max(1000).describe('Mercury read-only API token; stored sealed, never shown again.') }),
+  input: input({ token: headerCredential(1000).describe('Mercury read-only API token; stored sealed, never shown again.') }),
   output: connectOutput,
   run: ({ token }, ctx) => connectSource(ctx, 'usbank', { token }),
   activity: (_input, result) => ({ targetIds: result.accounts.map((a) => a.id), summary: `connected the online bank (${result.accounts.length} accounts)` }),
