@@ -1,5 +1,5 @@
 import { createInflate } from 'node:zlib';
-import { DOCUMENT_LIMITS, UnreadableDocument, megabytes } from './documentLimits.ts';
+import { DOCUMENT_LIMITS, UnreadableDocument, isUnreadableDocument, megabytes } from './documentLimits.ts';
 
 /**
  * How far a PDF expands, measured before anything parses it: every `stream` keyword whose data starts a zlib
@@ -45,6 +45,17 @@ export async function measurePdfInflation(bytes: Buffer, limits: PdfLimits = DOC
     if (budget.left < 0) throw new UnreadableDocument(`the PDF expands to more than ${megabytes(limits.inflatedBytes)} when decompressed`);
   }
   return { inflatedBytes: limits.inflatedBytes - budget.left, streams, objects };
+}
+
+/** Why a PDF is refused by the caps, or null when it is within them (for PDFs stored but never parsed: invoices, proofs, mail). */
+export async function pdfRefusal(bytes: Buffer): Promise<string | null> {
+  try {
+    await measurePdfInflation(bytes);
+    return null;
+  } catch (e) {
+    if (isUnreadableDocument(e)) return e.reason;
+    throw e;
+  }
 }
 
 /** Where the stream's data begins if it is zlib data: right after the keyword's end of line (as pdf-lib reads it), else after any whitespace. */

@@ -39,6 +39,10 @@ export async function readZip(bytes: Buffer, keep: (name: string) => boolean, li
           if (total > limits.totalBytes) throw new UnreadableDocument(`the ZIP unpacks to more than ${megabytes(limits.totalBytes)}`);
           if (wanted) chunks.push(chunk);
         }
+      } catch (e) {
+        // yauzl stops an entry the moment it inflates past its declared size.
+        if (e instanceof Error && /too many bytes/.test(e.message)) throw new UnreadableDocument(`${name} unpacks to more than the ${entry.uncompressedSize} bytes it declares`);
+        throw e;
       } finally {
         stream.destroy();
       }

@@ -29,16 +29,26 @@ export interface DocumentXml {
   root: { start: number; end: number; attributes: Record<string, string> };
   /** Before the body's closing section properties, else before `</w:body>`. */
   appendAt: number;
-  /** Parser events handled (open tags, close tags, texts): the work done, for tests of its growth. */
-  events: number;
 }
+
+/** Counts the work done while reading (parser events plus the characters and open elements the handlers look at). */
+export interface XmlMeter { steps: number }
 
 const PART = 'word/document.xml';
 
-export function parseDocumentXml(xml: string, limits: { partBytes: number; elements: number; depth: number } = DOCUMENT_LIMITS.xml): DocumentXml {
+export function parseDocumentXml(
+  xml: string,
+  limits: { partBytes: number; elements: number; depth: number } = DOCUMENT_LIMITS.xml,
+  meter: XmlMeter = { steps: 0 },
+): DocumentXml {
   if (Buffer.byteLength(xml) > limits.partBytes) throw new UnreadableDocument(`${PART} is larger than ${limits.partBytes} bytes`);
   const parser = new SaxesParser({ xmlns: false, position: true });
-  const tagStart = () => xml.lastIndexOf('<', parser.position - 1);
+  // '<' cannot occur inside a tag (not even in attribute values), so the last one before the tag's end is its start.
+  const tagStart = () => {
+    const start = xml.lastIndexOf('<', parser.position - 1);
+    meter.steps += parser.position - start;
+    return start;
+  };
 
   const paragraphs: DocParagraph[] = [];
   const open: { name: string; paragraph?: DocParagraph; run?: TextNode[]; node?: TextNode }[] = [];
@@ -46,14 +56,16 @@ export function parseDocumentXml(xml: string, limits: { partBytes: number; eleme
   let bodyChild: { name: string; start: number } | null = null;
   let appendAt = -1;
   let elements = 0;
-  let events = 0;
   const innermost = <K extends 'paragraph' | 'run'>(key: K) => {
-    for (let i = open.length - 1; i >= 0; i--) if (open[i][key]) return open[i][key]!;
+    for (let i = open.length - 1; i >= 0; i--) {
+      meter.steps++;
+      if (open[i][key]) return open[i][key]!;
+    }
     return null;
   };
 
   parser.on('opentagstart', () => {
-    events++;
+    meter.steps++;
     if (++elements > limits.elements) throw new UnreadableDocument(`${PART} has more than ${limits.elements} elements`);
     if (open.length >= limits.depth) throw new UnreadableDocument(`${PART} nests elements more than ${limits.depth} deep`);
   });
@@ -84,14 +96,14 @@ export function parseDocumentXml(xml: string, limits: { partBytes: number; eleme
     open.push(frame);
   });
   const addText = (t: string) => {
-    events++;
+    meter.steps++;
     const top = open[open.length - 1];
     if (top?.node) top.node.text += t;
   };
   parser.on('text', addText);
   parser.on('cdata', addText);
   parser.on('closetag', (tag) => {
-    events++;
+    meter.steps++;
     const frame = open.pop()!;
     const end = parser.position;
     if (frame.node) frame.node.end = end;
@@ -110,5 +122,5 @@ export function parseDocumentXml(xml: string, limits: { partBytes: number; eleme
   }
   if (!root || appendAt < 0) throw new UnreadableDocument(`${PART} has no document body`);
   const withText = paragraphs.map((p) => ({ nodes: p.nodes.filter((n) => !n.mixed) })).filter((p) => p.nodes.length > 0);
-  return { xml, paragraphs: withText, root, appendAt, events };
+  return { xml, paragraphs: withText, root, appendAt };
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sniffFileType } from '../core/fileTypes.ts';
+import { pdfRefusal } from '../core/pdfInflation.ts';
 import type { Services, Caller } from '../core/context.ts';
 import type { Doc, Reader, Transaction, UpdateData } from '../ports/store.ts';
 import type { FileRef } from '../core/files.ts';
@@ -63,6 +64,7 @@ export type Problem =
   | 'amount'
   | 'fileType'
   | 'fileSize'
+  | 'fileUnreadable'
   | 'bitPhone';
 
 export type Problems = Record<string, Problem>;
@@ -188,8 +190,8 @@ const ALLOWED_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp
 const TYPE_ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/heif': 'image/heic' };
 const EXTENSION: Record<string, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic' };
 
-/** A PDF or an image, at most 5 MB: the declared type and the magic bytes must agree. */
-export function checkInvoice(upload: Upload, problems: Problems, field = 'invoice'): Checked | null {
+/** A PDF or an image, at most 5 MB: the declared type and the magic bytes must agree; a PDF within the inflation caps. */
+export async function checkInvoice(upload: Upload, problems: Problems, field = 'invoice'): Promise<Checked | null> {
   if (upload.bytes.length > MAX_INVOICE_BYTES) {
     problems[field] = 'fileSize';
     return null;
@@ -201,6 +203,10 @@ export function checkInvoice(upload: Upload, problems: Problems, field = 'invoic
   const generic = normalized === '' || normalized === 'application/octet-stream';
   if (!actual || !(ALLOWED_TYPES as readonly string[]).includes(actual) || (!generic && normalized !== actual)) {
     problems[field] = 'fileType';
+    return null;
+  }
+  if (actual === 'application/pdf' && (await pdfRefusal(upload.bytes))) {
+    problems[field] = 'fileUnreadable';
     return null;
   }
   return { fileName: cleanFileName(upload.fileName, actual), contentType: actual, bytes: upload.bytes, sha256: createHash('sha256').update(upload.bytes).digest('hex') };
@@ -338,7 +344,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
   const problems: Problems = {};
   const payout = checkPayout(input.payout, payoutMethodsFor(pre), problems);
   const amount = pre.openAmount && (input.amount?.trim() || pre.amountAgorot === 0) ? checkAmount(input.amount, problems) : null;
-  let file = input.invoice ? checkInvoice(input.invoice, problems) : null;
+  let file = input.invoice ? await checkInvoice(input.invoice, problems) : null;
   if (Object.keys(problems).length || !payout) throw new SubmissionInvalid(problems);
   if (file && pre.invoices.some((f) => f.sha256 === file!.sha256)) file = null;
 
@@ -422,7 +428,7 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
   assertAllowed('attachInvoice', pre.status);
 
   const problems: Problems = {};
-  const file = input.invoice ? checkInvoice(input.invoice, problems) : null;
+  const file = input.invoice ? await checkInvoice(input.invoice, problems) : null;
   if (!input.invoice) problems.invoice = 'required';
   if (!file) throw new SubmissionInvalid(problems);
   const known = pre.invoices.some((f) => f.sha256 === file.sha256);
@@ -529,7 +535,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
   if (!description) problems.description = 'required';
   else if (description.length > 2000) problems.description = 'tooLong';
   const payout = checkPayout(input.payout, [], problems);
-  const file = input.invoice ? checkInvoice(input.invoice, problems) : null;
+  const file = input.invoice ? await checkInvoice(input.invoice, problems) : null;
   if (Object.keys(problems).length || !payout || amount === null) throw new SubmissionInvalid(problems);
 
   const supplierKey = supplierKeyOf({ phone, email });
