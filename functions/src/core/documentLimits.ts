@@ -16,7 +16,7 @@ export const DOCUMENT_LIMITS = {
   },
   xml: {
     /** Bytes of one XML part that is parsed (word/document.xml and the parts edited with it). */
-    partBytes: 16 * 1024 * 1024,
+    partBytes: 8 * 1024 * 1024,
     /** Elements counted in one part. */
     elements: 500_000,
     /** Elements open at once (Word nests tables in tables, but not hundreds deep). */

@@ -36,11 +36,15 @@ export interface XmlMeter { steps: number }
 
 const PART = 'word/document.xml';
 
-export function parseDocumentXml(
+// Parsed a slice at a time, other requests served in between: a large part never holds the event loop for long.
+const SLICE = 128 * 1024;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function parseDocumentXml(
   xml: string,
   limits: { partBytes: number; elements: number; depth: number } = DOCUMENT_LIMITS.xml,
   meter: XmlMeter = { steps: 0 },
-): DocumentXml {
+): Promise<DocumentXml> {
   if (Buffer.byteLength(xml) > limits.partBytes) throw new UnreadableDocument(`${PART} is larger than ${limits.partBytes} bytes`);
   const parser = new SaxesParser({ xmlns: false, position: true });
   // '<' cannot occur inside a tag (not even in attribute values), so the last one before the tag's end is its start.
@@ -115,7 +119,11 @@ export function parseDocumentXml(
   });
 
   try {
-    parser.write(xml).close();
+    for (let i = 0; i < xml.length; i += SLICE) {
+      parser.write(xml.slice(i, i + SLICE));
+      if (i + SLICE < xml.length) await yieldToLoop();
+    }
+    parser.close();
   } catch (e) {
     if (e instanceof UnreadableDocument) throw e;
     throw new UnreadableDocument(`${PART} is not well-formed XML (${e instanceof Error ? e.message.slice(0, 120) : 'parse error'})`);

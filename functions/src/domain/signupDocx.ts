@@ -38,7 +38,7 @@ export async function readDocx(bytes: Buffer): Promise<DocxForm | null> {
   for (const [name, part] of parts) {
     if (part.length > DOCUMENT_LIMITS.xml.partBytes) throw new UnreadableDocument(`${name} is larger than ${DOCUMENT_LIMITS.xml.partBytes} bytes`);
   }
-  const document = parseDocumentXml(doc.toString('utf8'));
+  const document = await parseDocumentXml(doc.toString('utf8'));
   let zip: JSZip;
   try {
     // Every entry is known to inflate within the caps by now; jszip only writes the filled copy back.
