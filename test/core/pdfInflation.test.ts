@@ -64,3 +64,12 @@ test('a PDF declaring more objects than allowed is refused before anything infla
   const objects = Array.from({ length: 200_001 }, (_, i) => `${i + 10} 0 obj null endobj\n`).join('');
   await assert.rejects(measurePdfInflation(await pdfWith(objects)), refused(/more than 200000 objects/));
 });
+
+test('the input read is bounded too: data that inflates to nothing but runs on (overlapping streams read again) is refused', async () => {
+  // 400,000 empty stored blocks: 2 MB of deflate input producing no output at all.
+  const empty = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
+  const data = Buffer.concat([Buffer.from([0x78, 0x9c]), Buffer.concat(Array.from({ length: 400_000 }, () => empty)), Buffer.from([0x03, 0x00])]);
+  const pdf = await pdfWith(streamObject(90, '/Filter /FlateDecode', data));
+  await assert.rejects(measurePdfInflation(pdf, { ...SMALL, inflatedBytes: 1 * MB }), refused(/takes more than 1 MB of input/));
+  assert.equal((await measurePdfInflation(pdf, { ...SMALL, inflatedBytes: 3 * MB })).inflatedBytes, 0);
+});

@@ -30,6 +30,9 @@ export async function measurePdfInflation(bytes: Buffer, limits: PdfLimits = DOC
   const objects = countObjects(bytes);
   if (objects > limits.objects) throw new UnreadableDocument(`the PDF declares more than ${limits.objects} objects`);
   const budget = { left: limits.inflatedBytes };
+  // Input zlib consumed: candidates hidden in another stream's data are read again, so crafted data could make
+  // the reading quadratic without producing output. Real streams do not overlap: their input adds up to the file.
+  const consumed = { bytes: 0 };
   let streams = 0;
   for (let i = bytes.indexOf('stream'); i >= 0; i = bytes.indexOf('stream', i + 6)) {
     if (i >= 3 && bytes.toString('latin1', i - 3, i) === 'end') continue;
@@ -37,12 +40,13 @@ export async function measurePdfInflation(bytes: Buffer, limits: PdfLimits = DOC
     if (start < 0) continue;
     if (++streams > limits.streams) throw new UnreadableDocument(`the PDF has more than ${limits.streams} compressed streams`);
     try {
-      await drain(inflate(slices(bytes, start)), budget, 1);
+      await drain(inflate(slices(bytes, start), consumed), budget, 1);
     } catch (e) {
       if (!(e instanceof OverBudget)) throw e;
     }
     // (A nested level's pump may catch the overrun itself; the budget tells either way.)
     if (budget.left < 0) throw new UnreadableDocument(`the PDF expands to more than ${megabytes(limits.inflatedBytes)} when decompressed`);
+    if (consumed.bytes > limits.inflatedBytes) throw new UnreadableDocument(`reading the PDF's compressed streams takes more than ${megabytes(limits.inflatedBytes)} of input (they overlap)`);
   }
   return { inflatedBytes: limits.inflatedBytes - budget.left, streams, objects };
 }
@@ -111,7 +115,7 @@ async function drain(level: AsyncIterable<Buffer>, budget: { left: number }, dep
 }
 
 /** The output of one zlib stream read from `input`: ends at the stream's end; a damaged stream ends where it breaks. */
-async function* inflate(input: Iterable<Buffer> | AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+async function* inflate(input: Iterable<Buffer> | AsyncIterable<Buffer>, consumed?: { bytes: number }): AsyncGenerator<Buffer> {
   const inf = createInflate({ chunkSize: OUT_CHUNK });
   const closed = new Promise<void>((resolve) => inf.once('close', resolve));
   const pump = (async () => {
@@ -126,6 +130,7 @@ async function* inflate(input: Iterable<Buffer> | AsyncIterable<Buffer>): AsyncG
   } catch {
     // Bad data: what it gave until then was counted.
   } finally {
+    if (consumed) consumed.bytes += inf.bytesWritten;
     inf.destroy();
     await pump;
   }

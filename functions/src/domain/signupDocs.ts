@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { invalid, notFound } from '../core/errors.ts';
 import { sniffFileType } from '../core/fileTypes.ts';
 import { text, multilineText, LIMITS } from '../core/schema.ts';
+import { sanitizeFileName } from '../core/text.ts';
 import type { Reader } from '../ports/store.ts';
 import type { Profile } from './business.ts';
 import { isUnreadableDocument, refusedAs, UnreadableDocument } from '../core/documentLimits.ts';
@@ -133,7 +134,7 @@ export async function checkSignupUpload(input: { fileName: string; mimeType: str
   if (bytes.length === 0) throw invalid('dataBase64', 'the file is empty');
   if (bytes.length > SIGNUP_MAX_BYTES) throw invalid('dataBase64', 'the file is larger than 10 MB');
   const declared = input.mimeType.trim().toLowerCase();
-  const name = input.fileName.trim();
+  const name = sanitizeFileName(input.fileName, 'the file');
   if (sniffFileType(bytes) === 'application/pdf') {
     if (declared !== 'application/pdf') throw invalid('mimeType', `the file is a PDF, not ${declared || 'an empty type'}`);
     let pageCount: number;
