@@ -30,8 +30,9 @@ function filtersOf(dict: PDFDict): PDFName[] | null {
   const f = dict.lookup(PDFName.of('Filter'));
   if (f === undefined) return [];
   if (f instanceof PDFName) return [f];
-  if (f instanceof PDFArray) return f.asArray().map((_, i) => f.lookup(i)).every((x) => x instanceof PDFName) ? f.asArray().map((_, i) => f.lookup(i) as PDFName) : null;
-  return null;
+  if (!(f instanceof PDFArray)) return null;
+  const names = f.asArray().map((_, i) => f.lookup(i));
+  return names.every((x) => x instanceof PDFName) ? (names as PDFName[]) : null;
 }
 
 function decode(raw: PDFRawStream, budget: Budget): Uint8Array {

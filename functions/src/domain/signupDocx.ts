@@ -71,7 +71,7 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 export interface DocxFillOptions { signaturePng: Buffer | null; stampPng: Buffer | null }
 
-/** Returns the filled DOCX and the labels that had no place in the document (appended at its end). */
+/** Returns the filled DOCX and the labels that had no place in the document (appended at its end). UnreadableDocument over the caps. */
 export async function fillDocx(original: Buffer, fields: SignupField[], o: DocxFillOptions): Promise<{ bytes: Buffer; appended: string[] }> {
   const form = await readDocx(original);
   if (!form) throw new UnreadableDocument('not a Word document');
