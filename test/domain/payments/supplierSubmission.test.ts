@@ -16,6 +16,8 @@ import {
   KEPT_SUBMISSIONS,
   type PayoutFields,
 } from '../../../functions/src/domain/payments/supplierSubmission.ts';
+import { messages } from '../../../functions/src/surfaces/pages/i18n.ts';
+import { objectStreamBombPdf } from '../../core/bombs.ts';
 
 let h: Harness;
 let s: Services;
@@ -351,4 +353,16 @@ test('standing link: a business that opts in (publicFilingsReady) gets filings r
   const res = await fileStandingRequest(s, { slug: 'trusting', submissionId: newSubmissionId(), name: 'A', email: 'a@example.com', amount: '10', description: 'x', payout: BANK });
   const p = await stored(res.payment.id, biz.businessId);
   assert.deepEqual([p.status, p.needsReview, p.filedBy], ['ready', false, 'public']);
+});
+
+test('an invoice PDF that is a decompression bomb is refused as fileUnreadable, in both page languages; nothing is stored', async () => {
+  const { token, id } = await newPayment();
+  const files = await fileCount();
+  const invoice = { fileName: 'bomb.pdf', contentType: 'application/pdf', bytes: await objectStreamBombPdf(700) };
+  assert.deepEqual(await problemsOf(attachInvoice(s, { token, submissionId: newSubmissionId(), invoice })), { invoice: 'fileUnreadable' });
+  assert.deepEqual(await problemsOf(submitPayout(s, { token, submissionId: newSubmissionId(), payout: BANK, invoice })), { invoice: 'fileUnreadable' });
+  assert.equal(await fileCount(), files);
+  assert.deepEqual((await stored(id)).invoices, []);
+  assert.match(messages('en').problems.fileUnreadable, /expands/);
+  assert.match(messages('he').problems.fileUnreadable, /[\u0590-\u05FF]/);
 });

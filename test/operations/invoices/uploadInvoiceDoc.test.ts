@@ -7,6 +7,7 @@ import { issuerId, softwarePath, suggestionsPath, type SuggestionRecord } from '
 import { folderRulesPath, type FolderRuleRecord } from '../../../functions/src/domain/invoices/folderRules.ts';
 import { whenSchema } from '../../../functions/src/domain/invoices/folderRules.ts';
 import { activityPath } from '../../../functions/src/core/activity.ts';
+import { objectStreamBombPdf, rssGrowth } from '../../core/bombs.ts';
 
 let env: InvoicesEnv;
 before(async () => {
@@ -278,4 +279,20 @@ test('when the daily AI quota is used up the document is still stored unread and
   } finally {
     await tight.close();
   }
+});
+
+test('a PDF bomb (an object stream of 700 MB in ~700 KB) is refused naming the file: nothing stored, nothing read, memory flat', async () => {
+  const before = await files();
+  const docs = await countDocs(env.h, `businesses/${b()}/invoices`);
+  const reads = env.ai.reads.length;
+  const bomb = await objectStreamBombPdf(700);
+  const { growthMb, result } = await rssGrowth(() => call(uploadBody(bomb, { fileName: 'bomb.pdf' })));
+  assert.equal(result.status, 'rejected');
+  const e = (result as PromiseRejectedResult).reason;
+  assert.equal(e.code, 'invalid-argument');
+  assert.match(e.message, /^dataBase64: bomb\.pdf: the PDF expands to more than 128 MB/);
+  assert.ok(growthMb < 200, `RSS grew ${growthMb.toFixed(0)} MB`);
+  assert.equal(await files(), before);
+  assert.equal(await countDocs(env.h, `businesses/${b()}/invoices`), docs);
+  assert.equal(env.ai.reads.length, reads);
 });

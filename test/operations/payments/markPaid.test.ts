@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mailText } from '../../fakes/smtp.ts';
 import { post } from '../../http.ts';
 import { newSubmissionId, parseMajorAmount, submitPayout } from '../../../functions/src/domain/payments/supplierSubmission.ts';
+import { objectStreamBombPdf, rssGrowth } from '../../core/bombs.ts';
 import { countDocs, createPayment, deliver, fileToken, HEIC, JPEG, outbox, paymentsEnv, PDF, PNG, simulateSubmission, stored, WEBP, type PaymentsEnv } from './helpers.ts';
 
 let env: PaymentsEnv;
@@ -192,4 +193,19 @@ test('amounts are bounded: at most 1,000,000,000 agorot (₪10M) on create and u
   const payout = { method: 'bank', bankCode: '12', bankBranch: '345', bankAccount: '678901', bankBeneficiary: 'Dana Cohen' } as const;
   await assert.rejects(submitPayout(h.app.services, { token, submissionId: newSubmissionId(), payout, amount: '99,999,999,999' }), (e: any) => e.problems?.amount === 'amount');
   assert.equal((await stored(h, open.id)).amountAgorot, 0);
+});
+
+test('a PDF proof that is a decompression bomb is refused naming the file: nothing stored, the payment stays sent, memory flat', async () => {
+  const { h } = env;
+  const p = await createPayment(h, { channel: 'link' });
+  const files = await filesCount();
+  const bomb = await objectStreamBombPdf(700);
+  const { growthMb, result } = await rssGrowth(() => h.call('markPaid', { paymentId: p.id, proof: proofOf(bomb, 'application/pdf', 'receipt.pdf') }));
+  assert.equal(result.status, 'rejected');
+  const e = (result as PromiseRejectedResult).reason;
+  assert.equal(e.code, 'invalid-argument');
+  assert.match(e.message, /^proof\.dataBase64: receipt\.pdf: the PDF expands to more than 128 MB/);
+  assert.ok(growthMb < 200, `RSS grew ${growthMb.toFixed(0)} MB`);
+  assert.equal(await filesCount(), files);
+  assert.equal((await stored(h, p.id)).status, 'sent');
 });

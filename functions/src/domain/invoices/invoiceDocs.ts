@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sniffFileType } from '../../core/fileTypes.ts';
+import { pdfRefusal } from '../../core/pdfInflation.ts';
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { invalid, notFound } from '../../core/errors.ts';
@@ -32,8 +33,8 @@ export const UPLOAD_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as co
 export type UploadType = (typeof UPLOAD_TYPES)[number];
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
-/** Declared type accepted, bytes of that very type, 1 byte to 5 MB. */
-export function checkUpload(file: { fileName: string; mimeType: string; dataBase64: string }): { fileName: string; contentType: UploadType; bytes: Buffer } {
+/** Declared type accepted, bytes of that very type, 1 byte to 5 MB, a PDF within the inflation caps (core/pdfInflation.ts). */
+export async function checkUpload(file: { fileName: string; mimeType: string; dataBase64: string }): Promise<{ fileName: string; contentType: UploadType; bytes: Buffer }> {
   const declared = file.mimeType.trim().toLowerCase();
   if (!(UPLOAD_TYPES as readonly string[]).includes(declared)) throw invalid('mimeType', `"${file.mimeType}" is not accepted; send ${UPLOAD_TYPES.join(', ')}`);
   const bytes = Buffer.from(file.dataBase64, 'base64');
@@ -41,6 +42,8 @@ export function checkUpload(file: { fileName: string; mimeType: string; dataBase
   if (bytes.length > UPLOAD_MAX_BYTES) throw invalid('dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${UPLOAD_MAX_BYTES} bytes)`);
   const actual = sniffFileType(bytes);
   if (actual !== declared) throw invalid('dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF, JPEG or PNG (${declared} declared)`);
+  const refused = actual === 'application/pdf' ? await pdfRefusal(bytes) : null;
+  if (refused) throw invalid('dataBase64', `${file.fileName.trim()}: ${refused}`);
   return { fileName: file.fileName.trim(), contentType: declared as UploadType, bytes };
 }
 

@@ -3,6 +3,7 @@ import { ApiError, isApiError, notFound } from '../../core/errors.ts';
 import { sha256 } from '../../core/ids.ts';
 import { consumeQuota } from '../../core/quota.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
+import { pdfRefusal } from '../../core/pdfInflation.ts';
 import { increment } from '../../ports/store.ts';
 import { invoicesPath, type InvoiceReading, type ReadingStatus } from '../invoices/invoices.ts';
 import { matchSupplier, newInvoiceDoc, readInvoiceSafely, settleDocument, sha256Bytes } from '../invoices/invoiceDocs.ts';
@@ -411,6 +412,9 @@ export async function ingestAttachment(
   if (await store.get(invoicesPath(a.businessId, docId))) return { outcome: 'imported', docId };
   const contentType = sniffFileType(a.bytes);
   if (contentType !== 'application/pdf' && contentType !== 'image/jpeg' && contentType !== 'image/png') return { outcome: 'error', reason: `${a.fileName}: not a readable PDF or image` };
+  // The upload caps hold for mail too: a PDF bomb is neither read nor stored.
+  const refused = contentType === 'application/pdf' ? await pdfRefusal(a.bytes) : null;
+  if (refused) return { outcome: 'error', reason: `${a.fileName}: ${refused}` };
   const sha = sha256Bytes(a.bytes);
   let reading: InvoiceReading | null = null;
   let status: ReadingStatus = 'unread';

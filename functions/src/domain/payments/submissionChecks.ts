@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { sniffFileType } from '../../core/fileTypes.ts';
+import { pdfRefusal } from '../../core/pdfInflation.ts';
 import { ApiError } from '../../core/errors.ts';
 import { normalizePhone } from '../contacts.ts';
 import { MAX_AMOUNT_AGOROT } from '../money.ts';
@@ -41,6 +42,7 @@ export type Problem =
   | 'amount'
   | 'fileType'
   | 'fileSize'
+  | 'fileUnreadable'
   | 'bitPhone';
 
 export type Problems = Record<string, Problem>;
@@ -166,8 +168,8 @@ const ALLOWED_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp
 const TYPE_ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/heif': 'image/heic' };
 const EXTENSION: Record<string, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic' };
 
-/** A PDF or an image, at most 5 MB: the declared type and the magic bytes must agree. */
-export function checkInvoice(upload: Upload, problems: Problems, field = 'invoice'): Checked | null {
+/** A PDF or an image, at most 5 MB: the declared type and the magic bytes must agree; a PDF within the inflation caps. */
+export async function checkInvoice(upload: Upload, problems: Problems, field = 'invoice'): Promise<Checked | null> {
   if (upload.bytes.length > MAX_INVOICE_BYTES) {
     problems[field] = 'fileSize';
     return null;
@@ -179,6 +181,10 @@ export function checkInvoice(upload: Upload, problems: Problems, field = 'invoic
   const generic = normalized === '' || normalized === 'application/octet-stream';
   if (!actual || !(ALLOWED_TYPES as readonly string[]).includes(actual) || (!generic && normalized !== actual)) {
     problems[field] = 'fileType';
+    return null;
+  }
+  if (actual === 'application/pdf' && (await pdfRefusal(upload.bytes))) {
+    problems[field] = 'fileUnreadable';
     return null;
   }
   return { fileName: cleanFileName(upload.fileName, actual), contentType: actual, bytes: upload.bytes, sha256: createHash('sha256').update(upload.bytes).digest('hex') };

@@ -166,7 +166,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
   const problems: Problems = {};
   const payout = checkPayout(input.payout, payoutMethodsFor(pre), problems);
   const amount = pre.openAmount && (input.amount?.trim() || pre.amountAgorot === 0) ? checkAmount(input.amount, problems) : null;
-  let file = input.invoice ? checkInvoice(input.invoice, problems) : null;
+  let file = input.invoice ? await checkInvoice(input.invoice, problems) : null;
   if (Object.keys(problems).length || !payout) throw new SubmissionInvalid(problems);
   if (file && pre.invoices.some((f) => f.sha256 === file!.sha256)) file = null;
 
@@ -250,7 +250,7 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
   assertAllowed('attachInvoice', pre.status);
 
   const problems: Problems = {};
-  const file = input.invoice ? checkInvoice(input.invoice, problems) : null;
+  const file = input.invoice ? await checkInvoice(input.invoice, problems) : null;
   if (!input.invoice) problems.invoice = 'required';
   if (!file) throw new SubmissionInvalid(problems);
   const known = pre.invoices.some((f) => f.sha256 === file.sha256);
@@ -357,7 +357,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
   if (!description) problems.description = 'required';
   else if (description.length > 2000) problems.description = 'tooLong';
   const payout = checkPayout(input.payout, [], problems);
-  const file = input.invoice ? checkInvoice(input.invoice, problems) : null;
+  const file = input.invoice ? await checkInvoice(input.invoice, problems) : null;
   if (Object.keys(problems).length || !payout || amount === null) throw new SubmissionInvalid(problems);
 
   const supplierKey = supplierKeyOf({ phone, email });

@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { invalid, notFound } from '../../core/errors.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { text, multilineText, LIMITS } from '../../core/schema.ts';
+import { sanitizeFileName } from '../../core/text.ts';
 import type { Reader } from '../../ports/store.ts';
 import type { Profile } from '../business.ts';
-import { openDocx, DOCX_MIME } from './signupDocx.ts';
+import { isUnreadableDocument, refusedAs, UnreadableDocument } from '../../core/documentLimits.ts';
+import { measurePdfInflation } from '../../core/pdfInflation.ts';
+import { readDocx, DOCX_MIME, type DocxForm } from './signupDocx.ts';
 import { pdfPageCount } from './signupPdf.ts';
 import { FIELD_KINDS, type FieldKind, type SignupField } from './signupFields.ts';
 
@@ -114,28 +117,54 @@ export const checkDocImage = Object.assign(
   },
 );
 
-/** Checks an upload by its bytes: a PDF or a DOCX, at most 10 MB, the declared type matching. */
+/**
+ * Checks an upload by its bytes: a PDF or a DOCX, at most 10 MB, the declared type matching, within the caps of
+ * core/documentLimits.ts (a refusal names the file). A DOCX comes back read, for the analysis.
+ */
 export async function checkSignupUpload(input: { fileName: string; mimeType: string; dataBase64: string }) {
   const bytes = Buffer.from(input.dataBase64, 'base64');
   if (bytes.length === 0) throw invalid('dataBase64', 'the file is empty');
   if (bytes.length > SIGNUP_MAX_BYTES) throw invalid('dataBase64', 'the file is larger than 10 MB');
   const declared = input.mimeType.trim().toLowerCase();
+  const name = sanitizeFileName(input.fileName, 'the file');
   if (sniffFileType(bytes) === 'application/pdf') {
     if (declared !== 'application/pdf') throw invalid('mimeType', `the file is a PDF, not ${declared || 'an empty type'}`);
     let pageCount: number;
     try {
       pageCount = await pdfPageCount(bytes);
-    } catch {
+    } catch (e) {
+      if (isUnreadableDocument(e)) throw refusedAs(e, 'dataBase64', name);
       throw invalid('dataBase64', 'the PDF cannot be read (damaged or encrypted)');
     }
     if (pageCount < 1) throw invalid('dataBase64', 'the PDF has no pages');
-    return { bytes, format: 'pdf' as const, contentType: 'application/pdf', pageCount };
+    return { bytes, format: 'pdf' as const, contentType: 'application/pdf', pageCount, docx: null };
   }
-  if (bytes.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')) && (await openDocx(bytes))) {
+  const docx = await readDocx(bytes).catch((e) => {
+    throw refusedAs(e, 'dataBase64', name);
+  });
+  if (docx) {
     if (declared !== DOCX_MIME) throw invalid('mimeType', `the file is a DOCX (${DOCX_MIME}), not ${declared || 'an empty type'}`);
-    return { bytes, format: 'docx' as const, contentType: DOCX_MIME, pageCount: 1 };
+    return { bytes, format: 'docx' as const, contentType: DOCX_MIME, pageCount: 1, docx };
   }
   throw invalid('dataBase64', 'not a PDF or DOCX file');
+}
+
+/**
+ * A stored form opened again for re-analysis, under the same caps as an upload (forms stored before a cap existed
+ * are refused here too, naming docId and the file). A DOCX comes back read.
+ */
+export async function reopenSignupFile(doc: Pick<SignupDocRecord, 'format' | 'fileName'>, bytes: Buffer): Promise<DocxForm | null> {
+  try {
+    if (doc.format === 'pdf') {
+      await measurePdfInflation(bytes);
+      return null;
+    }
+    const docx = await readDocx(bytes);
+    if (!docx) throw new UnreadableDocument('not a Word document');
+    return docx;
+  } catch (e) {
+    throw refusedAs(e, 'docId', doc.fileName);
+  }
 }
 
 /** What the AI may fill from: the profile's non-empty values, labelled in Hebrew and English. */

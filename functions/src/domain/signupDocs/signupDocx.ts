@@ -1,5 +1,8 @@
 import JSZip from 'jszip';
 import sharp from 'sharp';
+import { DOCUMENT_LIMITS, UnreadableDocument } from '../../core/documentLimits.ts';
+import { readZip } from '../../core/zipRead.ts';
+import { parseDocumentXml, type DocumentXml, type TextNode } from './docxXml.ts';
 import { isTicked, type SignupField } from './signupFields.ts';
 
 /**
@@ -12,80 +15,75 @@ const DOC = 'word/document.xml';
 const RELS = 'word/_rels/document.xml.rels';
 const TYPES = '[Content_Types].xml';
 
-const PARAGRAPH = /<w:p\b[^>]*>[\s\S]*?<\/w:p>/g;
-const TEXT_NODE = /<w:t(\s[^>]*)?>([^<]*)<\/w:t>/g;
 const BLANK = /_{3,}|\.{4,}|…+/;
 
-const unescape = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!);
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const PK = Buffer.from('PK\x03\x04', 'latin1');
 
-// A form's parts unpacked stay well below these; a ZIP bomb declares more and is refused before inflating.
-const MAX_PART_BYTES = 50 * 1024 * 1024;
-const MAX_TOTAL_BYTES = 200 * 1024 * 1024;
-const MAX_ENTRIES = 2000;
+/** A Word document as form filling reads it: its main part parsed, the parts edited with it, the ZIP to write back. */
+export interface DocxForm { document: DocumentXml; rels: string | null; types: string; zip: JSZip }
 
-/** Loads a DOCX; null when the bytes are not a Word document (or would unpack to an unreasonable size). */
-export async function openDocx(bytes: Buffer): Promise<JSZip | null> {
+/**
+ * Reads a DOCX under the caps of core/documentLimits.ts: every part inflated and counted first (core/zipRead.ts),
+ * then `word/document.xml` parsed (docxXml.ts). Null when the bytes are not a Word document; UnreadableDocument
+ * over a cap or when the document part is not well-formed. Upload, re-analysis and filling all read it here.
+ */
+export async function readDocx(bytes: Buffer): Promise<DocxForm | null> {
+  if (!bytes.subarray(0, 4).equals(PK)) return null;
+  const parts = await readZip(bytes, (name) => name === DOC || name === RELS || name === TYPES);
+  const doc = parts?.get(DOC);
+  const types = parts?.get(TYPES);
+  if (!parts || !doc || !types) return null;
+  for (const [name, part] of parts) {
+    if (part.length > DOCUMENT_LIMITS.xml.partBytes) throw new UnreadableDocument(`${name} is larger than ${DOCUMENT_LIMITS.xml.partBytes} bytes`);
+  }
+  const document = await parseDocumentXml(doc.toString('utf8'));
+  let zip: JSZip;
   try {
-    const zip = await JSZip.loadAsync(bytes);
-    const entries = Object.values(zip.files);
-    // Sizes from the ZIP's central directory (jszip keeps them on _data until an entry is read).
-    const sizes = entries.map((e) => (e as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize ?? 0);
-    if (entries.length > MAX_ENTRIES || sizes.some((n) => n > MAX_PART_BYTES) || sizes.reduce((a, b) => a + b, 0) > MAX_TOTAL_BYTES) return null;
-    return zip.file(DOC) && zip.file(TYPES) ? zip : null;
+    // Every entry is known to inflate within the caps by now; jszip only writes the filled copy back.
+    zip = await JSZip.loadAsync(bytes);
   } catch {
     return null;
   }
+  return { document, rels: parts.get(RELS)?.toString('utf8') ?? null, types: types.toString('utf8'), zip };
 }
 
 /** The document's paragraphs as plain text (what the AI reads). */
-export async function docxText(zip: JSZip): Promise<string> {
-  const xml = await zip.file(DOC)!.async('string');
-  return [...xml.matchAll(PARAGRAPH)].map((p) => [...p[0].matchAll(TEXT_NODE)].map((t) => unescape(t[2])).join('')).join('\n');
-}
+export const docxText = (form: DocxForm): string => form.document.paragraphs.map((p) => p.nodes.map((n) => n.text).join('')).join('\n');
 
-interface Node { start: number; end: number; text: string; from: number }
-
-function nodesOf(p: string): Node[] {
-  const out: Node[] = [];
-  let from = 0;
-  for (const m of p.matchAll(TEXT_NODE)) {
-    const text = unescape(m[2]);
-    out.push({ start: m.index!, end: m.index! + m[0].length, text, from });
-    from += text.length;
-  }
-  return out;
-}
-
-/** Paragraph XML with new texts for its text nodes (by index), and extra XML after some nodes' runs. */
-function rewrite(p: string, nodes: Node[], texts: string[], after: Map<number, string>): string {
+/** The XML with edits applied, each a span replaced (or an insertion when start = end); spans never overlap. */
+function applyEdits(xml: string, edits: { start: number; end: number; text: string }[]): string {
+  const sorted = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.i - b.i);
   let out = '';
   let pos = 0;
-  nodes.forEach((n, i) => {
-    out += p.slice(pos, n.start) + `<w:t xml:space="preserve">${escape(texts[i])}</w:t>`;
-    pos = n.end;
-    const extra = after.get(i);
-    if (extra) {
-      const close = p.indexOf('</w:r>', pos);
-      if (close >= 0) {
-        out += p.slice(pos, close + 6) + extra;
-        pos = close + 6;
-      }
-    }
-  });
-  return out + p.slice(pos);
+  for (const e of sorted) {
+    out += xml.slice(pos, e.start) + e.text;
+    pos = e.end;
+  }
+  return out + xml.slice(pos);
 }
+
+// Filling reads the whole text once per field; between fields other requests get their turn.
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 export interface DocxFillOptions { signaturePng: Buffer | null; stampPng: Buffer | null }
 
-/** Returns the filled DOCX and the labels that had no place in the document (appended at its end). */
+/** Returns the filled DOCX and the labels that had no place in the document (appended at its end). UnreadableDocument over the caps. */
 export async function fillDocx(original: Buffer, fields: SignupField[], o: DocxFillOptions): Promise<{ bytes: Buffer; appended: string[] }> {
-  const zip = (await openDocx(original))!;
-  let xml = await zip.file(DOC)!.async('string');
+  const form = await readDocx(original);
+  if (!form) throw new UnreadableDocument('not a Word document');
+  const { zip, document } = form;
+  const { xml, paragraphs } = document;
+  // Current texts per paragraph and node; the XML is rewritten once, at the end.
+  const texts = paragraphs.map((p) => p.nodes.map((n) => n.text));
+  const fulls = texts.map((t) => t.join(''));
+  const changed = new Set<TextNode>();
+  const after = new Map<TextNode, string[]>();
+  const appendedXml: string[] = [];
   const images: { rid: string; name: string; png: Buffer }[] = [];
-  const rels = (await zip.file(RELS)?.async('string')) ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+  const rels = form.rels ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
   const appended: string[] = [];
   let drawingId = 1000;
 
@@ -124,69 +122,82 @@ export async function fillDocx(original: Buffer, fields: SignupField[], o: DocxF
     const words = norm(f.label).split(' ').filter(Boolean);
     const labelRe = words.length ? new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'i') : null;
     let placed = false;
-    xml = xml.replace(PARAGRAPH, (p) => {
-      if (placed) return p;
-      const nodes = nodesOf(p);
-      const full = nodes.map((n) => n.text).join('');
+    for (const [pi, p] of paragraphs.entries()) {
+      const current = texts[pi];
+      const full = fulls[pi];
       const hit = labelRe ? labelRe.exec(full) : null;
-      if (!hit) return p;
+      if (!hit) continue;
       const end = hit.index + hit[0].length;
       const rest = full.slice(end);
       const m = BLANK.exec(rest);
       const [bs, be] = m ? [end + m.index, end + m.index + m[0].length] : [end, end];
-      const texts = nodes.map((n) => n.text);
-      const after = new Map<number, string>();
-      let done = false;
-      nodes.forEach((n, i) => {
-        const ns = n.from;
-        const ne = n.from + n.text.length;
+      const next = [...current];
+      let at = -1;
+      let from = 0;
+      current.forEach((text, i) => {
+        const ns = from;
+        const ne = from + text.length;
+        from = ne;
         // The blank's characters go; the value (or image) goes where the blank began.
         const cutFrom = Math.max(bs, ns) - ns;
         const cutTo = Math.min(be, ne) - ns;
-        let t = n.text;
+        let t = text;
         if (cutTo > cutFrom) t = t.slice(0, cutFrom) + t.slice(cutTo);
-        if (!done && bs >= ns && bs <= ne && (bs < ne || i === nodes.length - 1 || be === bs)) {
+        if (at < 0 && bs >= ns && bs <= ne && (bs < ne || i === current.length - 1 || be === bs)) {
           const ins = bs - ns;
-          const text = m ? content : ` ${content}`;
-          t = t.slice(0, ins) + text + t.slice(ins);
-          if (extra) after.set(i, extra);
-          done = true;
+          t = t.slice(0, ins) + (m ? content : ` ${content}`) + t.slice(ins);
+          at = i;
         }
-        texts[i] = t;
+        next[i] = t;
       });
-      if (!done) return p;
+      if (at < 0) continue;
+      next.forEach((t, i) => {
+        if (t !== current[i]) changed.add(p.nodes[i]);
+      });
+      texts[pi] = next;
+      fulls[pi] = next.join('');
+      if (extra) after.set(p.nodes[at], [...(after.get(p.nodes[at]) ?? []), extra]);
       placed = true;
-      return rewrite(p, nodes, texts, after);
-    });
+      break;
+    }
     if (!placed) {
       appended.push(f.label);
-      const para = `<w:p><w:r><w:t xml:space="preserve">${escape(`${f.label}: ${content}`)}</w:t></w:r>${extra}</w:p>`;
-      const sect = xml.lastIndexOf('<w:sectPr');
-      const bodyEnd = xml.lastIndexOf('</w:body>');
-      const at = sect >= 0 && sect > xml.lastIndexOf('</w:p>') ? sect : bodyEnd;
-      xml = xml.slice(0, at) + para + xml.slice(at);
+      appendedXml.push(`<w:p><w:r><w:t xml:space="preserve">${escape(`${f.label}: ${content}`)}</w:t></w:r>${extra}</w:p>`);
     }
+    await yieldToLoop();
   }
 
+  const edits: { start: number; end: number; text: string }[] = [];
+  paragraphs.forEach((p, pi) =>
+    p.nodes.forEach((n, i) => {
+      if (changed.has(n)) edits.push({ start: n.start, end: n.end, text: `<w:t xml:space="preserve">${escape(texts[pi][i])}</w:t>` });
+      const extras = after.get(n);
+      if (extras && n.runEnd !== null) edits.push({ start: n.runEnd, end: n.runEnd, text: extras.join('') });
+    }),
+  );
+  if (appendedXml.length) edits.push({ start: document.appendAt, end: document.appendAt, text: appendedXml.join('') });
   if (images.length) {
-    // The drawing namespaces are declared where they are used, so any document.xml accepts the runs.
-    xml = xml.replace(/<w:document\b([^>]*)>/, (m, attrs: string) => {
-      let a = attrs;
-      if (!/xmlns:wp=/.test(a)) a += ' xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"';
-      if (!/xmlns:r=/.test(a)) a += ' xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
-      return `<w:document${a}>`;
-    });
+    // The drawing namespaces are declared on the root, so any document.xml accepts the runs.
+    const { root } = document;
+    let extraNs = '';
+    if (!('xmlns:wp' in root.attributes)) extraNs += ' xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"';
+    if (!('xmlns:r' in root.attributes)) extraNs += ' xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    if (extraNs) {
+      const tag = xml.slice(root.start, root.end);
+      const close = tag.endsWith('/>') ? tag.length - 2 : tag.length - 1;
+      edits.push({ start: root.start, end: root.end, text: tag.slice(0, close) + extraNs + tag.slice(close) });
+    }
     let r = rels;
     for (const img of images) {
       zip.file(`word/media/${img.name}`, img.png);
       r = r.replace('</Relationships>', `<Relationship Id="${img.rid}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/${img.name}"/></Relationships>`);
     }
     zip.file(RELS, r);
-    let types = await zip.file(TYPES)!.async('string');
+    let types = form.types;
     if (!/Extension="png"/i.test(types)) types = types.replace('</Types>', '<Default Extension="png" ContentType="image/png"/></Types>');
     zip.file(TYPES, types);
   }
-  zip.file(DOC, xml);
+  zip.file(DOC, applyEdits(xml, edits));
   const bytes = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', mimeType: DOCX_MIME });
   return { bytes, appended };
 }

@@ -1,4 +1,5 @@
 import { concatTransformationMatrix, degrees, PDFContentStream, PDFDocument, popGraphicsState, pushGraphicsState, rgb, type PDFPage } from 'pdf-lib';
+import { loadPdf } from '../../core/pdfLoad.ts';
 import { embedTextFont, fitText, fitTextBlock, type TextFont } from '../../core/pdfText.ts';
 import { isTicked, type SignupField } from './signupFields.ts';
 
@@ -21,9 +22,9 @@ export interface PdfFillOptions {
   initials: string | null;
 }
 
-/** Writes the reviewed values onto a copy of the form; the original bytes are not touched. */
+/** Writes the reviewed values onto a copy of the form; the original bytes are not touched. UnreadableDocument over the caps. */
 export async function fillPdf(original: Buffer, fields: SignupField[], o: PdfFillOptions): Promise<Buffer> {
-  const doc = await PDFDocument.load(original);
+  const doc = await loadPdf(original);
   const pages = doc.getPages();
   for (const page of pages) upright(doc, page);
   let font: TextFont | null = null;
@@ -98,6 +99,7 @@ function drawTick(page: PDFPage, r: { x: number; y: number; width: number; heigh
   page.drawLine({ start: { x: x + s * 0.4, y: y + s * 0.15 }, end: { x: x + s * 0.9, y: y + s * 0.9 }, thickness: t, color });
 }
 
+/** UnreadableDocument over the caps (core/pdfLoad.ts); pdf-lib's error when damaged or encrypted. */
 export async function pdfPageCount(bytes: Buffer): Promise<number> {
-  return (await PDFDocument.load(bytes)).getPageCount();
+  return (await loadPdf(bytes)).getPageCount();
 }

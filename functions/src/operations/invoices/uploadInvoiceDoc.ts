@@ -52,7 +52,7 @@ export default defineOperation({
   output: z.discriminatedUnion('skipped', [invoiceViewSchema.extend({ skipped: z.literal(false) }), skippedSchema]),
   async run(input, ctx) {
     const { businessId } = ctx.caller;
-    const file = checkUpload(input);
+    const file = await checkUpload(input);
     const sha256 = sha256Bytes(file.bytes);
     const now = ctx.clock.now();
     const at = iso(now);

@@ -4,6 +4,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { base64, fileName, id, input, LIMITS, text } from '../../core/schema.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
+import { pdfRefusal } from '../../core/pdfInflation.ts';
 import { businessPath } from '../../domain/business.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
@@ -21,8 +22,8 @@ function assertPayable(p: PaymentRecord) {
   }
 }
 
-/** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB. */
-function checkProof(proof: { fileName: string; mimeType: string; dataBase64: string }) {
+/** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB, a PDF within the inflation caps. */
+async function checkProof(proof: { fileName: string; mimeType: string; dataBase64: string }) {
   const declared = proof.mimeType.trim().toLowerCase();
   if (!(PROOF_TYPES as readonly string[]).includes(declared)) throw invalid('proof.mimeType', `"${proof.mimeType}" is not accepted; send a PDF or an image (${PROOF_TYPES.join(', ')})`);
   const bytes = Buffer.from(proof.dataBase64, 'base64');
@@ -30,6 +31,8 @@ function checkProof(proof: { fileName: string; mimeType: string; dataBase64: str
   if (bytes.length > PROOF_MAX_BYTES) throw invalid('proof.dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${PROOF_MAX_BYTES} bytes)`);
   const actual = sniffFileType(bytes);
   if (actual !== declared) throw invalid('proof.dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF or an image (${declared} declared)`);
+  const refused = actual === 'application/pdf' ? await pdfRefusal(bytes) : null;
+  if (refused) throw invalid('proof.dataBase64', `${proof.fileName.trim()}: ${refused}`);
   return { fileName: proof.fileName.trim(), contentType: declared, bytes };
 }
 
@@ -54,7 +57,7 @@ export default defineOperation({
   output: paymentViewSchema,
   async run({ paymentId, proof }, ctx) {
     const { businessId } = ctx.caller;
-    const file = proof ? checkProof(proof) : null;
+    const file = proof ? await checkProof(proof) : null;
     // Fail fast before storing a file that could not be used; the transaction checks again.
     const current = await getPayment(ctx.store, businessId, paymentId);
     assertAllowed('markPaid', current.status);

@@ -10,13 +10,14 @@ import {
   getSignupDoc,
   normalizeFields,
   profileFacts,
+  reopenSignupFile,
   signupDocPath,
   signupDocView,
   signupView,
   SIGNUP_MAX_BYTES,
   type SignupDocRecord,
 } from '../../domain/signupDocs/signupDocs.ts';
-import { docxText, openDocx } from '../../domain/signupDocs/signupDocx.ts';
+import { docxText, type DocxForm } from '../../domain/signupDocs/signupDocx.ts';
 
 export default defineOperation({
   name: 'analyzeSignupDoc',
@@ -42,12 +43,13 @@ export default defineOperation({
     if (upload && !input.fileName.trim()) throw invalid('fileName', 'required with an upload');
 
     let known: SignupDocRecord | null = null;
-    let file: { bytes: Buffer; format: 'pdf' | 'docx'; contentType: string; pageCount: number; fileName: string };
+    let file: { bytes: Buffer; format: 'pdf' | 'docx'; contentType: string; pageCount: number; fileName: string; docx: DocxForm | null };
     if (input.docId) {
       known = await getSignupDoc(ctx.store, businessId, input.docId);
       const bytes = await ctx.files.read(businessId, known.fileId);
       if (!bytes) throw precondition(`the file of signup document ${input.docId} is no longer stored`);
-      file = { bytes, format: known.format, contentType: known.contentType, pageCount: known.pageCount, fileName: known.fileName };
+      const docx = await reopenSignupFile(known, bytes);
+      file = { bytes, format: known.format, contentType: known.contentType, pageCount: known.pageCount, fileName: known.fileName, docx };
     } else {
       const checked = await checkSignupUpload(input);
       file = { ...checked, fileName: sanitizeFileName(input.fileName, checked.format === 'pdf' ? 'form.pdf' : 'form.docx') };
@@ -63,7 +65,7 @@ export default defineOperation({
     const aiFile =
       file.format === 'pdf'
         ? { bytes: file.bytes, contentType: 'application/pdf', fileName: file.fileName }
-        : { bytes: Buffer.from(await docxText((await openDocx(file.bytes))!), 'utf8'), contentType: 'text/plain', fileName: file.fileName };
+        : { bytes: Buffer.from(docxText(file.docx!), 'utf8'), contentType: 'text/plain', fileName: file.fileName };
     const r = await ctx.ai.findFormFields(aiFile, facts, file.pageCount);
     const at = iso(now);
     const analysis = r.ok

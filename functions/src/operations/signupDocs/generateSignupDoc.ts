@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, id, input } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
+import { refusedAs } from '../../core/documentLimits.ts';
 import { businessPath, profileOf, type BusinessRecord } from '../../domain/business.ts';
 import { fieldSchema, getSignupDoc, MAX_FIELDS, signupDocPath, type FilledFile } from '../../domain/signupDocs/signupDocs.ts';
 import { fillPdf } from '../../domain/signupDocs/signupPdf.ts';
@@ -72,10 +73,13 @@ export default defineOperation({
 
     const original = await ctx.files.read(businessId, doc.fileId);
     if (!original) throw precondition(`the file of signup document ${doc.docId} is no longer stored`);
-    const bytes =
-      doc.format === 'pdf'
-        ? await fillPdf(original, input.fields, { signaturePng: signature, stampPng: stamp, initials })
-        : (await fillDocx(original, input.fields, { signaturePng: signature, stampPng: stamp })).bytes;
+    // The same caps as the upload: a form stored before one existed is refused here, naming docId and the file.
+    const bytes = await (doc.format === 'pdf'
+      ? fillPdf(original, input.fields, { signaturePng: signature, stampPng: stamp, initials })
+      : fillDocx(original, input.fields, { signaturePng: signature, stampPng: stamp }).then((r) => r.bytes)
+    ).catch((e) => {
+      throw refusedAs(e, 'docId', doc.fileName);
+    });
 
     const at = iso(ctx.clock.now());
     const dot = doc.fileName.lastIndexOf('.');

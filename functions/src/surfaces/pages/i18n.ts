@@ -77,6 +77,7 @@ const he = {
     amount: 'סכום חיובי, למשל 1250 או 1250.50',
     fileType: 'רק PDF או תמונה (JPEG, PNG, WebP, HEIC)',
     fileSize: 'הקובץ גדול מ-5MB',
+    fileUnreadable: 'לא ניתן לקבל את הקובץ: בפתיחתו הוא מתרחב לנפח חריג. נא לשלוח עותק אחר (למשל ייצוא מחדש ל-PDF)',
     bitPhone: 'ביט עובד עם מספר נייד ישראלי (05X)',
   } satisfies Record<Problem, string>,
   vatIncludedLine: (vat: string) => `כולל מע"מ (מתוכו ${vat} מע"מ)`,
@@ -170,6 +171,7 @@ const en: Messages = {
     amount: 'A positive amount, e.g. 1250 or 1250.50',
     fileType: 'Only a PDF or an image (JPEG, PNG, WebP, HEIC)',
     fileSize: 'The file is over 5 MB',
+    fileUnreadable: 'This file cannot be accepted: it expands to an unreasonable size when opened. Please send another copy (for example, export the PDF again)',
     bitPhone: 'Bit works with an Israeli mobile number (05X)',
   },
 };
