@@ -8,7 +8,7 @@ import { execute } from '../../core/execute.ts';
 import { newId } from '../../core/ids.ts';
 import { queryToInput } from './query.ts';
 import { corsFor } from './cors.ts';
-import { KeyRateLimiter } from '../../core/rateLimit.ts';
+import { KeyRateLimiter, keyRateLimiter } from '../../core/rateLimit.ts';
 import { QuotaExhausted } from '../../core/quota.ts';
 import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
 import { buildCatalogue } from '../openapi/catalogue.ts';
@@ -93,7 +93,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
       rateHeaders.ratelimit = `"per-key";r=${r.remaining};t=${r.resetSec}`;
       if (!r.allowed) {
         rateHeaders['retry-after'] = String(r.resetSec);
-        throw new ApiError('resource-exhausted', `rate limit: ${r.limit} requests a minute per API key; retry in ${r.resetSec} s`);
+        throw new ApiError('resource-exhausted', KeyRateLimiter.refusal(r));
       }
     }
     const key = req.headers['idempotency-key'];
@@ -159,7 +159,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
   }
 
   const cors = corsFor(new Set(services.config.allowedOrigins), API_BASES);
-  const limiter = new KeyRateLimiter(services.store, services.config.rateLimitPerMin, () => services.clock.now());
+  const limiter = keyRateLimiter(services.store, services.config.rateLimitPerMin, () => services.clock.now());
 
   return async (req) => {
     const preflight = cors.preflight(req);

@@ -1,16 +1,12 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Registry } from '../../operations/index.ts';
 import type { Config } from '../../config.ts';
 import type { AnyOperation } from '../../core/defineOperation.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../../core/errors.ts';
 import { inputProperties } from '../http/query.ts';
+import { jsonSchemaOf, typeListsAsAnyOf } from './jsonSchema.ts';
 
-type Schema = Record<string, unknown>;
-
-const toSchema = (s: z.ZodType, io: 'input' | 'output'): Schema => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Schema;
-  return rest;
-};
+const toSchema = (s: z.ZodType, io: 'input' | 'output') => jsonSchemaOf(s, io);
 
 const errorResponse = (description: string) => ({
   description,
@@ -61,7 +57,8 @@ function responses(op: AnyOperation) {
 function parameters(op: AnyOperation) {
   const schema = toSchema(op.input, 'input') as { required?: string[] };
   const required = new Set(schema.required ?? []);
-  return Object.entries(inputProperties(op)).map(([name, s]) => {
+  return Object.entries(inputProperties(op)).map(([name, raw]) => {
+    const s = typeListsAsAnyOf(raw) as Record<string, unknown>;
     const t = (s as { type?: string }).type;
     if (t === 'object') {
       return { name, in: 'query', required: required.has(name), content: { 'application/json': { schema: s } } };
