@@ -120,7 +120,22 @@ export function toolInputSchema(op: AnyOperation): Schema {
   return { ...schema, type: 'object' };
 }
 
-/** Every field of the operation's result, typed, without prose (the tool's outputSchema when it is an object). */
+/**
+ * Every field of the operation's result, typed, without prose (the tool's outputSchema when it is an
+ * object). A union of objects (uploadInvoiceDoc: the document, or skipped) becomes one object with
+ * the fields of every branch: MCP wants `type: "object"` at the root, and Gemini's converter refuses
+ * a type beside `anyOf`.
+ */
 export function toolOutputSchema(op: AnyOperation): Schema {
-  return compact(jsonSchemaOf(op.output, 'output'), true) as Schema;
+  const s = compact(jsonSchemaOf(op.output, 'output'), true) as Schema;
+  const branches = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
+  if (!branches?.length || !branches.every((b) => b.type === 'object' && isObject(b.properties))) return s;
+  const properties: Schema = {};
+  for (const b of branches) {
+    for (const [k, v] of Object.entries(b.properties as Schema)) {
+      // A field typed differently by two branches is left open.
+      properties[k] = k in properties && JSON.stringify(properties[k]) !== JSON.stringify(v) ? {} : v;
+    }
+  }
+  return { type: 'object', properties };
 }
