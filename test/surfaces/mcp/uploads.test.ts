@@ -95,7 +95,7 @@ describe('over HTTP', () => {
     const both = await post(origin, '/v1/uploadInvoiceDoc', { fileId: proof.fileId, dataBase64: 'AAAA' }, h.owner.apiKey);
     assert.match(both.body.error.message, /^fileId: send fileId or dataBase64, not both/);
     const neither = await post(origin, '/v1/uploadInvoiceDoc', {}, h.owner.apiKey);
-    assert.match(neither.body.error.message, /^dataBase64: send the file as dataBase64, or fileId/);
+    assert.match(neither.body.error.message, /^dataBase64: is required \(or fileId from createUploadUrl\)/);
   });
 
   it('a signup form takes PDF or DOCX up to 10 MB, and analyzeSignupDoc takes it by fileId', async () => {

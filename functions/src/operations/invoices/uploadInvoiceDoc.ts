@@ -31,9 +31,9 @@ async function fileOf(input: { fileName?: string; mimeType?: string; dataBase64?
     const up = await takeUpload(ctx, input.fileId, 'fileId', 'invoice');
     return { ...up, fileName: input.fileName ?? up.fileName };
   }
-  if (input.dataBase64 === undefined) throw invalid('dataBase64', 'send the file as dataBase64, or fileId from createUploadUrl');
-  if (input.fileName === undefined) throw invalid('fileName', 'required with dataBase64');
-  if (input.mimeType === undefined) throw invalid('mimeType', 'required with dataBase64');
+  if (input.dataBase64 === undefined) throw invalid('dataBase64', 'is required (or fileId from createUploadUrl)');
+  if (input.fileName === undefined) throw invalid('fileName', 'is required with dataBase64');
+  if (input.mimeType === undefined) throw invalid('mimeType', 'is required with dataBase64');
   return { fileName: input.fileName, mimeType: input.mimeType, dataBase64: input.dataBase64 };
 }
 

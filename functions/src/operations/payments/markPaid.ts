@@ -30,9 +30,9 @@ async function proofOf(proof: { fileName?: string; mimeType?: string; dataBase64
     const up = await takeUpload(ctx, proof.fileId, 'proof.fileId', 'proof');
     return { ...up, fileName: proof.fileName ?? up.fileName };
   }
-  if (proof.dataBase64 === undefined) throw invalid('proof.dataBase64', 'send the file as dataBase64, or fileId from createUploadUrl');
-  if (proof.fileName === undefined) throw invalid('proof.fileName', 'required with dataBase64');
-  if (proof.mimeType === undefined) throw invalid('proof.mimeType', 'required with dataBase64');
+  if (proof.dataBase64 === undefined) throw invalid('proof.dataBase64', 'is required (or fileId from createUploadUrl)');
+  if (proof.fileName === undefined) throw invalid('proof.fileName', 'is required with dataBase64');
+  if (proof.mimeType === undefined) throw invalid('proof.mimeType', 'is required with dataBase64');
   return { fileName: proof.fileName, mimeType: proof.mimeType, dataBase64: proof.dataBase64 };
 }
 
