@@ -177,6 +177,19 @@ describe('the full list and the pinned toolsets', () => {
   });
 });
 
+describe('the README', () => {
+  it("lists exactly the registry's open-world tools, and their number", async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const m = /carry `openWorldHint: true` \((\d+),[^)]*\): ([^.]+)\./.exec(readme);
+    assert.ok(m, 'the README names the open-world tools');
+    const listed = m[2].split(',').map((s) => s.trim());
+    const flagged = [...registry.values()].filter((op) => op.flags.openWorld).map((op) => op.name);
+    assert.deepEqual([...listed].sort(), [...flagged].sort());
+    assert.equal(Number(m[1]), flagged.length);
+  });
+});
+
 describe("Gemini's tool converter (@google/genai)", () => {
   let server: Server;
   let seen: any[] = [];

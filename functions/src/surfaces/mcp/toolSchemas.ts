@@ -74,7 +74,7 @@ function openStrings(s: Schema): Schema {
 }
 
 /** Objects shorter than this are spelled out wherever they appear. */
-const SHARED_MIN_CHARS = 200;
+const SHARED_MIN_CHARS = 100;
 
 /**
  * The output schemas of one tool list, each record spelled out once: an object (a whole result or a
