@@ -19,6 +19,8 @@ export interface Config {
   /** Origins that get CORS on /v1, /api/v1 and /mcp (the dashboard's). */
   allowedOrigins: string[];
   filesUrl: string;
+  /** Where createUploadUrl's capability URLs point: `PUT {uploadsUrl}/{fileId}/{token}`. */
+  uploadsUrl: string;
   publicLinkBase: string;
   dashboardUrl: string;
   smtpUrl: string;
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
     ],
     filesUrl: env.FILES_URL ?? `${origin}/files`,
+    uploadsUrl: env.UPLOADS_URL ?? `${origin}/uploads`,
     publicLinkBase: env.PUBLIC_LINK_BASE ?? `${origin}/p`,
     dashboardUrl: env.DASHBOARD_URL ?? origin,
     smtpUrl: env.SMTP_URL ?? '',

@@ -83,6 +83,11 @@ export class KeyRateLimiter {
     return this.perMin > 0;
   }
 
+  /** The message of a refusal, the same on every surface. */
+  static refusal(r: { limit: number; resetSec: number }): string {
+    return `rate limit: ${r.limit} requests a minute per API key (HTTP calls and MCP tool calls together); retry in ${r.resetSec} s`;
+  }
+
   /** Counts one request of `keyId`; refused (not counted) when the window's allowance is used up. */
   take(keyId: string): { allowed: boolean; limit: number; remaining: number; resetSec: number } {
     const now = this.now();
@@ -139,4 +144,16 @@ export class KeyRateLimiter {
     }
     if ([...this.state.values()].some((s) => s.pending)) this.schedule();
   }
+}
+
+const shared = new WeakMap<DocStore, KeyRateLimiter>();
+
+/**
+ * The one per-key limiter of a process's store: the HTTP API and the MCP surface count against the
+ * same allowance (an MCP tool call is one request, each call of a batch included).
+ */
+export function keyRateLimiter(store: DocStore, perMin: number, now: () => number): KeyRateLimiter {
+  let limiter = shared.get(store);
+  if (!limiter) shared.set(store, (limiter = new KeyRateLimiter(store, perMin, now)));
+  return limiter;
 }

@@ -7,6 +7,8 @@ import type { DocStore } from '../ports/store.ts';
 export const TTL_COLLECTIONS: { collection: string; group: boolean }[] = [
   { collection: 'oauthStates', group: false },
   { collection: 'rateLimits', group: false },
+  // The toolsets an API key enabled over MCP (surfaces/mcp/toolsets.ts).
+  { collection: 'mcpToolsets', group: false },
   { collection: '_tasks', group: false },
   { collection: 'quotas', group: true },
   { collection: 'outbox', group: true },

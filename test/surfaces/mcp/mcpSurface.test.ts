@@ -96,9 +96,21 @@ function textOf(result: CallToolResult): string {
 
 function errorOf(result: CallToolResult): { code: string; message: string } {
   assert.equal(result.isError, true, `expected an isError result, got ${JSON.stringify(result)}`);
-  const error = JSON.parse(textOf(result));
-  assert.deepEqual(result.structuredContent, error);
-  return error;
+  // No structuredContent: it would have to match the tool's outputSchema (issue 18 C4).
+  assert.equal(result.structuredContent, undefined);
+  return JSON.parse(textOf(result));
+}
+
+/** The hints a tool carries, with the MCP spec's defaults filled in (ToolAnnotations: destructive and open-world unless said). */
+function hintsOf(tool: Tool) {
+  const a = tool.annotations ?? {};
+  const readOnlyHint = a.readOnlyHint ?? false;
+  return {
+    readOnlyHint,
+    destructiveHint: readOnlyHint ? false : (a.destructiveHint ?? true),
+    idempotentHint: readOnlyHint ? true : (a.idempotentHint ?? false),
+    openWorldHint: a.openWorldHint ?? true,
+  };
 }
 
 /** What the zod schema itself says a caller may and must send. */
@@ -148,7 +160,7 @@ describe('MCP surface', () => {
     describe(`${era} protocol era`, () => {
       let client: Client;
       before(async () => {
-        client = await connect(url, h.owner.apiKey, era);
+        client = await connect(new URL(`${url}?toolsets=all`), h.owner.apiKey, era);
       });
       after(() => client.close());
 
@@ -158,15 +170,17 @@ describe('MCP surface', () => {
         else assert.match(version, /^2025-/);
       });
 
-      it('lists one tool per operation, with the same name and all four hints set explicitly', async () => {
+      it('lists one tool per operation with ?toolsets=all, with the same name, and the hints that differ from the spec defaults set', async () => {
         const { tools } = await client.listTools();
         assert.deepEqual(tools.map((t) => t.name).sort(), [...ops.keys()].sort());
         for (const tool of tools) {
           const op = ops.get(tool.name)!;
           const readOnly = Boolean(op.flags.readOnly);
-          const { title: _title, ...hints } = tool.annotations ?? {};
+          // The two hints whose defaults are true are always said.
+          assert.equal(typeof tool.annotations?.openWorldHint, 'boolean', tool.name);
+          if (!readOnly) assert.equal(typeof tool.annotations?.destructiveHint, 'boolean', tool.name);
           assert.deepEqual(
-            hints,
+            hintsOf(tool),
             {
               readOnlyHint: readOnly,
               destructiveHint: !readOnly && Boolean(op.flags.dangerous),
@@ -175,22 +189,16 @@ describe('MCP surface', () => {
             },
             tool.name,
           );
-          assert.ok(tool.title, `${tool.name} has a title`);
           assert.ok(tool.description?.startsWith(op.summary), `${tool.name} is described by its summary`);
         }
       });
 
       it('marks read-only, destructive and open-world tools as a client needs to know', async () => {
         const byName = new Map<string, Tool>((await client.listTools()).tools.map((t) => [t.name, t]));
-        const hints = (name: string) => {
-          const { title: _title, ...rest } = byName.get(name)!.annotations ?? {};
-          return rest;
-        };
+        const hints = (name: string) => hintsOf(byName.get(name)!);
         assert.deepEqual(hints('whoami'), { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
         const danger = byName.get('testRemoveThing')!;
-        assert.equal(danger.annotations?.destructiveHint, true);
-        assert.equal(danger.annotations?.readOnlyHint, false);
-        assert.equal(danger.annotations?.idempotentHint, false);
+        assert.deepEqual(hints('testRemoveThing'), { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
         assert.match(danger.description ?? '', /Destructive: confirm with the user/);
         assert.doesNotMatch(danger.description ?? '', /admin.*admin/i, 'the admin note is not doubled');
         assert.deepEqual(hints('testSyncProvider'), { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
@@ -214,7 +222,6 @@ describe('MCP surface', () => {
         }
         const danger = tools.find((t) => t.name === 'testRemoveThing')!;
         assert.deepEqual(danger.inputSchema.required, ['thingId']);
-        assert.equal(danger.inputSchema.additionalProperties, false);
       });
 
       it("whoami returns the owner's business and the admin role", async () => {
@@ -253,7 +260,7 @@ describe('MCP surface', () => {
       });
 
       it("refuses an admin-only tool to a user's key with permission-denied", async () => {
-        const userClient = await connect(url, member.apiKey, era);
+        const userClient = await connect(new URL(`${url}?toolsets=all`), member.apiKey, era);
         try {
           const runs = dangerRuns;
           const error = errorOf(await userClient.callTool({ name: 'testRemoveThing', arguments: { thingId: 't1' } }));
@@ -322,7 +329,7 @@ describe('MCP surface', () => {
       assert.match((await jsonOf(bad)).error.message, /^toolsets: unknown nope; known: .*payments/);
     });
     it('a mutating tool called twice with one idempotencyKey runs once; another input with that key is refused', async () => {
-      const client = await connect(url, h.owner.apiKey, 'legacy');
+      const client = await connect(new URL(`${url}?toolsets=all`), h.owner.apiKey, 'legacy');
       const before = dangerRuns;
       const a = (await client.callTool({ name: 'testRemoveThing', arguments: { thingId: 't-idem', idempotencyKey: 'mcp-1' } })) as CallToolResult;
       const b = (await client.callTool({ name: 'testRemoveThing', arguments: { thingId: 't-idem', idempotencyKey: 'mcp-1' } })) as CallToolResult;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { base64, fileName, bool, input, LIMITS, text, multilineText } from '../../core/schema.ts';
-import { ApiError, isApiError, notFound } from '../../core/errors.ts';
+import { base64, fileName, bool, id, input, LIMITS, text, multilineText } from '../../core/schema.ts';
+import { finishUpload, takeUpload } from '../../core/uploads.ts';
+import type { Ctx } from '../../core/context.ts';
+import { ApiError, invalid, isApiError, notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
@@ -22,6 +24,19 @@ import {
   type Settled,
 } from '../../domain/invoices/invoiceDocs.ts';
 
+/** The file as checkUpload takes it: inline (dataBase64), or an upload by URL (fileId). */
+async function fileOf(input: { fileName?: string; mimeType?: string; dataBase64?: string; fileId?: string }, ctx: Ctx) {
+  if (input.fileId) {
+    if (input.dataBase64 !== undefined) throw invalid('fileId', 'send fileId or dataBase64, not both');
+    const up = await takeUpload(ctx, input.fileId, 'fileId', 'invoice');
+    return { ...up, fileName: input.fileName ?? up.fileName };
+  }
+  if (input.dataBase64 === undefined) throw invalid('dataBase64', 'is required (or fileId from createUploadUrl)');
+  if (input.fileName === undefined) throw invalid('fileName', 'is required with dataBase64');
+  if (input.mimeType === undefined) throw invalid('mimeType', 'is required with dataBase64');
+  return { fileName: input.fileName, mimeType: input.mimeType, dataBase64: input.dataBase64 };
+}
+
 const skippedSchema = z.object({
   skipped: z.literal(true),
   /** The earlier document this upload duplicates. */
@@ -34,15 +49,16 @@ export default defineOperation({
   group: 'invoices',
   summary: 'Upload an invoice; the AI reads it, duplicates are detected',
   description:
-    'Upload an invoice or receipt (PDF, JPEG or PNG, base64 without a data: prefix, at most 5 MB). AI reads it; a duplicate (same file, ' +
+    'Upload an invoice or receipt (PDF, JPEG or PNG, at most 5 MB) as dataBase64 (no data: prefix), or as fileId from createUploadUrl (the file PUT to a URL). AI reads it; a duplicate (same file, ' +
     'same issuer and number, or same issuer, date and total) is skipped with skipped=true and duplicateOf unless skipDuplicates=false. ' +
     'Without supplierKey the issuer is matched to a supplier (else software, else a supplier suggestion). folderId "" files by the folder rules. ' +
     'Without AI configured the document is stored unread; when the daily AI quota is used up it is stored unread and the call answers 429.',
   flags: { openWorld: true },
   input: input({
-    fileName: fileName().describe('File name; path parts and control characters are removed.'),
-    mimeType: text(100).describe('application/pdf, image/jpeg, image/png, image/webp or image/heic; must match the bytes.'),
-    dataBase64: base64(UPLOAD_MAX_BYTES).describe('The file, base64 without a data: prefix, at most 5 MB decoded.'),
+    fileName: fileName().optional().describe('File name (required with dataBase64; with fileId it replaces the upload\'s name); path parts and control characters are removed.'),
+    mimeType: text(100).optional().describe('application/pdf, image/jpeg or image/png; must match the bytes. Required with dataBase64.'),
+    dataBase64: base64(UPLOAD_MAX_BYTES).optional().describe('The file, base64 without a data: prefix, at most 5 MB decoded; or send fileId instead.'),
+    fileId: id().optional().describe('An upload from createUploadUrl (purpose invoice) whose PUT succeeded, instead of dataBase64.'),
     supplierKey: text(LIMITS.email).optional().describe('Assign to this supplier (phone or email).'),
     supplierName: text().optional().describe('Supplier name to show with the assignment.'),
     note: multilineText(LIMITS.text).optional().describe('Free note; new lines allowed.'),
@@ -52,7 +68,9 @@ export default defineOperation({
   output: z.discriminatedUnion('skipped', [invoiceViewSchema.extend({ skipped: z.literal(false) }), skippedSchema]),
   async run(input, ctx) {
     const { businessId } = ctx.caller;
-    const file = await checkUpload(input);
+    const file = await checkUpload(await fileOf(input, ctx));
+    // A file PUT to an upload URL is used up once this call stores (or skips) the document.
+    const usedUp = async () => input.fileId && finishUpload(ctx, input.fileId);
     const sha256 = sha256Bytes(file.bytes);
     const now = ctx.clock.now();
     const at = iso(now);
@@ -70,7 +88,10 @@ export default defineOperation({
     // The same bytes again cost neither storage nor an AI reading; the transaction re-checks race-free.
     if (input.skipDuplicates) {
       const same = await findDuplicate(ctx.store, businessId, { sha256, vendorKey: null, reading: null });
-      if (same.duplicateOf) return { skipped: true as const, duplicateOf: same.duplicateOf, reason: 'sha256' as const };
+      if (same.duplicateOf) {
+        await usedUp();
+        return { skipped: true as const, duplicateOf: same.duplicateOf, reason: 'sha256' as const };
+      }
     }
 
     let reading: InvoiceReading | null = null;
@@ -135,6 +156,7 @@ export default defineOperation({
     const { doc, duplicate } = outcome.settled;
     if (outcome.skip) {
       await ctx.files.remove(businessId, ref.fileId);
+      await usedUp();
       return { skipped: true as const, duplicateOf: duplicate.duplicateOf!, reason: duplicate.reason! };
     }
     if (quotaError) {
@@ -146,11 +168,12 @@ export default defineOperation({
       });
       throw new ApiError('resource-exhausted', `${quotaError.message}. The file was stored unread as document ${docId}; run analyzeInvoice with this docId to read it later.`);
     }
+    await usedUp();
     return { ...invoiceView(doc, ref.url), skipped: false as const };
   },
   activity: (input, result) =>
     result.skipped
-      ? { targetIds: [result.duplicateOf], summary: `skipped ${input.fileName}: a duplicate (${result.reason}) of ${result.duplicateOf}` }
+      ? { targetIds: [result.duplicateOf], summary: `skipped ${input.fileName ?? input.fileId}: a duplicate (${result.reason}) of ${result.duplicateOf}` }
       : {
           targetIds: [result.docId, result.folderId],
           summary: `uploaded ${result.fileName} (${result.readingStatus}${result.duplicateOf ? `, duplicate of ${result.duplicateOf}` : ''}) into folder ${result.folderId}`,

@@ -5,6 +5,8 @@ import { base64, fileName, id, input, LIMITS, text } from '../../core/schema.ts'
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { pdfRefusal } from '../../core/pdfInflation.ts';
+import { finishUpload, takeUpload } from '../../core/uploads.ts';
+import type { Ctx } from '../../core/context.ts';
 import { businessPath } from '../../domain/business.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
@@ -20,6 +22,19 @@ function assertPayable(p: PaymentRecord) {
   if (p.openAmount && p.amountAgorot === 0) {
     throw precondition('amountAgorot: this open-amount payment has no amount yet; wait for the supplier to fill it, or set it with updatePaymentSettings');
   }
+}
+
+/** The proof as checkProof takes it: inline (dataBase64), or an upload by URL (fileId). */
+async function proofOf(proof: { fileName?: string; mimeType?: string; dataBase64?: string; fileId?: string }, ctx: Ctx) {
+  if (proof.fileId) {
+    if (proof.dataBase64 !== undefined) throw invalid('proof.fileId', 'send fileId or dataBase64, not both');
+    const up = await takeUpload(ctx, proof.fileId, 'proof.fileId', 'proof');
+    return { ...up, fileName: proof.fileName ?? up.fileName };
+  }
+  if (proof.dataBase64 === undefined) throw invalid('proof.dataBase64', 'is required (or fileId from createUploadUrl)');
+  if (proof.fileName === undefined) throw invalid('proof.fileName', 'is required with dataBase64');
+  if (proof.mimeType === undefined) throw invalid('proof.mimeType', 'is required with dataBase64');
+  return { fileName: proof.fileName, mimeType: proof.mimeType, dataBase64: proof.dataBase64 };
 }
 
 /** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB, a PDF within the inflation caps. */
@@ -41,15 +56,16 @@ export default defineOperation({
   group: 'payments',
   summary: 'Mark a payment paid, optionally with a proof; the supplier is told',
   description:
-    'Mark an unpaid payment paid, optionally with a proof of payment (a bank screenshot or PDF, base64 without a data: prefix, at most 5 MB); the supplier is told.',
+    'Mark an unpaid payment paid, optionally with a proof of payment (a bank screenshot or PDF, at most 5 MB: base64 without a data: prefix, or fileId from createUploadUrl); the supplier is told.',
   flags: { openWorld: true },
   input: input({
     paymentId: id().describe('Payment id (from createPayment or paymentsList).'),
     proof: z
       .strictObject({
-        fileName: fileName().describe('File name of the proof; path parts and control characters are removed.'),
-        mimeType: text(100).describe('application/pdf, image/jpeg, image/png, image/webp or image/heic; must match the bytes.'),
-        dataBase64: base64(PROOF_MAX_BYTES).describe('The file, base64 without a data: prefix, at most 5 MB decoded.'),
+        fileName: fileName().optional().describe('File name of the proof (required with dataBase64); path parts and control characters are removed.'),
+        mimeType: text(100).optional().describe('application/pdf, image/jpeg, image/png, image/webp or image/heic; must match the bytes. Required with dataBase64.'),
+        dataBase64: base64(PROOF_MAX_BYTES).optional().describe('The file, base64 without a data: prefix, at most 5 MB decoded; or send fileId instead.'),
+        fileId: id().optional().describe('An upload from createUploadUrl (purpose proof) whose PUT succeeded, instead of dataBase64.'),
       })
       .optional()
       .describe('Optional proof of payment (a bank screenshot or PDF), stored with a download link.'),
@@ -57,7 +73,7 @@ export default defineOperation({
   output: paymentViewSchema,
   async run({ paymentId, proof }, ctx) {
     const { businessId } = ctx.caller;
-    const file = proof ? await checkProof(proof) : null;
+    const file = proof ? await checkProof(await proofOf(proof, ctx)) : null;
     // Fail fast before storing a file that could not be used; the transaction checks again.
     const current = await getPayment(ctx.store, businessId, paymentId);
     assertAllowed('markPaid', current.status);
@@ -89,6 +105,8 @@ export default defineOperation({
       if (stored) await ctx.files.remove(businessId, stored.fileId).catch((err) => ctx.logger.warn('could not remove an unused proof file', { paymentId, error: String(err) }));
       throw e;
     }
+    // The proof was copied into the payment: the upload by URL is used up.
+    if (proof?.fileId) await finishUpload(ctx, proof.fileId);
     return paymentView(updated, viewDeps(ctx));
   },
   activity: (input, result) => ({

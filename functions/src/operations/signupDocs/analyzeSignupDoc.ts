@@ -4,6 +4,7 @@ import { base64, input, LIMITS, text } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { sanitizeFileName } from '../../core/text.ts';
+import { finishUpload, takeUpload } from '../../core/uploads.ts';
 import { businessPath, profileOf } from '../../domain/business.ts';
 import {
   checkSignupUpload,
@@ -24,7 +25,7 @@ export default defineOperation({
   group: 'signupDocs',
   summary: "Upload a supplier's form; AI finds its blanks and suggests values",
   description:
-    'Upload a PDF or DOCX onboarding form (base64 without a data: prefix, at most 10 MB; the type is checked from the bytes), or send docId alone to ' +
+    'Upload a PDF or DOCX onboarding form (base64 without a data: prefix, or fileId from createUploadUrl; at most 10 MB; the type is checked from the bytes), or send docId alone to ' +
     'analyze a stored form again. The AI lists the blanks as fields {label, value, kind, page, box} with values suggested from the business profile ' +
     '(names, company id, address, docBank* fields, docCustomFields, today). Review them, then call generateSignupDoc. Needs AI configured; counts against the daily AI quota.',
   flags: { openWorld: true },
@@ -32,11 +33,16 @@ export default defineOperation({
     fileName: z.string().max(255).default('').describe('File name of an upload; path parts and control characters are removed.'),
     mimeType: text(200).default('').describe('application/pdf or application/vnd.openxmlformats-officedocument.wordprocessingml.document; must match the bytes.'),
     dataBase64: base64(SIGNUP_MAX_BYTES).default('').describe('The form, base64 without a data: prefix, at most 10 MB decoded.'),
+    fileId: z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]*$/, 'not a valid id').default('').describe('An upload from createUploadUrl (purpose signupDoc) whose PUT succeeded, instead of dataBase64.'),
     docId: z.string().trim().max(LIMITS.id).regex(/^(?!\.\.?$)[^/]*$/, 'not a valid id').default('').describe('A stored form to analyze again (send it alone).'),
   }),
   output: signupDocView,
-  async run(input, ctx) {
+  async run(given, ctx) {
     const { businessId } = ctx.caller;
+    if (given.fileId && (given.dataBase64 || given.mimeType)) throw invalid('fileId', 'send fileId or dataBase64, not both');
+    if (given.fileId && given.docId) throw invalid('docId', 'send either docId alone, or fileId for a new form');
+    // An upload by URL is the same form as one sent inline.
+    const input = given.fileId ? { ...given, ...(await takeUpload(ctx, given.fileId, 'fileId', 'signupDoc')), ...(given.fileName ? { fileName: given.fileName } : {}) } : given;
     const upload = Boolean(input.dataBase64 || input.fileName || input.mimeType);
     if (input.docId && upload) throw invalid('docId', 'send either docId alone, or fileName, mimeType and dataBase64 for a new form');
     if (!input.docId && !input.dataBase64) throw invalid('dataBase64', 'send the form (fileName, mimeType, dataBase64), or docId to analyze a stored one');
@@ -105,6 +111,8 @@ export default defineOperation({
     }
     const urls = new Map<string, string | null>();
     for (const id of [record.fileId, ...record.filled.map((f) => f.fileId)]) urls.set(id, (await ctx.files.ref(businessId, id))?.url ?? null);
+    // The form was stored as the document's own file: the upload by URL is used up.
+    if (given.fileId) await finishUpload(ctx, given.fileId);
     return signupView(record, urls);
   },
   activity: (input, result) => ({

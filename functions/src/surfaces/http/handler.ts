@@ -8,7 +8,7 @@ import { execute } from '../../core/execute.ts';
 import { newId } from '../../core/ids.ts';
 import { queryToInput } from './query.ts';
 import { corsFor } from './cors.ts';
-import { KeyRateLimiter } from '../../core/rateLimit.ts';
+import { KeyRateLimiter, keyRateLimiter } from '../../core/rateLimit.ts';
 import { QuotaExhausted } from '../../core/quota.ts';
 import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
 import { buildCatalogue } from '../openapi/catalogue.ts';
@@ -55,7 +55,7 @@ function parseBody(body: Buffer): Record<string, unknown> {
 }
 
 /**
- * The one HTTP handler: the API under /v1 and /api/v1, MCP at /mcp, file links under /files.
+ * The one HTTP handler: the API under /v1 and /api/v1, MCP at /mcp, file links under /files, upload URLs under /uploads.
  * node:http (local) and the `api` Cloud Function both adapt to it.
  */
 export function createHttpHandler(app: App, registry: Registry): HttpHandler {
@@ -96,7 +96,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
       rateHeaders.ratelimit = `"per-key";r=${r.remaining};t=${r.resetSec}`;
       if (!r.allowed) {
         rateHeaders['retry-after'] = String(r.resetSec);
-        throw new ApiError('resource-exhausted', `rate limit: ${r.limit} requests a minute per API key; retry in ${r.resetSec} s`);
+        throw new ApiError('resource-exhausted', KeyRateLimiter.refusal(r));
       }
     }
     const key = req.headers['idempotency-key'];
@@ -139,9 +139,21 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     return { status: 200, headers, body: file.stream };
   }
 
+  /** `PUT /uploads/{fileId}/{token}`: the one request an upload URL takes (core/uploads.ts). */
+  async function upload(req: HttpRequest): Promise<HttpResponse> {
+    const [, , uploadId = '', token = '', extra] = req.path.split('/');
+    if (extra !== undefined) throw new ApiError('not-found', 'upload URL not found');
+    if (req.method !== 'PUT') return methodNotAllowed('upload URLs', 'PUT', req.method);
+    if (req.body === undefined) return { status: 411, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Length Required' };
+    const { receiveUpload } = await import('../../core/uploads.ts');
+    const result = await receiveUpload(services, uploadId, token, req.body, req.headers['content-type']);
+    return json(200, { ok: true, result });
+  }
+
   async function route(req: HttpRequest, requestId: string, meter: Meter, rateHeaders: Record<string, string>): Promise<HttpResponse> {
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
     if (req.path.startsWith('/files/')) return files(req);
+    if (req.path.startsWith('/uploads/')) return upload(req);
     if (req.path.startsWith('/oauth/')) return (await oauthSurface())(req);
     if (req.path === '/favicon.ico') return { status: 204, headers: { 'cache-control': 'public, max-age=86400' }, body: '' };
     // Everything under the pages' path is a page (a not-found one too), never JSON.
@@ -162,7 +174,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
   }
 
   const cors = corsFor(new Set(services.config.allowedOrigins), API_BASES);
-  const limiter = new KeyRateLimiter(services.store, services.config.rateLimitPerMin, () => services.clock.now());
+  const limiter = keyRateLimiter(services.store, services.config.rateLimitPerMin, () => services.clock.now());
 
   return async (req) => {
     const preflight = cors.preflight(req);

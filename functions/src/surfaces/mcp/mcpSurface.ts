@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   createMcpHandler,
   isJsonContentType,
@@ -11,11 +10,10 @@ import {
   type CallToolRequestParams,
   type CallToolResult,
   type ListToolsResult,
-  type Tool,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { App } from '../../app.ts';
 import type { Registry } from '../../operations/index.ts';
-import type { AnyOperation } from '../../core/defineOperation.ts';
 import type { Caller } from '../../core/context.ts';
 import type { DocStore, Meter } from '../../ports/store.ts';
 import { MAX_BODY_BYTES, type HttpHandler, type HttpRequest, type HttpResponse } from '../http/types.ts';
@@ -24,6 +22,19 @@ import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
 import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
 import { newId } from '../../core/ids.ts';
+import { KeyRateLimiter, keyRateLimiter } from '../../core/rateLimit.ts';
+import {
+  ALWAYS_SERVED,
+  CORE_TOOLS,
+  ENABLE_TOOLSETS,
+  enableToolsetsTool,
+  readEnabled,
+  toolOf,
+  toolsOf,
+  writeEnabled,
+  type McpTools,
+  type ToolEntry,
+} from './toolsets.ts';
 
 const SERVER_INFO = { name: 'business-finance-ops', version: '1.0.0' };
 /** Hop-by-hop headers, and the key, which the SDK has no use for. */
@@ -32,106 +43,47 @@ const DROPPED_HEADERS = new Set(['authorization', 'host', 'connection', 'keep-al
 /** One HTTP exchange: who calls, under which request id, and the document reads/writes it costs. */
 interface Exchange {
   caller: Caller;
-  /** The tools this connection offers (`?toolsets=`, `?readonly=1`). */
-  tools: McpTools;
+  /** The tools this connection offers: pinned (`?toolsets=`, `?readonly=1`), or the core plus the key's enabled toolsets. */
+  tools: McpTools | 'dynamic';
   requestId: string;
   meter: Meter;
   /** The request's metered store: authentication and the tool call share it. */
   store: DocStore;
+  /** The per-key limit as the last tool call of the exchange left it (RateLimit headers). */
+  rate?: { limit: number; remaining: number; resetSec: number };
 }
 
-interface ToolEntry {
-  op: AnyOperation;
-  /** The op declares an object output, so the result also goes out as structuredContent. */
-  structured: boolean;
-}
+export type { McpTools, ToolEntry };
 
-export interface McpTools {
-  /** The whole tools/list answer, served as is to every request. */
-  list: ListToolsResult;
-  byName: ReadonlyMap<string, ToolEntry>;
-}
-
-/** `removeMember` → `Remove member`. */
-function titleOf(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-const IDEMPOTENCY_ARG = {
-  type: 'string',
-  maxLength: 255,
-  description: 'Optional. The same key repeated within 24 hours returns the first call\'s result without running it again (safe retries); another request with the same key is refused.',
-};
-
-function inputSchemaOf(op: AnyOperation): Tool['inputSchema'] {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  // Mutating tools also take idempotencyKey (stripped before the operation sees its input).
-  if (!op.flags.readOnly) schema.properties = { ...(schema.properties as object), idempotencyKey: IDEMPOTENCY_ARG };
-  return { ...schema, type: 'object' } as Tool['inputSchema'];
-}
-
-function outputSchemaOf(op: AnyOperation): Tool['outputSchema'] {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...schema, type: 'object' } as Tool['outputSchema'];
-}
-
-/** What the model reads first: how to start, the units, and how to ask for fewer tools. */
+/** What the model reads first: how to start, the units, retries, and how tools come and go. */
 export const MCP_INSTRUCTIONS =
   'Business finance operations for one small business (Israel). Call whoami first: it says which business and user this key acts as, and the role. ' +
   'Amounts are integers in minor units: agorot for ILS (1 ILS = 100), cents for USD and EUR; folder-rule amounts are the exception (major units). ' +
   'Dates are YYYY-MM-DD, months YYYY-MM, times in unix milliseconds where a field says so. ' +
-  'Destructive tools say so: confirm with the user before calling them. ' +
-  'Toolsets: connect to /mcp?toolsets=<groups> (comma-separated: account, activity, payments, suppliers, invoices, folders, software, team, mailboxes, statements, employees, signupDocs, accountant) for fewer tools, and /mcp?readonly=1 for read-only tools only.';
+  'Files: createUploadUrl gives a URL to PUT the file to, then pass its fileId instead of dataBase64. ' +
+  'Destructive tools say so: confirm with the user before calling them. Mutating tools take an optional idempotencyKey for safe retries. ' +
+  'Toolsets: this connection starts with the core tools; enableToolsets adds groups (account, activity, payments, suppliers, invoices, folders, software, team, mailboxes, statements, employees, signupDocs, accountant). ' +
+  'Clients can also connect to /mcp?toolsets=<groups> or ?toolsets=all, and /mcp?readonly=1 for read-only tools only.';
 
-/** The tools of some groups, or only the read-only ones: a smaller list costs the model fewer tokens. */
-export function filterTools(all: McpTools, groups: ReadonlySet<string> | null, readOnly: boolean): McpTools {
-  const keep = (e: ToolEntry) => (!groups || groups.has(e.op.group)) && (!readOnly || Boolean(e.op.flags.readOnly));
-  const byName = new Map([...all.byName].filter(([, e]) => keep(e)));
-  return { list: { tools: all.list.tools.filter((t) => byName.has(t.name)) }, byName };
-}
-
-function descriptionOf(op: AnyOperation): string {
-  let text = op.description ? `${op.summary} ${op.description}` : op.summary;
-  if (op.flags.adminOnly && !/admin/i.test(text)) text += ' Requires the admin role.';
-  if (op.flags.dangerous) text += ' Destructive: confirm with the user before calling it.';
-  return text;
-}
-
-/** Every tool definition, derived from the registry's zod schemas. Runs once per surface. */
+/** Every tool of the registry (the `?toolsets=all` list), derived from the operations' zod schemas. */
 export function buildMcpTools(registry: Registry): McpTools {
-  const tools: Tool[] = [];
-  const byName = new Map<string, ToolEntry>();
-  for (const op of registry.values()) {
-    const readOnly = Boolean(op.flags.readOnly);
-    const title = titleOf(op.name);
-    const structured = op.output instanceof z.ZodObject;
-    tools.push({
-      name: op.name,
-      title,
-      description: descriptionOf(op),
-      inputSchema: inputSchemaOf(op),
-      // Object results also travel as structuredContent, described by the operation's own output schema.
-      ...(structured ? { outputSchema: outputSchemaOf(op) } : {}),
-      // All four hints are explicit: the spec's defaults assume destructive and open-world.
-      annotations: {
-        title,
-        readOnlyHint: readOnly,
-        destructiveHint: !readOnly && Boolean(op.flags.dangerous),
-        idempotentHint: readOnly || Boolean(op.flags.idempotent),
-        openWorldHint: Boolean(op.flags.openWorld),
-      },
-    });
-    byName.set(op.name, { op, structured });
-  }
-  return { list: { tools }, byName };
+  return toolsOf([...registry.values()].map(toolOf));
+}
+
+/** The tools of some groups (whoami and createUploadUrl always), or only the read-only ones. */
+export function filterTools(all: McpTools, groups: ReadonlySet<string> | null, readOnly: boolean): McpTools {
+  const keep = (e: ToolEntry) => (!groups || groups.has(e.op.group) || ALWAYS_SERVED.includes(e.op.name)) && (!readOnly || Boolean(e.op.flags.readOnly));
+  return toolsOf([...all.byName.values()].filter(keep));
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function toolError(code: ErrorCode, message: string): CallToolResult {
-  const error = { code, message };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }], structuredContent: error };
+/**
+ * A failed call: isError with the error as text, and no structuredContent, which would have to match
+ * the tool's outputSchema (SDK 1.x clients and the Inspector check it and would hide the message).
+ */
+function toolError(code: ErrorCode, message: string, extra: Record<string, unknown> = {}): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ code, message, ...extra }) }] };
 }
 
 const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}): HttpResponse => ({
@@ -160,13 +112,75 @@ function authInfoOf(exchange: Exchange): AuthInfo {
 export function createMcpSurface(registry: Registry, app: App): HttpHandler {
   const { services } = app;
   const tools = buildMcpTools(registry);
+  const limiter = keyRateLimiter(services.store, services.config.rateLimitPerMin, () => services.clock.now());
+  const groupSizes = new Map<string, number>();
+  for (const e of tools.byName.values()) groupSizes.set(e.op.group, (groupSizes.get(e.op.group) ?? 0) + 1);
+  const groups = new Set(groupSizes.keys());
+  const enableTool = enableToolsetsTool(groupSizes);
+  const core = new Set(CORE_TOOLS.filter((n) => tools.byName.has(n)));
 
-  async function callTool(params: CallToolRequestParams, exchange: Exchange, server: Server): Promise<CallToolResult> {
-    const entry = exchange.tools.byName.get(params.name);
-    if (!entry) {
-      const hint = tools.byName.has(params.name) ? ` (not in this connection's toolsets; connect to ${services.config.mcpUrl} without ?toolsets or ?readonly for every tool)` : '';
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}${hint}`);
+  /** The dynamic connection's tools: the core, the enabled groups, and enableToolsets last (built once per combination). */
+  const dynamicVariants = new Map<string, McpTools>();
+  function dynamicTools(enabled: string[]): McpTools {
+    const key = [...enabled].sort().join(',');
+    let v = dynamicVariants.get(key);
+    if (!v) {
+      const on = new Set(enabled);
+      const picked = toolsOf([...tools.byName.values()].filter((e) => core.has(e.op.name) || on.has(e.op.group)));
+      v = { list: { tools: [...picked.list.tools, enableTool] }, byName: picked.byName };
+      dynamicVariants.set(key, v);
     }
+    return v;
+  }
+
+  async function enableToolsets(args: Record<string, unknown>, exchange: Exchange, ctx: ServerContext): Promise<CallToolResult> {
+    const { toolsets, reset = false, ...unknown } = args;
+    const stray = Object.keys(unknown).filter((k) => k !== 'idempotencyKey');
+    if (stray.length) return toolError('invalid-argument', `${stray[0]}: unknown field; enableToolsets takes toolsets and reset`);
+    if (!Array.isArray(toolsets) || toolsets.some((t) => typeof t !== 'string')) return toolError('invalid-argument', 'toolsets: expected an array of group names');
+    const bad = (toolsets as string[]).filter((t) => !groups.has(t));
+    if (bad.length) return toolError('invalid-argument', `toolsets: unknown ${bad.join(', ')}; known: ${[...groups].sort().join(', ')}`);
+    if (typeof reset !== 'boolean') return toolError('invalid-argument', 'reset: expected a boolean');
+    const now = services.clock.now();
+    const before = reset ? [] : await readEnabled(exchange.store, exchange.caller, now);
+    const enabled = [...new Set([...before, ...(toolsets as string[])])].sort();
+    await writeEnabled(exchange.store, exchange.caller, enabled, now);
+    const previous = dynamicTools(before);
+    const next = dynamicTools(enabled);
+    const added = [...next.byName.keys()].filter((n) => !previous.byName.has(n));
+    // Clients that listen re-fetch tools/list; the others read `added` and list again themselves.
+    await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' }).catch(() => {});
+    const out = { enabled, added, toolCount: next.list.tools.length };
+    return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+  }
+
+  /** The tool of this name the exchange may call, or why not. */
+  async function toolFor(name: string, exchange: Exchange): Promise<ToolEntry | string> {
+    if (exchange.tools !== 'dynamic') {
+      const entry = exchange.tools.byName.get(name);
+      if (entry) return entry;
+      return tools.byName.has(name) ? `Unknown tool: ${name} (not in this connection's toolsets; connect to ${services.config.mcpUrl}?toolsets=all for every tool)` : `Unknown tool: ${name}`;
+    }
+    const entry = tools.byName.get(name);
+    if (!entry) return `Unknown tool: ${name}`;
+    if (core.has(name)) return entry;
+    const enabled = await readEnabled(exchange.store, exchange.caller, services.clock.now());
+    if (enabled.includes(entry.op.group)) return entry;
+    return `Unknown tool: ${name} (in the ${entry.op.group} toolset, not enabled: call enableToolsets with {"toolsets":["${entry.op.group}"]} first)`;
+  }
+
+  async function callTool(params: CallToolRequestParams, exchange: Exchange, server: Server, ctx: ServerContext): Promise<CallToolResult> {
+    const isEnable = exchange.tools === 'dynamic' && params.name === ENABLE_TOOLSETS;
+    const entry = isEnable ? null : await toolFor(params.name, exchange);
+    if (typeof entry === 'string') throw new ProtocolError(ProtocolErrorCode.InvalidParams, entry);
+    // Every tool call is one request against the key's per-minute limit, shared with the HTTP API
+    // (each call of a batch too); a refused call runs nothing.
+    if (limiter.enabled && exchange.caller.keyId) {
+      const r = limiter.take(exchange.caller.keyId);
+      exchange.rate = r;
+      if (!r.allowed) return toolError('resource-exhausted', KeyRateLimiter.refusal(r), { retryAfterSec: r.resetSec });
+    }
+    if (!entry) return enableToolsets((params.arguments ?? {}) as Record<string, unknown>, exchange, ctx);
     let result: CallToolResult;
     try {
       const { idempotencyKey, ...args } = (params.arguments ?? {}) as Record<string, unknown>;
@@ -203,33 +217,39 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     return server.projectCallToolResult(result, undefined);
   }
 
+  async function listTools(exchange: Exchange): Promise<ListToolsResult> {
+    if (exchange.tools !== 'dynamic') return exchange.tools.list;
+    return dynamicTools(await readEnabled(exchange.store, exchange.caller, services.clock.now())).list;
+  }
+
   // The SDK wants a fresh server per exchange; this one only wires two handlers to the prebuilt
   // tools. The low-level Server (not McpServer) keeps argument validation in execute, so a bad
   // argument is an isError result with our invalid-argument message, not a JSON-RPC error.
   function serverFor(exchange: Exchange): Server {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
-    server.setRequestHandler('tools/list', () => exchange.tools.list);
-    server.setRequestHandler('tools/call', (request) => callTool(request.params, exchange, server));
+    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: MCP_INSTRUCTIONS });
+    server.setRequestHandler('tools/list', () => listTools(exchange));
+    server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, exchange, server, ctx));
     return server;
   }
 
-  const modern = createMcpHandler(
-    (ctx) => {
-      const exchange = ctx.authInfo?.extra?.exchange as Exchange | undefined;
-      if (!exchange) throw new Error('MCP exchange without an authenticated caller');
-      return serverFor(exchange);
-    },
-    {
-      legacy: 'reject',
-      responseMode: 'json',
-      maxRequestBodySize: MAX_BODY_BYTES,
-      onerror: (e) => services.logger.debug('mcp request refused', { error: e.message }),
-    },
-  );
+  const factory = (ctx: { authInfo?: AuthInfo }) => {
+    const exchange = ctx.authInfo?.extra?.exchange as Exchange | undefined;
+    if (!exchange) throw new Error('MCP exchange without an authenticated caller');
+    return serverFor(exchange);
+  };
+  const handlerOptions = {
+    legacy: 'reject' as const,
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (e: Error) => services.logger.debug('mcp request refused', { error: e.message }),
+  };
+  const modern = createMcpHandler(factory, { ...handlerOptions, responseMode: 'json' });
+  // enableToolsets answers over a (buffered, finite) event stream, so the list_changed notification
+  // travels ahead of the result; every other exchange is one JSON body.
+  const modernStreaming = createMcpHandler(factory, { ...handlerOptions, responseMode: 'auto' });
 
-  async function serveLegacy(request: Request, parsedBody: unknown, exchange: Exchange): Promise<Response> {
+  async function serveLegacy(request: Request, parsedBody: unknown, exchange: Exchange, stream: boolean): Promise<Response> {
     const server = serverFor(exchange);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !stream, maxRequestBodySize: MAX_BODY_BYTES });
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request, { authInfo: authInfoOf(exchange), parsedBody });
@@ -240,20 +260,29 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     }
   }
 
-  const groups = new Set([...tools.byName.values()].map((e) => e.op.group));
   const variants = new Map<string, McpTools>();
-  /** The tool list a query asks for (built once per variant), or the problem with the query. */
-  function toolsFor(query: string): McpTools | string {
+  /** The tool list a query pins (built once per variant), 'dynamic' without toolsets, or the problem with the query. */
+  function toolsFor(query: string): McpTools | 'dynamic' | { problem: string } {
     const q = new URLSearchParams(query);
     const sets = (q.get('toolsets') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const unknown = sets.filter((s) => !groups.has(s));
-    if (unknown.length) return `toolsets: unknown ${unknown.join(', ')}; known: ${[...groups].sort().join(', ')}`;
+    const unknown = sets.filter((s) => !groups.has(s) && s !== 'all' && s !== 'core');
+    if (unknown.length) return { problem: `toolsets: unknown ${unknown.join(', ')}; known: all, core, ${[...groups].sort().join(', ')}` };
     const ro = q.get('readonly');
-    if (ro !== null && ro !== '1' && ro !== 'true' && ro !== '0' && ro !== 'false') return 'readonly: expected 1 or 0';
+    if (ro !== null && ro !== '1' && ro !== 'true' && ro !== '0' && ro !== 'false') return { problem: 'readonly: expected 1 or 0' };
     const readOnly = ro === '1' || ro === 'true';
-    const key = `${[...sets].sort().join(',')}|${readOnly}`;
+    if (!sets.length && !readOnly) return 'dynamic';
+    const all = sets.includes('all') || !sets.length;
+    const key = `${all ? 'all' : [...sets].sort().join(',')}|${readOnly}`;
     let v = variants.get(key);
-    if (!v) variants.set(key, (v = sets.length || readOnly ? filterTools(tools, sets.length ? new Set(sets) : null, readOnly) : tools));
+    if (!v) {
+      if (all) v = readOnly ? filterTools(tools, null, true) : tools;
+      else {
+        const pinned = filterTools(tools, new Set(sets), readOnly);
+        // `core` names tools, not a group.
+        v = sets.includes('core') ? toolsOf([...tools.byName.values()].filter((e) => pinned.byName.has(e.op.name) || (core.has(e.op.name) && (!readOnly || e.op.flags.readOnly)))) : pinned;
+      }
+      variants.set(key, v);
+    }
     return v;
   }
 
@@ -266,7 +295,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
       return envelope(new ApiError('permission-denied', `Origin ${origin.slice(0, 200)} may not use this MCP server; allowed: ${[...allowedOrigins].join(', ')} (MCP_ALLOWED_ORIGINS)`));
     }
     const chosen = toolsFor(req.query);
-    if (typeof chosen === 'string') return envelope(new ApiError('invalid-argument', chosen));
+    if (chosen !== 'dynamic' && 'problem' in chosen) return envelope(new ApiError('invalid-argument', chosen.problem));
     const store = services.store.metered(meter);
     let caller: Caller;
     try {
@@ -292,21 +321,28 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     }
     // A listen stream never ends, and a buffered response would hang with it.
     if (isPlainObject(parsedBody) && parsedBody.method === 'subscriptions/listen') {
-      return jsonRpcError(200, -32601, 'subscriptions/listen is not offered: the tool list only changes with a deploy');
+      return jsonRpcError(200, -32601, 'subscriptions/listen is not offered: the tool list changes only through enableToolsets, whose answer carries the notification');
     }
 
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !DROPPED_HEADERS.has(name)) headers.set(name, value);
-    // We only ever answer JSON, so a client that accepts only JSON is served too (the 2025 transport insists on both).
-    if (!headers.get('accept')?.includes('text/event-stream')) headers.set('accept', 'application/json, text/event-stream');
+    // We answer JSON (a finite event stream only to enableToolsets), so a client that accepts only JSON is served too (the 2025 transport insists on both).
+    const acceptsStream = Boolean(headers.get('accept')?.includes('text/event-stream'));
+    if (!acceptsStream) headers.set('accept', 'application/json, text/event-stream');
     // The SDK needs no real origin: it does no host checks, and the key already guards the endpoint.
     const request = new Request(new URL(req.path, 'http://localhost'), { method: 'POST', headers, body: new Uint8Array(bytes) });
     const exchange: Exchange = { caller, requestId, meter, store, tools: chosen };
+    // Only enableToolsets sends a notification, and only a client that reads event streams gets one.
+    const stream = chosen === 'dynamic' && acceptsStream && isPlainObject(parsedBody) && parsedBody.method === 'tools/call' && isPlainObject(parsedBody.params) && parsedBody.params.name === ENABLE_TOOLSETS;
     const response = (await isLegacyRequest(request, parsedBody))
-      ? await serveLegacy(request, parsedBody, exchange)
-      : await modern.fetch(request, { authInfo: authInfoOf(exchange), parsedBody });
+      ? await serveLegacy(request, parsedBody, exchange, stream)
+      : await (stream ? modernStreaming : modern).fetch(request, { authInfo: authInfoOf(exchange), parsedBody });
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => (out[name] = value));
+    if (exchange.rate) {
+      out['ratelimit-policy'] = `"per-key";q=${exchange.rate.limit};w=60`;
+      out.ratelimit = `"per-key";r=${exchange.rate.remaining};t=${exchange.rate.resetSec}`;
+    }
     return { status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) };
   }
 

@@ -1,16 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Registry } from '../../operations/index.ts';
 import type { Config } from '../../config.ts';
 import type { AnyOperation } from '../../core/defineOperation.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../../core/errors.ts';
 import { inputProperties } from '../http/query.ts';
+import { jsonSchemaOf, typeListsAsAnyOf } from './jsonSchema.ts';
+import { describeFields } from './fieldGlossary.ts';
 
-type Schema = Record<string, unknown>;
-
-const toSchema = (s: z.ZodType, io: 'input' | 'output'): Schema => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Schema;
-  return rest;
-};
+const toSchema = (s: z.ZodType, io: 'input' | 'output') => jsonSchemaOf(s, io);
 
 const errorResponse = (description: string) => ({
   description,
@@ -36,7 +33,7 @@ function responses(op: AnyOperation) {
           schema: {
             type: 'object',
             required: ['ok', 'result'],
-            properties: { ok: { const: true }, result: toSchema(op.output, 'output') },
+            properties: { ok: { const: true }, result: describeFields(toSchema(op.output, 'output')) },
           },
         },
       },
@@ -53,6 +50,12 @@ function responses(op: AnyOperation) {
       headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds until the limit or quota resets (a daily quota at midnight in Israel).', schema: { type: 'integer' } } },
     },
     '500': errorResponse('internal; the message carries the request id'),
+    // The functions entry answers 503 while the service cannot start (a missing secret, say).
+    '503': errorResponse(
+      op.flags.openWorld
+        ? 'unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured.'
+        : 'unavailable: the service is starting or misconfigured; retry later (the message carries a request id)',
+    ),
   };
   return out;
 }
@@ -61,7 +64,8 @@ function responses(op: AnyOperation) {
 function parameters(op: AnyOperation) {
   const schema = toSchema(op.input, 'input') as { required?: string[] };
   const required = new Set(schema.required ?? []);
-  return Object.entries(inputProperties(op)).map(([name, s]) => {
+  return Object.entries(inputProperties(op)).map(([name, raw]) => {
+    const s = typeListsAsAnyOf(raw) as Record<string, unknown>;
     const t = (s as { type?: string }).type;
     if (t === 'object') {
       return { name, in: 'query', required: required.has(name), content: { 'application/json': { schema: s } } };

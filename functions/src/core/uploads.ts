@@ -1,0 +1,155 @@
+import { timingSafeEqual } from 'node:crypto';
+import { ApiError, invalid, notFound } from './errors.ts';
+import { iso } from './clock.ts';
+import { newSecret, sha256 } from './ids.ts';
+import { sniffFileType } from './fileTypes.ts';
+import type { Ctx, Services } from './context.ts';
+
+/**
+ * Uploads by URL (issue 18 C9): a tool call cannot carry a 3 MB scan well (4 million characters of
+ * base64), so createUploadUrl hands out a short-lived, single-use capability URL to PUT the bytes to.
+ * The PUT checks the size and the type against what the upload was made for and stores the file; the
+ * operation that takes `fileId` instead of `dataBase64` then reads it, and the upload is used up.
+ */
+
+/** How long the URL takes a PUT. */
+export const UPLOAD_URL_TTL_MS = 15 * 60_000;
+/** How long a stored upload waits for the operation that uses it. */
+export const UPLOAD_KEEP_MS = 24 * 3_600_000;
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+export interface UploadRecord {
+  uploadId: string;
+  businessId: string;
+  userId: string;
+  /** What the file is for: the operation field that may take it. */
+  purpose: string;
+  fileName: string;
+  maxBytes: number;
+  types: string[];
+  tokenHash: string;
+  state: 'waiting' | 'receiving' | 'stored';
+  /** The stored file, once the PUT arrived. */
+  fileId: string | null;
+  contentType: string | null;
+  size: number | null;
+  createdAt: string;
+  /** Until then the URL takes a PUT (waiting), or the stored file can be used (stored). */
+  usableUntilMs: number;
+}
+
+const uploadPath = (uploadId: string) => `uploads/${uploadId}`;
+const UPLOAD_ID = /^upl_[A-Za-z0-9_-]{1,64}$/;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** A new upload URL for this caller's business; also forgets the business's expired uploads. */
+export async function createUpload(
+  ctx: Ctx,
+  spec: { purpose: string; fileName: string; maxBytes: number; types: readonly string[] },
+): Promise<{ fileId: string; uploadUrl: string; expiresAt: string }> {
+  const { businessId, userId } = ctx.caller;
+  const now = ctx.clock.now();
+  await forgetExpired(ctx, businessId, now);
+  const uploadId = `upl_${ctx.ids()}`;
+  const token = newSecret();
+  const record: UploadRecord = {
+    uploadId,
+    businessId,
+    userId,
+    purpose: spec.purpose,
+    fileName: spec.fileName,
+    maxBytes: spec.maxBytes,
+    types: [...spec.types],
+    tokenHash: sha256(token),
+    state: 'waiting',
+    fileId: null,
+    contentType: null,
+    size: null,
+    createdAt: iso(now),
+    usableUntilMs: now + UPLOAD_URL_TTL_MS,
+  };
+  await ctx.store.set(uploadPath(uploadId), { ...record });
+  return { fileId: uploadId, uploadUrl: `${ctx.config.uploadsUrl}/${uploadId}/${token}`, expiresAt: iso(record.usableUntilMs) };
+}
+
+/** Expired uploads of one business: their stored files and records go (bounded per call). */
+async function forgetExpired(ctx: Ctx, businessId: string, now: number): Promise<void> {
+  const expired = await ctx.store.query({ collection: 'uploads', where: [['businessId', '==', businessId], ['usableUntilMs', '<=', now]], orderBy: [['usableUntilMs', 'asc']], limit: 20 });
+  for (const d of expired) {
+    const r = d.data as unknown as UploadRecord;
+    if (r.fileId) await ctx.files.remove(businessId, r.fileId).catch(() => {});
+    await ctx.store.delete(d.path);
+  }
+}
+
+/** What the bytes are, among the types an upload may take (PDF, images by signature; DOCX as a ZIP). */
+function typeOf(bytes: Buffer, allowed: readonly string[]): string | null {
+  const sniffed = sniffFileType(bytes);
+  if (sniffed) return sniffed;
+  if (allowed.includes(DOCX) && bytes.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) return DOCX;
+  return null;
+}
+
+/**
+ * The PUT of an upload URL: the one request that may fill it. Refused (nothing stored) when the URL is
+ * unknown, used or expired, or when the bytes are empty, too large or of a type the upload does not take.
+ */
+export async function receiveUpload(services: Services, uploadId: string, token: string, bytes: Buffer, declaredType: string | undefined) {
+  if (!UPLOAD_ID.test(uploadId) || !TOKEN.test(token)) throw notFound('upload URL');
+  const path = uploadPath(uploadId);
+  const now = services.clock.now();
+  // Claimed in a transaction first: two PUTs racing on one URL store one file.
+  const record = await services.store.runTransaction(async (tx) => {
+    const doc = await tx.get(path);
+    const r = doc?.data as unknown as UploadRecord | undefined;
+    if (!r || !timingSafeEqual(Buffer.from(r.tokenHash), Buffer.from(sha256(token)))) throw notFound('upload URL');
+    if (r.state !== 'waiting') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl');
+    if (r.usableUntilMs <= now) throw new ApiError('failed-precondition', 'this upload URL expired; create another with createUploadUrl');
+    tx.update(path, { state: 'receiving' });
+    return r;
+  });
+  try {
+    if (!bytes.length) throw invalid('body', 'the file is empty');
+    if (bytes.length > record.maxBytes) throw invalid('body', `the file is ${bytes.length} bytes; this upload takes at most ${record.maxBytes}`);
+    const actual = typeOf(bytes, record.types);
+    if (!actual || !record.types.includes(actual)) throw invalid('body', `the bytes are ${actual ?? 'of an unknown type'}; this upload takes ${record.types.join(', ')}`);
+    const declared = declaredType?.split(';')[0].trim().toLowerCase();
+    if (declared && declared !== 'application/octet-stream' && declared !== actual) throw invalid('content-type', `${declared} declared, but the bytes are ${actual}`);
+    const ref = await services.files.save(record.businessId, { fileName: record.fileName, contentType: actual, bytes });
+    await services.store.update(path, { state: 'stored', fileId: ref.fileId, contentType: actual, size: bytes.length, usableUntilMs: now + UPLOAD_KEEP_MS });
+    return { fileId: uploadId, fileName: record.fileName, contentType: actual, size: bytes.length, expiresAt: iso(now + UPLOAD_KEEP_MS) };
+  } catch (e) {
+    // A refused PUT leaves the URL usable for a corrected one.
+    await services.store.update(path, { state: 'waiting' }).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * The file of an upload, for the operation field that takes `fileId` instead of `dataBase64`: in the
+ * shape the operations already check (their own rules apply on top of the PUT's).
+ */
+export async function takeUpload(ctx: Ctx, fileId: string, field: string, purpose: string): Promise<{ fileName: string; mimeType: string; dataBase64: string }> {
+  const doc = UPLOAD_ID.test(fileId) ? await ctx.store.get(uploadPath(fileId)) : null;
+  const r = doc?.data as unknown as UploadRecord | undefined;
+  if (!r || r.businessId !== ctx.caller.businessId) throw notFound(`${field}: upload ${fileId}`);
+  if (r.purpose !== purpose) throw invalid(field, `upload ${fileId} was made for ${r.purpose}, not ${purpose}`);
+  if (r.state !== 'stored' || !r.fileId) throw new ApiError('failed-precondition', `${field}: nothing was PUT to the upload URL of ${fileId} yet`);
+  if (r.usableUntilMs <= ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: upload ${fileId} expired; upload again`);
+  const bytes = await ctx.files.read(r.businessId, r.fileId);
+  if (!bytes) throw new ApiError('failed-precondition', `${field}: the file of upload ${fileId} is no longer stored`);
+  return { fileName: r.fileName, mimeType: r.contentType ?? '', dataBase64: bytes.toString('base64') };
+}
+
+/** After the operation kept its own copy: the upload is used up (its file and record go). */
+export async function finishUpload(ctx: Ctx, fileId: string): Promise<void> {
+  const doc = await ctx.store.get(uploadPath(fileId));
+  const r = doc?.data as unknown as UploadRecord | undefined;
+  if (!r || r.businessId !== ctx.caller.businessId) return;
+  try {
+    if (r.fileId) await ctx.files.remove(r.businessId, r.fileId);
+    await ctx.store.delete(uploadPath(fileId));
+  } catch (e) {
+    ctx.logger.warn('could not remove a used upload', { fileId, error: String(e) });
+  }
+}

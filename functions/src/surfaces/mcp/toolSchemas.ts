@@ -1,0 +1,141 @@
+import type { AnyOperation } from '../../core/defineOperation.ts';
+import { jsonSchemaOf, type Schema } from '../openapi/jsonSchema.ts';
+
+/**
+ * The schemas of the MCP tool list. A tools/list answer sits in the model's context before the
+ * first question, so the tools carry the shape of every field and the OpenAPI keeps the prose and
+ * the bounds (docs/decisions.md, "MCP clients and toolsets"):
+ * - inputs keep types, enums, required fields, defaults, formats and a one-sentence description
+ *   per field; lengths and patterns are checked by the server, whose refusal names the field;
+ * - outputs keep every field with its type (strings left open), and nothing else; the OpenAPI has
+ *   their enum values, bounds and descriptions.
+ */
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What an output schema keeps: enough to read and validate a result. */
+const OUTPUT_KEYWORDS = new Set(['type', 'properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'const', 'additionalProperties']);
+/** What an input schema drops: enforced by the server, and said in its refusals. */
+const INPUT_DROPPED = new Set(['maxLength', 'minLength', 'pattern', 'propertyNames', 'maxItems', 'minItems']);
+/** Longest field description kept for a tool's input. */
+export const FIELD_DESCRIPTION_MAX = 60;
+
+/** The first sentence, at most `max` characters (cut at a word, with an ellipsis). */
+export function shortText(text: string, max: number): string {
+  // A sentence ends at ". " or "; " (not inside "e.g." or "i.e.").
+  const first = /^[\s\S]*?(?<!\be\.g|\bi\.e)[.;](?=\s|$)/.exec(text)?.[0] ?? text;
+  const s = first.replace(/[.;]$/, '').trim();
+  if (s.length <= max) return s;
+  return s.slice(0, max - 1).replace(/\s+\S*$/, '') + '…';
+}
+
+function compact(schema: unknown, output: boolean): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => compact(s, output));
+  if (!isObject(schema)) return schema;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(schema)) {
+    // zod's z.int() bounds are the safe-integer range: true of every JSON number we emit, and noise.
+    if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
+    if (output ? !OUTPUT_KEYWORDS.has(k) : INPUT_DROPPED.has(k)) continue;
+    // `false` is the default for unknown fields in neither direction that matters here: inputs are
+    // refused by the server when a field is unknown, and outputs are read, not checked, by models.
+    if (k === 'additionalProperties' && !isObject(v)) continue;
+    if (k === 'description') out[k] = shortText(String(v), FIELD_DESCRIPTION_MAX);
+    else if (k === 'properties' && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, dropEcho(p, compact(s, output))]));
+    else if (k === 'enum' || k === 'const' || k === 'default' || k === 'required') out[k] = v;
+    else out[k] = typeof v === 'object' ? compact(v, output) : v;
+  }
+  return output ? openStrings(out) : out;
+}
+
+const FILLER = new Set(['the', 'a', 'an', 'of', 'to', 'for', 'this', 'its', 'is', 'or', 'and', 'in', 'on']);
+const words = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !FILLER.has(w));
+
+/** A description that only repeats the field's name ("Supplier email" of supplierEmail) says nothing. */
+function dropEcho(name: string, s: unknown): unknown {
+  if (!isObject(s) || typeof s.description !== 'string') return s;
+  const own = new Set(words(name));
+  if (!words(s.description).every((w) => own.has(w))) return s;
+  const { description: _echo, ...rest } = s;
+  return rest;
+}
+
+/**
+ * In outputs a string, nullable or not, is left open (`{}`): most fields are strings, and their names
+ * say what they hold. Numbers, booleans, arrays and objects keep their types.
+ */
+function openStrings(s: Schema): Schema {
+  const keys = Object.keys(s);
+  if (s.type === 'string' && keys.length === 1) return {};
+  const branches = s.anyOf as Schema[] | undefined;
+  if (keys.length === 1 && branches?.length === 2 && branches.some((b) => b.type === 'null') && branches.some((b) => Object.keys(b).length === 0)) return {};
+  return s;
+}
+
+/** Objects shorter than this are spelled out wherever they appear. */
+const SHARED_MIN_CHARS = 100;
+
+/**
+ * The output schemas of one tool list, each record spelled out once: an object (a whole result or a
+ * part of one) with the same fields as one already in the list is written as a pointer to it, e.g.
+ * `{"type":"object","description":"Same fields as paymentGet's result"}`. Read-only tools are
+ * spelled out first, so the pointers lead to the tools that read the records.
+ */
+export function shareOutputSchemas<T extends { name: string; readOnly: boolean; outputSchema?: Schema }>(tools: T[]): Map<string, Schema> {
+  const seen = new Map<string, string>();
+  const out = new Map<string, Schema>();
+  function visit(s: unknown, where: string): unknown {
+    if (Array.isArray(s)) return s.map((x) => visit(x, where));
+    if (!isObject(s)) return s;
+    if (isObject(s.properties)) {
+      const key = JSON.stringify(s);
+      if (key.length >= SHARED_MIN_CHARS) {
+        const first = seen.get(key);
+        if (first) return { type: 'object', description: `Same fields as ${first}` };
+        seen.set(key, where);
+      }
+    }
+    const r: Schema = {};
+    for (const [k, v] of Object.entries(s)) {
+      if (k === 'properties' && isObject(v)) r[k] = Object.fromEntries(Object.entries(v).map(([p, x]) => [p, visit(x, `${where}.${p}`)]));
+      else if (k === 'items') r[k] = visit(v, `${where}[]`);
+      else r[k] = typeof v === 'object' ? visit(v, where) : v;
+    }
+    return r;
+  }
+  const order = [...tools.filter((t) => t.readOnly), ...tools.filter((t) => !t.readOnly)];
+  for (const t of order) if (t.outputSchema) out.set(t.name, visit(t.outputSchema, `${t.name}'s result`) as Schema);
+  return out;
+}
+
+/** Explained once, in the server's instructions. */
+const IDEMPOTENCY_ARG = { type: 'string' };
+
+/** A tool's inputSchema: the operation's input, plus idempotencyKey on mutating tools. */
+export function toolInputSchema(op: AnyOperation): Schema {
+  const schema = compact(jsonSchemaOf(op.input, 'input'), false) as Schema;
+  // Mutating tools also take idempotencyKey (stripped before the operation sees its input).
+  if (!op.flags.readOnly) schema.properties = { ...(schema.properties as object), idempotencyKey: IDEMPOTENCY_ARG };
+  return { ...schema, type: 'object' };
+}
+
+/**
+ * Every field of the operation's result, typed, without prose (the tool's outputSchema when it is an
+ * object). A union of objects (uploadInvoiceDoc: the document, or skipped) becomes one object with
+ * the fields of every branch: MCP wants `type: "object"` at the root, and Gemini's converter refuses
+ * a type beside `anyOf`.
+ */
+export function toolOutputSchema(op: AnyOperation): Schema {
+  const s = compact(jsonSchemaOf(op.output, 'output'), true) as Schema;
+  const branches = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
+  if (!branches?.length || !branches.every((b) => b.type === 'object' && isObject(b.properties))) return s;
+  const properties: Schema = {};
+  for (const b of branches) {
+    for (const [k, v] of Object.entries(b.properties as Schema)) {
+      // A field typed differently by two branches is left open.
+      properties[k] = k in properties && JSON.stringify(properties[k]) !== JSON.stringify(v) ? {} : v;
+    }
+  }
+  return { type: 'object', properties };
+}
