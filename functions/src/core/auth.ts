@@ -88,10 +88,12 @@ export interface AuthOptions {
   businessId?: string;
   /** The operation asked for: a signed-in user who belongs to no business may still call `acceptInvite`. */
   operation?: string;
+  /** The address the server listens on: the Auth emulator's unsigned tokens count only on loopback. */
+  host?: string;
 }
 
 /** Operations a signed-in user may call before joining any business (their caller has `businessId` ''). */
-export const SIGN_IN_OPERATIONS = new Set(['acceptInvite']);
+export const SIGN_IN_OPERATIONS = new Set(['acceptInvite', 'invitePreview', 'myBusinesses']);
 
 /** Resolves `Authorization: Bearer <API key or Firebase ID token>` to the caller, with the user's role as it is now. */
 export async function authenticate(store: DocStore, authorization: string | undefined, now: number, opts: AuthOptions = {}): Promise<Caller> {
