@@ -31,6 +31,7 @@ const lazy = (load: () => Promise<{ default: React.ComponentType }>) => async ()
 const router = createBrowserRouter([
   {
     element: <Root />,
+    hydrateFallbackElement: null,
     children: [
       { path: '/invite', lazy: lazy(() => import('./routes/Invite.tsx')) },
       {

@@ -13,7 +13,7 @@ type Upload = { name: string; state: 'queued' | 'uploading' | 'done' | 'duplicat
 const PAY_MARKS = ['', 'unpaid', 'paid_card', 'paid_paypal', 'paid_transfer', 'paid_other', 'not_payable'] as const;
 const SOURCES = ['upload', 'mailbox', 'supplier'] as const;
 
-/** Several files at once: each goes up on its own (two in flight), duplicates shown as the API reports them. */
+/** Several files at once, each with its own state; duplicates shown as the API reports them. */
 function UploadZone() {
   const { m, fill } = useI18n();
   const qc = useQueryClient();
@@ -38,7 +38,8 @@ function UploadZone() {
         }
       }
     };
-    await Promise.all([worker(), worker()]);
+    // One at a time: a copy in the same batch is then checked against the original, so duplicates are reported.
+    await worker();
     await Promise.all(['invoicesList', 'attention', 'supplierSuggestionsList'].map((k) => qc.invalidateQueries({ queryKey: [k] })));
   };
   const finished = uploads.filter((u) => u.state !== 'queued' && u.state !== 'uploading').length;
