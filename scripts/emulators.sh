@@ -13,4 +13,5 @@ if [ -n "$host" ]; then
 else
   echo "No Firestore emulator on this machine (package google-cloud-cli-firestore-emulator): the emulated functions use the embedded store in $DATA_DIR"
 fi
+npm run build >/dev/null
 firebase emulators:start --project demo-bfo --only functions,hosting,tasks "$@"

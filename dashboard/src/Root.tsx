@@ -24,7 +24,7 @@ function FullPageSkeleton() {
 function LanguageButton() {
   const { m, lang, setLang } = useI18n();
   return (
-    <Button variant="subtle" size="compact-sm" onClick={() => setLang(lang === 'he' ? 'en' : 'he')} aria-label={m.languageLabel} lang={lang === 'he' ? 'en' : 'he'}>
+    <Button variant="subtle" size="compact-sm" onClick={() => setLang(lang === 'he' ? 'en' : 'he')} title={m.languageLabel} lang={lang === 'he' ? 'en' : 'he'}>
       {m.language}
     </Button>
   );

@@ -120,6 +120,7 @@ export async function dashboardEnv(opts: { env?: Record<string, string> } = {}):
     admin,
     async context(viewport = { width: 360, height: 780 }) {
       const context = await browser.newContext({ viewport, locale: 'he-IL', timezoneId: 'Asia/Jerusalem' });
+      context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       const problems: string[] = [];
       // Any console error or failed request fails the test that opened the page.

@@ -73,7 +73,7 @@ function UploadZone() {
           <Progress value={(finished / uploads.length) * 100} aria-label={m.invoices.upload} />
           {uploads.map((u, i) => (
             <Group key={i} gap="xs" wrap="nowrap" data-testid="upload-row" data-state={u.state}>
-              <Text size="sm" className="wrap-anywhere" c={u.state === 'failed' ? 'red.9' : u.state === 'duplicate' ? 'orange.9' : undefined}>
+              <Text size="sm" className="wrap-anywhere" c={u.state === 'failed' ? 'red.9' : u.state === 'duplicate' ? 'red.9' : undefined}>
                 {u.state === 'queued' || u.state === 'uploading'
                   ? fill(m.invoices.uploading, { name: u.name })
                   : u.state === 'done'

@@ -221,7 +221,7 @@ export default function Payment() {
         </Card>
       </Stack>
 
-      <Modal opened={paying} onClose={() => setPaying(false)} title={m.payment.markPaidTitle} centered>
+      <Modal opened={paying} onClose={() => setPaying(false)} title={m.payment.markPaidTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
         <Stack>
           <Text size="sm">{m.payment.markPaidBody}</Text>
           <FileInput label={m.payment.proofFile} accept="application/pdf,image/png,image/jpeg" value={proof} onChange={setProof} clearable data-testid="proof-input" />
@@ -237,7 +237,7 @@ export default function Payment() {
         </Stack>
       </Modal>
 
-      <Modal opened={editing} onClose={() => setEditing(false)} title={m.payment.settings} centered>
+      <Modal opened={editing} onClose={() => setEditing(false)} title={m.payment.settings} centered closeButtonProps={{ 'aria-label': m.close }}>
         <Stack>
           <MoneyInput label={m.money.amount} value={edit.amount} onChange={(v) => setEdit((e) => ({ ...e, amount: v }))} currency={p.currency} />
           <TextInput label={m.newPayment.supplierPhone} dir="ltr" value={edit.supplierPhone} onChange={(e) => setEdit({ ...edit, supplierPhone: e.currentTarget.value })} />

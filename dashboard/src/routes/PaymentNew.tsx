@@ -81,7 +81,7 @@ export default function PaymentNew() {
                 </Stack>
               </Radio.Group>
               {!contactOk && (
-                <Text size="sm" c="orange.9">
+                <Text size="sm" c="red.9">
                   {m.newPayment.contactNeeded}
                 </Text>
               )}

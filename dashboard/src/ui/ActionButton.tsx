@@ -34,7 +34,7 @@ export function ActionButton({
         {label}
       </Button>
       {dangerous && (
-        <Modal opened={asking} onClose={() => setAsking(false)} title={m.confirmDanger.title} centered>
+        <Modal opened={asking} onClose={() => setAsking(false)} title={m.confirmDanger.title} centered closeButtonProps={{ 'aria-label': m.close }}>
           <Stack>
             <Text>{fill(m.confirmDanger.body, { action: label })}</Text>
             <Group justify="flex-end">
