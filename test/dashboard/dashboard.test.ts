@@ -40,7 +40,9 @@ async function mailTo(env: DashboardEnv, to: string, text: RegExp): Promise<stri
 async function screen(page: Page, origin: string, path: string, name: string, ready: () => Promise<unknown>) {
   if (path) await page.goto(origin + path);
   await ready();
-  await page.waitForLoadState('networkidle');
+  // Lets late parts of the screen (the other queries) render before axe looks; a PDF preview keeps the network busy, so no networkidle.
+  await page.waitForLoadState('load');
+  await page.waitForTimeout(300);
   await axe(page, name);
   await shoot(page, name);
 }
@@ -132,7 +134,7 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
     await page.getByRole('button', { name: 'סימון כשולם' }).click();
     await page.getByRole('dialog').waitFor();
     await axe(page, 'mark-paid dialog');
-    await page.getByTestId('proof-input').setInputFiles(pdfFile('transfer.pdf'));
+    await page.getByRole('dialog').locator('input[type=file]').setInputFiles(pdfFile('transfer.pdf'));
     await page.getByRole('dialog').getByRole('button', { name: 'סימון כשולם' }).click();
     await page.getByText('שולם', { exact: true }).first().waitFor();
     await page.getByRole('link', { name: 'transfer.pdf' }).waitFor();
@@ -224,7 +226,7 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
       ['/settings/profile', 'settings-profile', () => page.getByLabel('שם העסק').waitFor()],
       ['/settings/link', 'settings-link', () => page.getByLabel('הכתובת של הקישור').waitFor()],
       ['/settings/apps', 'settings-apps', () => page.getByLabel('חשבוניות').waitFor()],
-      ['/settings/integrations', 'settings-integrations', () => page.getByText('רשות המסים').waitFor()],
+      ['/settings/integrations', 'settings-integrations', () => page.getByText('רשות המסים', { exact: true }).waitFor()],
       ['/settings/notifications', 'settings-notifications', () => page.getByLabel('דוא"ל כשספק מוסר פרטים').waitFor()],
       ['/activity', 'activity', h1('פעילות')],
       ['/no-such-screen', 'not-found', h1('לא נמצא.')],
