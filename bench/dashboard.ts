@@ -13,7 +13,7 @@ try {
     const res = await fetch(`${env.origin}/v1/createPayment`, {
       method: 'POST',
       headers: { authorization: `Bearer ${env.owner.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ amountAgorot: 10_000 + i, vatIncluded: true, description: `Bench ${i}`, supplierName: `Supplier ${i}`, channel: 'link' }),
+      body: JSON.stringify({ amountAgorot: 10_000 + i, vatIncluded: true, description: `Bench ${i}`, supplierName: `Supplier ${i}`, supplierEmail: `s${i}@example.com`, channel: 'link' }),
     });
     if (res.status !== 200) throw new Error(`createPayment: ${res.status} ${await res.text()}`);
   }
