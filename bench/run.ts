@@ -10,6 +10,7 @@ const SUITES: { name: string; file: string; what: string }[] = [
   { name: 'invoices', file: 'bench/invoicesList.ts', what: 'invoicesList reads per page, index entries per write, latency' },
   { name: 'zip', file: 'bench/accZip.ts', what: 'accZip of 1,000 files (1 GB) against zip -0, and its peak RSS' },
   { name: 'mcp', file: 'bench/mcpTools.ts', what: 'characters of the MCP tools/list: the default (core), ?toolsets=all and each toolset' },
+  { name: 'dashboard', file: 'bench/dashboard.ts', what: 'the dashboard in chromium: first-load JS (gzip), first-screen API calls, time to the payments list with 50 rows' },
   { name: 'mail', file: 'bench/mailImport.ts', what: 'mailbox import of 1,000 mails (50 ms AI each): one at a time against the default parallelism' },
 ];
 

@@ -12,6 +12,7 @@ if [ -n "$host" ]; then
 else
   echo "No Firestore emulator on this machine (package google-cloud-cli-firestore-emulator): the emulated functions use the embedded store in $DATA_DIR"
 fi
+npm run build >/dev/null
 # A demo- project never reaches Google: firebase-admin takes the project from here instead of probing the
 # cloud metadata server for it.
 export GCLOUD_PROJECT=demo-bfo

@@ -1,4 +1,7 @@
 import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { registry } from './operations/index.ts';
@@ -9,11 +12,68 @@ import { sweepExpired } from './core/ttlSweep.ts';
 import { jerusalemDay } from './core/clock.ts';
 import { recordLocalRun } from './localRun.ts';
 import { resolve } from 'node:path';
+import { emulatorTokensRefusal, isLoopbackHost } from './core/idToken.ts';
+import { buildIsStale, dashboardCsp, loadAssets, SERVICE_PREFIXES, withDashboard } from './surfaces/dashboard/dashboard.ts';
+import { EMULATOR_PROJECT, startAuthEmulator, type AuthEmulator } from './localAuthEmulator.ts';
 
 /** `npm start`: the whole service on one machine, on the embedded store, local files and the local queue. */
 const config = loadConfig();
 const app = await createApp(config);
-const server = createServer(nodeListener(createHttpHandler(app, registry), new URL(config.publicLinkBase).pathname.replace(/\/+$/, '')));
+const { logger } = app.services;
+const pagesPrefix = new URL(config.publicLinkBase).pathname.replace(/\/+$/, '');
+
+// Dashboard sign-in through the Firebase Auth emulator, whose ID tokens are unsigned: only while this server
+// listens on loopback alone (core/idToken.ts refuses them otherwise, whatever the environment says).
+let emulator: AuthEmulator | null = null;
+let signIn: Record<string, unknown>;
+if (process.env.AUTH_EMULATOR === 'off') {
+  signIn = { unavailable: 'AUTH_EMULATOR=off: this server was started without dashboard sign-in.' };
+} else if (!isLoopbackHost(config.host)) {
+  const why = emulatorTokensRefusal(config.host, { FIREBASE_AUTH_EMULATOR_HOST: 'set' })!;
+  logger.warn(why);
+  signIn = { unavailable: why };
+} else {
+  if (!process.env.FIREBASE_AUTH_EMULATOR_HOST) {
+    emulator = await startAuthEmulator(Number(process.env.AUTH_EMULATOR_PORT ?? 9099), (m) => logger.warn(m));
+    if (emulator) {
+      process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+      emulator.ready.then(() => logger.info('Auth emulator ready', { host: emulator!.host }), (e) => logger.error('Auth emulator failed', { error: String(e) }));
+    }
+  }
+  process.env.GCLOUD_PROJECT ??= EMULATOR_PROJECT;
+  const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  signIn = host
+    ? { apiKey: 'fake-api-key', authDomain: host.split(':')[0], projectId: process.env.GCLOUD_PROJECT, authEmulator: `http://${host}` }
+    : { unavailable: 'firebase-tools is not installed, so the Auth emulator cannot run: run npm ci.' };
+}
+
+// The dashboard's build, made first when missing or older than its sources; the API answers meanwhile.
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dashboardDir = join(ROOT, 'dashboard');
+let built: Promise<ReturnType<typeof loadAssets>> | undefined;
+const assets = () =>
+  (built ??= (async () => {
+    if (buildIsStale(dashboardDir)) {
+      logger.info('building the dashboard (its build is missing or older than its sources)');
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: dashboardDir, stdio: ['ignore', 'inherit', 'inherit'] });
+        child.once('error', () => resolve(-1));
+        child.once('exit', resolve);
+      });
+      if (code !== 0) logger.error('the dashboard build failed; the API still runs', { code });
+    }
+    return loadAssets(join(dashboardDir, 'dist'));
+  })());
+void assets();
+const authOrigin = typeof signIn.authEmulator === 'string' ? [signIn.authEmulator] : [];
+const server = createServer(
+  withDashboard(nodeListener(createHttpHandler(app, registry), pagesPrefix), {
+    assets,
+    csp: dashboardCsp(authOrigin, authOrigin),
+    firebaseInit: signIn,
+    servicePrefixes: [...new Set([...SERVICE_PREFIXES, pagesPrefix].filter(Boolean))],
+  }),
+);
 server.keepAliveTimeout = 65_000;
 app.queue?.start();
 // Messages staged just before a crash were never enqueued; the sweep finds them.
@@ -43,11 +103,12 @@ server.listen(config.port, config.host, () => {
   const storeEnv: Record<string, string> = { DATA_DIR: resolve(config.dataDir), STORE: config.store };
   for (const k of ['FIRESTORE_EMULATOR_HOST', 'GCLOUD_PROJECT', 'FILES'] as const) if (process.env[k]) storeEnv[k] = process.env[k]!;
   recordLocalRun({ kind: 'server', pid: process.pid, storeEnv, url: `http://${config.host}:${(server.address() as { port: number }).port}` });
-  app.services.logger.info('listening', { url: `http://${config.host}:${config.port}`, api: config.baseUrl, mcp: config.mcpUrl, dataDir: config.dataDir });
+  app.services.logger.info('listening', { url: `http://${config.host}:${config.port}`, dashboard: `http://${config.host}:${config.port}/`, api: config.baseUrl, mcp: config.mcpUrl, dataDir: config.dataDir });
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    emulator?.stop();
     server.close();
     void app.close().then(() => process.exit(0));
   });

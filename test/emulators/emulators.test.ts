@@ -134,7 +134,7 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
     mkdirSync(project);
     mkdirSync(dataDir);
     writeFileSync(join(project, 'firebase.json'), JSON.stringify(config, null, 2));
-    for (const name of ['functions', 'hosting', 'node_modules', 'firestore.rules', 'firestore.indexes.json']) {
+    for (const name of ['functions', 'dashboard', 'node_modules', 'firestore.rules', 'firestore.indexes.json']) {
       if (existsSync(join(ROOT, name))) symlinkSync(join(ROOT, name), join(project, name));
     }
     hosting = `http://127.0.0.1:${host}`;
@@ -205,6 +205,11 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
     t.diagnostic(`first call (functions runtime cold start) took ${Date.now() - firstCall} ms`);
     assert.equal(catalogue.status, 200, `GET /v1: ${JSON.stringify(catalogue.body)}${tail()}`);
     assert.equal(catalogue.body.ok, true);
+    // The dashboard's build is Hosting's public folder; a deep link gets its index.html, with the app's CSP.
+    const deep = await fetch(`${hosting}/payments/some-id`);
+    assert.equal(deep.status, 200);
+    assert.match(deep.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+    assert.match(await deep.text(), /<div id="root">/);
 
     for (const base of ['/v1', '/api/v1']) {
       const res = await get(hosting, `${base}/whoami`, owner.apiKey);

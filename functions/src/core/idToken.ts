@@ -14,6 +14,23 @@ interface UserRecord {
   firebaseUid?: string;
 }
 
+/** Whether a listening address is reachable from this machine alone (`0.0.0.0`, `::` and real addresses are not). */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Why the Auth emulator's tokens cannot be trusted on this server, or null when they can. The emulator's
+ * ID tokens are unsigned (alg "none"): anyone who reaches the API can forge one for any email, so they are
+ * accepted only while the server listens on loopback alone.
+ */
+export function emulatorTokensRefusal(host: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (!env.FIREBASE_AUTH_EMULATOR_HOST || isLoopbackHost(host)) return null;
+  return `Auth emulator sign-in is refused: the server listens on ${host ?? 'an unknown address'}, not on loopback alone, and the emulator's ID tokens are unsigned, so anyone reaching the server could forge one for any email. Listen on 127.0.0.1 (HOST unset), or use a real Firebase project.`;
+}
+
 /** Loaded on the first ID token only, so API-key calls and cold starts never pay for firebase-admin. */
 async function verify(token: string) {
   const [{ getApps, initializeApp }, { getAuth }] = await Promise.all([import('firebase-admin/app'), import('firebase-admin/auth')]);
@@ -42,14 +59,15 @@ async function findUser(store: DocStore, uid: string, email: string): Promise<Us
 }
 
 export async function authenticateIdToken(store: DocStore, token: string, opts: AuthOptions): Promise<Caller> {
+  if (emulatorTokensRefusal(opts.host)) throw new ApiError('unauthenticated', 'ID tokens of the Auth emulator are accepted only while the server listens on loopback alone');
   const decoded = await verify(token);
   if (!decoded.email || decoded.email_verified !== true) throw new ApiError('unauthenticated', 'ID token: sign in with a verified email address');
   const email = decoded.email.trim().toLowerCase();
   const signInOnly = opts.operation !== undefined && SIGN_IN_OPERATIONS.has(opts.operation);
   // Before joining any business: only the sign-in operations, with no business and no role to speak of.
-  const outsider = (why: string): Caller => {
+  const outsider = (why: string, userId = ''): Caller => {
     if (!signInOnly) throw new ApiError('permission-denied', why);
-    return { businessId: '', userId: '', email, role: 'user', keyName: DASHBOARD_KEY_NAME, firebaseUid: decoded.uid };
+    return { businessId: '', userId, email, role: 'user', keyName: DASHBOARD_KEY_NAME, firebaseUid: decoded.uid };
   };
   if (opts.businessId !== undefined && !BUSINESS_ID_SHAPE.test(opts.businessId)) throw new ApiError('invalid-argument', 'X-Business-Id: not a business id');
   const user = await findUser(store, decoded.uid, email);
@@ -64,7 +82,8 @@ export async function authenticateIdToken(store: DocStore, token: string, opts: 
   } else {
     const found = await store.query({ collection: 'members', group: true, where: [['userId', '==', user.userId]], limit: 2 });
     if (!found.length) return outsider('this account is not a member of any business; ask an admin for an invite');
-    if (found.length > 1 && signInOnly) return outsider('');
+    // A member of several businesses who has not picked one yet (myBusinesses lists them).
+    if (found.length > 1 && signInOnly) return outsider('', user.userId);
     if (found.length > 1) throw new ApiError('invalid-argument', 'X-Business-Id: you belong to several businesses; send the header X-Business-Id with the one to act in');
     member = found[0].data as unknown as MemberRecord;
     businessId = found[0].path.split('/')[1];

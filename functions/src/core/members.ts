@@ -17,7 +17,9 @@ export interface AuthOptions {
   businessId?: string;
   /** The operation asked for: a signed-in user who belongs to no business may still call `acceptInvite`. */
   operation?: string;
+  /** The address the server listens on: the Auth emulator's unsigned tokens count only on loopback. */
+  host?: string;
 }
 
 /** Operations a signed-in user may call before joining any business (their caller has `businessId` ''). */
-export const SIGN_IN_OPERATIONS = new Set(['acceptInvite']);
+export const SIGN_IN_OPERATIONS = new Set(['acceptInvite', 'invitePreview', 'myBusinesses']);

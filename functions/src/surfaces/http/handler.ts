@@ -89,7 +89,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
       return methodNotAllowed(name, op.flags.readOnly ? 'GET, POST' : 'POST', req.method);
     }
     const store = services.store.metered(meter);
-    const caller = await authenticate(store, req.headers.authorization, services.clock.now(), { businessId: req.headers['x-business-id'], operation: name });
+    const caller = await authenticate(store, req.headers.authorization, services.clock.now(), { businessId: req.headers['x-business-id'], operation: name, host: services.config.host });
     if (limiter.enabled && caller.keyId) {
       const r = limiter.take(caller.keyId);
       rateHeaders['ratelimit-policy'] = `"per-key";q=${r.limit};w=60`;

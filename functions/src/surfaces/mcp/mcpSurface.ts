@@ -299,7 +299,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     const store = services.store.metered(meter);
     let caller: Caller;
     try {
-      caller = await authenticate(store, req.headers.authorization, services.clock.now(), { businessId: req.headers['x-business-id'] });
+      caller = await authenticate(store, req.headers.authorization, services.clock.now(), { businessId: req.headers['x-business-id'], host: services.config.host });
     } catch (e) {
       if (!isApiError(e)) throw e;
       // The error code and description name the key as the problem; SDK-based clients still probe

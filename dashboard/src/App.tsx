@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useMemo } from 'react';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { DirectionProvider, MantineProvider, createTheme, useDirection } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { I18nProvider, initialLang, useI18n } from './i18n/i18n.tsx';
+import { AuthProvider } from './auth.tsx';
+import { Root } from './Root.tsx';
+import { ApiError } from './api/client.ts';
+
+const theme = createTheme({
+  primaryColor: 'blue',
+  // Darker shades than the defaults, so text on light backgrounds meets WCAG AA contrast.
+  primaryShade: 8,
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Arial, sans-serif',
+});
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      // The API's own refusals are answers, not glitches: only network and server trouble is retried.
+      retry: (n, e) => n < 2 && (!(e instanceof ApiError) || e.status === 0 || e.status >= 500),
+    },
+  },
+});
+
+/** Routes are split: each screen's code loads when it is first opened. */
+const lazy = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+
+const router = createBrowserRouter([
+  {
+    element: <Root />,
+    hydrateFallbackElement: null,
+    children: [
+      { path: '/invite', lazy: lazy(() => import('./routes/Invite.tsx')) },
+      {
+        element: <Outlet />,
+        handle: { business: true },
+        children: [
+          { index: true, lazy: lazy(() => import('./routes/Home.tsx')) },
+          { path: '/payments', lazy: lazy(() => import('./routes/Payments.tsx')) },
+          { path: '/payments/new', lazy: lazy(() => import('./routes/PaymentNew.tsx')) },
+          { path: '/payments/incoming', lazy: lazy(() => import('./routes/Incoming.tsx')) },
+          { path: '/payments/:id', lazy: lazy(() => import('./routes/Payment.tsx')) },
+          { path: '/suppliers', lazy: lazy(() => import('./routes/Suppliers.tsx')) },
+          { path: '/suppliers/:key', lazy: lazy(() => import('./routes/Supplier.tsx')) },
+          { path: '/invoices', lazy: lazy(() => import('./routes/Invoices.tsx')) },
+          { path: '/invoices/folders', lazy: lazy(() => import('./routes/Folders.tsx')) },
+          { path: '/invoices/categories', lazy: lazy(() => import('./routes/Categories.tsx')) },
+          { path: '/invoices/software', lazy: lazy(() => import('./routes/Software.tsx')) },
+          { path: '/invoices/:docId', lazy: lazy(() => import('./routes/Invoice.tsx')) },
+          { path: '/settings', element: <Navigate to="/settings/profile" replace /> },
+          { path: '/settings/:tab', lazy: lazy(() => import('./routes/Settings.tsx')) },
+          { path: '/activity', lazy: lazy(() => import('./routes/Activity.tsx')) },
+          { path: '*', lazy: lazy(() => import('./routes/NotFound.tsx')) },
+        ],
+      },
+    ],
+  },
+]);
+
+/** Keeps Mantine's direction with the language (Hebrew right to left). */
+function DirectionSync() {
+  const { dir } = useI18n();
+  const { setDirection } = useDirection();
+  useEffect(() => setDirection(dir), [dir, setDirection]);
+  return null;
+}
+
+function Providers() {
+  const { dir } = useI18n();
+  const onSignedOut = useCallback(() => queryClient.clear(), []);
+  return (
+    <DirectionProvider initialDirection={dir} detectDirection={false}>
+      <DirectionSync />
+      <MantineProvider theme={theme}>
+        <QueryClientProvider client={queryClient}>
+          <AuthProvider onSignedOut={onSignedOut}>
+            <RouterProvider router={router} />
+          </AuthProvider>
+        </QueryClientProvider>
+      </MantineProvider>
+    </DirectionProvider>
+  );
+}
+
+export function App() {
+  useMemo(() => {
+    const lang = initialLang();
+    document.documentElement.lang = lang;
+    document.documentElement.dir = lang === 'he' ? 'rtl' : 'ltr';
+  }, []);
+  return (
+    <I18nProvider>
+      <Providers />
+    </I18nProvider>
+  );
+}

@@ -1,0 +1,186 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { NavLink as RouterNavLink, Outlet, useLocation, useMatches } from 'react-router';
+import { AppShell, Burger, Button, Card, Container, Group, NavLink, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useI18n } from './i18n/i18n.tsx';
+import { useAuth } from './auth.tsx';
+import { useApi } from './ui/api.ts';
+import { ErrorAlert } from './ui/common.tsx';
+// The sign-in code (email link, Google popup) loads only for a signed-out visitor.
+const SignIn = lazy(() => import('./SignIn.tsx'));
+
+function FullPageSkeleton() {
+  const { m } = useI18n();
+  return (
+    <Container size="sm" py="xl" aria-busy="true" aria-label={m.loading}>
+      <Stack>
+        <Skeleton height={36} width="60%" />
+        <Skeleton height={120} />
+        <Skeleton height={120} />
+      </Stack>
+    </Container>
+  );
+}
+
+function LanguageButton() {
+  const { m, lang, setLang } = useI18n();
+  return (
+    <Button variant="subtle" size="compact-sm" onClick={() => setLang(lang === 'he' ? 'en' : 'he')} title={m.languageLabel} lang={lang === 'he' ? 'en' : 'he'}>
+      {m.language}
+    </Button>
+  );
+}
+
+/** A centered card for the pages outside the app's frame (sign-in, no business, picker, invite). */
+export function Bare({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Container size={480} py="xl">
+      <Group justify="flex-end" mb="sm">
+        <LanguageButton />
+      </Group>
+      <Card withBorder radius="md" padding="lg">
+        <main id="main">
+          <Stack>
+            <Title order={1} size="h2">
+              {title}
+            </Title>
+            {children}
+          </Stack>
+        </main>
+      </Card>
+    </Container>
+  );
+}
+
+function Unavailable({ reason }: { reason: string }) {
+  const { m, fill } = useI18n();
+  return (
+    <Bare title={m.signIn.unavailable}>
+      <Text>{fill(m.signIn.unavailableWhy, { message: reason })}</Text>
+    </Bare>
+  );
+}
+
+function NoBusiness({ email }: { email: string }) {
+  const { m, fill } = useI18n();
+  const { signOut } = useAuth();
+  return (
+    <Bare title={fill(m.noBusiness.title, { email })}>
+      <Text>{m.noBusiness.body}</Text>
+      <Button onClick={() => void signOut()}>{m.noBusiness.other}</Button>
+    </Bare>
+  );
+}
+
+function Picker({ items }: { items: { businessId: string; businessName: string; role: 'admin' | 'user' }[] }) {
+  const { m, fill } = useI18n();
+  const { setBusinessId } = useAuth();
+  return (
+    <Bare title={m.pick.title}>
+      <Text>{m.pick.body}</Text>
+      <Stack gap="xs">
+        {items.map((b) => (
+          <Button key={b.businessId} variant="light" size="md" justify="space-between" fullWidth onClick={() => setBusinessId(b.businessId)} rightSection={<Text size="xs">{fill(m.pick.role, { role: m.roles[b.role] })}</Text>}>
+            {b.businessName || b.businessId}
+          </Button>
+        ))}
+      </Stack>
+    </Bare>
+  );
+}
+
+const NAV = [
+  { to: '/', key: 'home' },
+  { to: '/payments', key: 'payments' },
+  { to: '/suppliers', key: 'suppliers' },
+  { to: '/invoices', key: 'invoices' },
+  { to: '/settings', key: 'settings' },
+  { to: '/activity', key: 'activity' },
+] as const;
+
+function Shell({ businessName, several }: { businessName: string; several: boolean }) {
+  const { m } = useI18n();
+  const { signOut, setBusinessId } = useAuth();
+  const [opened, setOpened] = useState(false);
+  const location = useLocation();
+  useEffect(() => setOpened(false), [location.pathname]);
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <a className="skip-link" href="#main">
+        {m.skipToContent}
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Burger opened={opened} onClick={() => setOpened((o) => !o)} hiddenFrom="sm" size="sm" aria-label={m.menu} />
+            <Text fw={700} truncate>
+              {businessName || m.appName}
+            </Text>
+          </Group>
+          <Group gap={4} wrap="nowrap">
+            <LanguageButton />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={m.menu}>
+        <nav>
+          {NAV.map((n) => (
+            <NavLink key={n.to} component={RouterNavLink} to={n.to} end={n.to === '/'} label={m.nav[n.key]} />
+          ))}
+        </nav>
+        <Stack mt="auto" gap="xs">
+          {several && (
+            <UnstyledButton onClick={() => setBusinessId(null)} px="sm" py={6}>
+              <Text size="sm">{m.pick.switch}</Text>
+            </UnstyledButton>
+          )}
+          <Button variant="default" onClick={() => void signOut()}>
+            {m.signOut}
+          </Button>
+        </Stack>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <main id="main" tabIndex={-1} style={{ maxWidth: 1100, marginInline: 'auto' }}>
+          <Outlet />
+        </main>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** The member's businesses decide what follows: none, a picker, or the app in the one chosen. */
+function BusinessGate({ email }: { email: string }) {
+  const { businessId, setBusinessId } = useAuth();
+  const mine = useApi('myBusinesses', {}, { staleTime: 60_000 });
+  const items = mine.data?.items ?? [];
+  const chosen = items.find((b) => b.businessId === businessId) ?? (items.length === 1 ? items[0] : undefined);
+  useEffect(() => {
+    if (chosen && chosen.businessId !== businessId) setBusinessId(chosen.businessId);
+  }, [chosen, businessId, setBusinessId]);
+  if (mine.isPending) return <FullPageSkeleton />;
+  if (mine.isError)
+    return (
+      <Container size="sm" py="xl">
+        <ErrorAlert error={mine.error} onRetry={() => void mine.refetch()} />
+      </Container>
+    );
+  if (!items.length) return <NoBusiness email={email} />;
+  if (!chosen) return <Picker items={items} />;
+  if (chosen.businessId !== businessId) return <FullPageSkeleton />;
+  return <Shell businessName={chosen.businessName} several={items.length > 1} />;
+}
+
+export function Root() {
+  const { state } = useAuth();
+  const matches = useMatches();
+  const needsBusiness = matches.some((m) => (m.handle as { business?: boolean } | undefined)?.business);
+  if (state.status === 'loading') return <FullPageSkeleton />;
+  if (state.status === 'unavailable') return <Unavailable reason={state.reason} />;
+  if (state.status === 'signedOut')
+    return (
+      <Suspense fallback={<FullPageSkeleton />}>
+        <SignIn auth={state.auth} emulator={state.emulator} />
+      </Suspense>
+    );
+  if (!needsBusiness) return <Outlet />;
+  return <BusinessGate email={state.user.email ?? ''} />;
+}

@@ -1,0 +1,128 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Divider, Stack, Text, TextInput } from '@mantine/core';
+import { GoogleAuthProvider, browserPopupRedirectResolver, isSignInWithEmailLink, sendSignInLinkToEmail, signInWithEmailLink, signInWithPopup, type Auth } from '@firebase/auth';
+import { useI18n } from './i18n/i18n.tsx';
+import { Bare } from './Root.tsx';
+
+// The address the link was sent to, so the link opened in this browser finishes without asking again (not a secret).
+const EMAIL_KEY = 'signInEmail';
+
+const cleanUrl = () => {
+  const url = new URL(window.location.href);
+  for (const k of ['apiKey', 'oobCode', 'mode', 'lang', 'continueUrl', 'tenantId']) url.searchParams.delete(k);
+  window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+};
+
+/** Email link and Google, the same in production and against the Auth emulator. */
+export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boolean }) {
+  const { m, fill } = useI18n();
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const linked = isSignInWithEmailLink(auth, window.location.href);
+  const [needEmail, setNeedEmail] = useState(false);
+
+  const finish = async (address: string) => {
+    setBusy(true);
+    try {
+      await signInWithEmailLink(auth, address, window.location.href);
+      localStorage.removeItem(EMAIL_KEY);
+      cleanUrl();
+    } catch (e) {
+      setError(fill(m.signIn.failed, { message: (e as { code?: string }).code ?? String(e) }));
+      cleanUrl();
+      setNeedEmail(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    if (!linked) return;
+    const saved = localStorage.getItem(EMAIL_KEY);
+    if (saved) void finish(saved);
+    else setNeedEmail(true);
+    // Runs once for the link this page was opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const send = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError('');
+    setBusy(true);
+    try {
+      // Back to the page the user wanted (a deep link from an email), signed in.
+      await sendSignInLinkToEmail(auth, email.trim(), { url: window.location.href, handleCodeInApp: true });
+      localStorage.setItem(EMAIL_KEY, email.trim());
+      setSentTo(email.trim());
+    } catch (err) {
+      setError(fill(m.signIn.failed, { message: (err as { code?: string }).code ?? String(err) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const google = async () => {
+    setError('');
+    try {
+      await signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver);
+    } catch (err) {
+      setError(fill(m.signIn.failed, { message: (err as { code?: string }).code ?? String(err) }));
+    }
+  };
+
+  if (linked && !needEmail && !error)
+    return (
+      <Bare title={m.signIn.title}>
+        <Text aria-live="polite">{m.signIn.finishing}</Text>
+      </Bare>
+    );
+
+  return (
+    <Bare title={m.signIn.title}>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {needEmail ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void finish(email.trim());
+          }}
+        >
+          <Stack>
+            <Text>{m.signIn.confirmEmail}</Text>
+            <TextInput type="email" label={m.signIn.email} value={email} onChange={(e) => setEmail(e.currentTarget.value)} required autoComplete="email" dir="ltr" />
+            <Button type="submit" loading={busy}>
+              {m.signIn.finish}
+            </Button>
+          </Stack>
+        </form>
+      ) : sentTo ? (
+        <Alert color="green" role="status">
+          <Text>{fill(m.signIn.linkSent, { email: sentTo })}</Text>
+          {emulator && <Text size="sm" mt="xs">{m.signIn.emulatorHint}</Text>}
+        </Alert>
+      ) : (
+        <>
+          <Text>{m.signIn.intro}</Text>
+          <form onSubmit={send}>
+            <Stack>
+              <TextInput type="email" name="email" label={m.signIn.email} value={email} onChange={(e) => setEmail(e.currentTarget.value)} required autoComplete="email" dir="ltr" />
+              <Button type="submit" loading={busy}>
+                {m.signIn.sendLink}
+              </Button>
+            </Stack>
+          </form>
+          <Divider />
+          <Button variant="default" onClick={() => void google()}>
+            {m.signIn.google}
+          </Button>
+        </>
+      )}
+    </Bare>
+  );
+}

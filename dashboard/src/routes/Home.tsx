@@ -1,0 +1,121 @@
+import { Link } from 'react-router';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useI18n } from '../i18n/i18n.tsx';
+import { useApi } from '../ui/api.ts';
+import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
+import { InvoiceCard, PaymentCard } from './shared.tsx';
+
+/** What needs the owner, in one API call (attention); refreshed every few seconds and on focus. */
+export default function Home() {
+  const { m, fill, date } = useI18n();
+  const q = useApi('attention', {}, { refetchInterval: 4000, staleTime: 0 });
+  const newButton = (
+    <Button component={Link} to="/payments/new">
+      {m.home.newPayment}
+    </Button>
+  );
+  if (q.isPending)
+    return (
+      <>
+        <PageTitle actions={newButton}>{m.home.title}</PageTitle>
+        <ListSkeleton rows={4} />
+      </>
+    );
+  if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
+  const a = q.data;
+  const nothing = !a.ready.count && !a.flagged.length && !a.invoices.items.length && !a.failedMessages.length;
+  return (
+    <>
+      <PageTitle actions={newButton}>{m.home.title}</PageTitle>
+      <Stack gap="lg">
+        {a.flagged.filter((p) => p.payoutChanged).length > 0 && (
+          <Alert color="red" variant="filled" title={m.home.flaggedTitle} role="alert">
+            <Text size="sm" mb="sm">
+              {m.home.flaggedBody}
+            </Text>
+          </Alert>
+        )}
+        {a.flagged.length > 0 && (
+          <section aria-labelledby="flagged">
+            <Title order={2} size="h4" id="flagged" mb="xs" c="red.9">
+              {m.home.reviewTitle}
+            </Title>
+            <Stack gap="xs">
+              {a.flagged.map((p) => (
+                <PaymentCard key={p.id} p={p} />
+              ))}
+            </Stack>
+          </section>
+        )}
+        {a.ready.count > 0 && (
+          <section aria-labelledby="ready" data-testid="ready">
+            <Group justify="space-between" mb="xs">
+              <Title order={2} size="h4" id="ready">
+                {m.home.readyTitle} ({a.ready.count})
+              </Title>
+            </Group>
+            <SimpleGrid cols={{ base: 1, sm: 3 }} mb="sm">
+              {a.ready.totals.map((t) => (
+                <Card key={t.currency} withBorder padding="sm">
+                  <Text size="sm" c="dimmed">
+                    {m.home.readyTotal}
+                  </Text>
+                  <Text fw={700} size="xl">
+                    <Money agorot={t.amountAgorot} currency={t.currency} />
+                  </Text>
+                </Card>
+              ))}
+            </SimpleGrid>
+            {!a.ready.totalsComplete && (
+              <Text size="sm" c="dimmed" mb="xs">
+                {m.home.totalsPartial}
+              </Text>
+            )}
+            <Stack gap="xs">
+              {a.ready.items.slice(0, 20).map((p) => (
+                <PaymentCard key={p.id} p={p} />
+              ))}
+            </Stack>
+          </section>
+        )}
+        {a.invoices.items.length > 0 && (
+          <section aria-labelledby="inv">
+            <Title order={2} size="h4" id="inv" mb="xs">
+              {m.home.invoicesTitle}
+            </Title>
+            <Group gap="md" mb="xs">
+              <Text size="sm">{fill(m.home.unread, { n: a.invoices.unread })}</Text>
+              <Text size="sm">{fill(m.home.duplicates, { n: a.invoices.duplicates })}</Text>
+              <Text size="sm">{fill(m.home.noSupplier, { n: a.invoices.noSupplier })}</Text>
+            </Group>
+            <Stack gap="xs">
+              {a.invoices.items.slice(0, 10).map((d) => (
+                <InvoiceCard key={d.docId} d={d} />
+              ))}
+            </Stack>
+          </section>
+        )}
+        {a.failedMessages.length > 0 && (
+          <section aria-labelledby="failed">
+            <Title order={2} size="h4" id="failed" mb="xs">
+              {m.home.failedTitle}
+            </Title>
+            <Stack gap="xs">
+              {a.failedMessages.map((f) => (
+                <Card key={f.id} withBorder padding="sm">
+                  <Text size="sm" className="wrap-anywhere">
+                    {f.summary}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {date(f.at, true)}
+                  </Text>
+                </Card>
+              ))}
+            </Stack>
+          </section>
+        )}
+        {nothing && <Empty title={m.home.allClear} body={m.home.allClearBody} />}
+      </Stack>
+    </>
+  );
+}

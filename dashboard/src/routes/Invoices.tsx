@@ -1,0 +1,183 @@
+import { useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Anchor, Button, Card, Group, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useI18n } from '../i18n/i18n.tsx';
+import { fileToBase64, useApi } from '../ui/api.ts';
+import { Empty, ErrorAlert, ListSkeleton, PageTitle, errorText } from '../ui/common.tsx';
+import { call } from '../api/client.ts';
+import { InvoiceCard } from './shared.tsx';
+import { InvoicesNav } from './invoicesNav.tsx';
+
+type Upload = { name: string; state: 'queued' | 'uploading' | 'done' | 'duplicate' | 'failed'; docId?: string; duplicateOf?: string; message?: string };
+const PAY_MARKS = ['', 'unpaid', 'paid_card', 'paid_paypal', 'paid_transfer', 'paid_other', 'not_payable'] as const;
+const SOURCES = ['upload', 'mailbox', 'supplier'] as const;
+
+/** Several files at once, each with its own state; duplicates shown as the API reports them. */
+function UploadZone() {
+  const { m, fill } = useI18n();
+  const qc = useQueryClient();
+  const [over, setOver] = useState(false);
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const input = useRef<HTMLInputElement>(null);
+  const start = async (files: File[]) => {
+    const base = uploads.length;
+    setUploads((u) => [...u, ...files.map((f) => ({ name: f.name, state: 'queued' as const }))]);
+    const update = (i: number, v: Partial<Upload>) => setUploads((u) => u.map((x, j) => (j === base + i ? { ...x, ...v } : x)));
+    let next = 0;
+    const worker = async () => {
+      while (next < files.length) {
+        const i = next++;
+        const f = files[i];
+        update(i, { state: 'uploading' });
+        try {
+          const r = (await call('uploadInvoiceDoc', { fileName: f.name, mimeType: f.type || 'application/pdf', dataBase64: await fileToBase64(f) })) as { skipped?: boolean; duplicateOf?: string; docId?: string };
+          update(i, r.skipped ? { state: 'duplicate', duplicateOf: r.duplicateOf } : { state: 'done', docId: r.docId });
+        } catch (e) {
+          update(i, { state: 'failed', message: errorText(e, m, fill) });
+        }
+      }
+    };
+    // One at a time: a copy in the same batch is then checked against the original, so duplicates are reported.
+    await worker();
+    await Promise.all(['invoicesList', 'attention', 'supplierSuggestionsList'].map((k) => qc.invalidateQueries({ queryKey: [k] })));
+  };
+  const finished = uploads.filter((u) => u.state !== 'queued' && u.state !== 'uploading').length;
+  return (
+    <Card withBorder mb="md">
+      <div
+        className="drop-zone"
+        data-over={over}
+        data-testid="drop-zone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          void start([...e.dataTransfer.files]);
+        }}
+      >
+        <Text>
+          {m.invoices.dropHere}{' '}
+          <Button variant="subtle" size="compact-md" onClick={() => input.current?.click()}>
+            {m.invoices.choose}
+          </Button>
+        </Text>
+        <input ref={input} type="file" multiple hidden accept="application/pdf,image/png,image/jpeg" aria-label={m.invoices.upload} data-testid="upload-input" onChange={(e) => void start([...(e.currentTarget.files ?? [])])} />
+      </div>
+      {uploads.length > 0 && (
+        <Stack gap={6} mt="sm" aria-live="polite">
+          <Progress value={(finished / uploads.length) * 100} aria-label={m.invoices.upload} />
+          {uploads.map((u, i) => (
+            <Group key={i} gap="xs" wrap="nowrap" data-testid="upload-row" data-state={u.state}>
+              <Text size="sm" className="wrap-anywhere" c={u.state === 'failed' ? 'red.9' : u.state === 'duplicate' ? 'red.9' : undefined}>
+                {u.state === 'queued' || u.state === 'uploading'
+                  ? fill(m.invoices.uploading, { name: u.name })
+                  : u.state === 'done'
+                    ? fill(m.invoices.uploaded, { name: u.name })
+                    : u.state === 'duplicate'
+                      ? fill(m.invoices.duplicate, { name: u.name })
+                      : fill(m.invoices.failed, { name: u.name, message: u.message ?? '' })}
+              </Text>
+              {u.docId && (
+                <Anchor component={Link} to={`/invoices/${u.docId}`} size="sm">
+                  {m.open}
+                </Anchor>
+              )}
+              {u.duplicateOf && (
+                <Anchor component={Link} to={`/invoices/${u.duplicateOf}`} size="sm">
+                  {m.invoices.openOriginal}
+                </Anchor>
+              )}
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+export default function Invoices() {
+  const { m, fill, number } = useI18n();
+  const [params, setParams] = useSearchParams();
+  const get = (k: string) => params.get(k) ?? '';
+  const [tokens, setTokens] = useState<string[]>([]);
+  const [q, setQ] = useState(get('q'));
+  const folders = useApi('foldersList', {});
+  const categories = useApi('categoriesList', {});
+  const suppliers = useApi('suppliersList', {});
+  const filters = {
+    ...(get('folder') ? { folderId: get('folder') } : {}),
+    ...(get('category') ? { category: get('category') } : {}),
+    ...(get('supplier') ? { supplierKey: get('supplier') } : {}),
+    ...(params.has('payMark') ? { payMark: get('payMark') as (typeof PAY_MARKS)[number] } : {}),
+    ...(get('source') ? { source: get('source') as (typeof SOURCES)[number] } : {}),
+    ...(get('q') ? { q: get('q') } : {}),
+    ...(get('from') ? { from: get('from') } : {}),
+    ...(get('to') ? { to: get('to') } : {}),
+  };
+  const list = useApi('invoicesList', { ...filters, limit: 50, ...(tokens.length ? { pageToken: tokens[tokens.length - 1] } : {}) }, { placeholderData: (p) => p });
+  const set = (k: string, v: string | null) => {
+    const next = new URLSearchParams(params);
+    if (v !== null && (v !== '' || k === 'payMark')) next.set(k, v);
+    else next.delete(k);
+    setTokens([]);
+    setParams(next, { replace: true });
+  };
+  const filtered = Object.keys(filters).length > 0;
+  return (
+    <>
+      <PageTitle>{m.invoices.title}</PageTitle>
+      <InvoicesNav />
+      <UploadZone />
+      <Title order={2} size="h5" mb="xs">
+        {m.invoices.filters}
+      </Title>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="md">
+        <form
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            set('q', q.trim());
+          }}
+        >
+          <TextInput type="search" label={m.search} value={q} onChange={(e) => setQ(e.currentTarget.value)} onBlur={() => set('q', q.trim())} />
+        </form>
+        <Select label={m.invoices.folder} clearable data={(folders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }))} value={get('folder') || null} onChange={(v) => set('folder', v)} />
+        <Select label={m.invoices.category} clearable searchable data={(categories.data?.items ?? []).map((c) => ({ value: c.id, label: c.label }))} value={get('category') || null} onChange={(v) => set('category', v)} />
+        <Select label={m.suppliers.title} clearable searchable data={(suppliers.data?.items ?? []).map((s) => ({ value: s.key, label: s.name }))} value={get('supplier') || null} onChange={(v) => set('supplier', v)} />
+        <Select label={m.invoices.payMark} clearable data={PAY_MARKS.filter(Boolean).map((p) => ({ value: p, label: m.invoices.payMarks[p] }))} value={get('payMark') || null} onChange={(v) => set('payMark', v)} />
+        <Select label={m.invoices.source} clearable data={SOURCES.map((s) => ({ value: s, label: m.invoices.sources[s] }))} value={get('source') || null} onChange={(v) => set('source', v)} />
+        <TextInput type="date" label={m.invoices.from} value={get('from')} onChange={(e) => set('from', e.currentTarget.value)} />
+        <TextInput type="date" label={m.invoices.to} value={get('to')} onChange={(e) => set('to', e.currentTarget.value)} />
+      </SimpleGrid>
+      {list.isPending ? (
+        <ListSkeleton />
+      ) : list.isError ? (
+        <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
+      ) : !list.data.items.length ? (
+        <Empty title={filtered ? m.invoices.emptyFiltered : m.invoices.empty} />
+      ) : (
+        <Stack gap="xs" data-testid="invoices-list">
+          <Text size="sm" c="dimmed">
+            {fill(m.folders.count, { n: (list.data.totalIsEstimate ? '~' : '') + number(list.data.total) })}
+          </Text>
+          {list.data.items.map((d) => (
+            <InvoiceCard key={d.docId} d={d} />
+          ))}
+          <Group justify="space-between" mt="sm">
+            <Button variant="default" disabled={!tokens.length} onClick={() => setTokens((t) => t.slice(0, -1))}>
+              {m.previous}
+            </Button>
+            <Button variant="default" disabled={!list.data.nextPageToken} onClick={() => setTokens((t) => [...t, list.data!.nextPageToken!])}>
+              {m.next}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,269 @@
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { Alert, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Modal, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useI18n } from '../i18n/i18n.tsx';
+import { fileToBase64, useApi, useApiMutation } from '../ui/api.ts';
+import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
+import { ActionButton } from '../ui/ActionButton.tsx';
+import { MoneyInput } from '../ui/MoneyInput.tsx';
+import { StatusBadge } from './shared.tsx';
+import { agorotToInput, parseAgorot } from '../money.ts';
+import type { OperationName } from '../api/client.ts';
+
+const mask = (s: string | undefined) => (s ? '•'.repeat(Math.max(0, s.length - 3)) + s.slice(-3) : '');
+const AFTER: OperationName[] = ['paymentGet', 'paymentsList', 'attention', 'listActivity'];
+
+function FilePreview({ f }: { f: { fileName: string; contentType: string; url: string | null } }) {
+  if (!f.url) return <Text size="sm">{f.fileName}</Text>;
+  return (
+    <Stack gap={4}>
+      {f.contentType.startsWith('image/') ? <img src={f.url} alt={f.fileName} className="preview-image" style={{ maxHeight: 240 }} /> : null}
+      <Anchor href={f.url} target="_blank" rel="noopener" className="wrap-anywhere">
+        {f.fileName}
+      </Anchor>
+    </Stack>
+  );
+}
+
+export default function Payment() {
+  const { id = '' } = useParams();
+  const { m, fill, date } = useI18n();
+  const q = useApi('paymentGet', { paymentId: id }, { refetchInterval: 10_000 });
+  const [reveal, setReveal] = useState(false);
+  const [paying, setPaying] = useState(false);
+  const [proof, setProof] = useState<File | null>(null);
+  const [revertTo, setRevertTo] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [edit, setEdit] = useState({ amount: '', invoiceRequired: true, supplierPhone: '', supplierEmail: '' });
+  const markPaid = useApiMutation('markPaid', AFTER);
+  const revert = useApiMutation('revertPaid', AFTER);
+  const cancel = useApiMutation('cancelPayment', AFTER);
+  const resend = useApiMutation('resendPayment', AFTER);
+  const settings = useApiMutation('updatePaymentSettings', AFTER);
+  const failed = [markPaid, revert, cancel, resend, settings].find((x) => x.isError);
+
+  if (q.isPending)
+    return (
+      <>
+        <PageTitle>{m.loading}</PageTitle>
+        <ListSkeleton rows={4} />
+      </>
+    );
+  if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
+  const p = q.data;
+  const open = p.status !== 'paid' && p.status !== 'canceled';
+
+  const doMarkPaid = async () => {
+    const file = proof ? { fileName: proof.name, mimeType: proof.type || 'application/pdf', dataBase64: await fileToBase64(proof) } : undefined;
+    markPaid.mutate({ paymentId: p.id, ...(file ? { proof: file } : {}) }, { onSuccess: () => setPaying(false) });
+  };
+
+  return (
+    <>
+      <PageTitle actions={<StatusBadge status={p.status} />}>{fill(m.payment.title, { name: p.supplierName })}</PageTitle>
+      <Stack gap="lg">
+        {p.payoutChanged && (
+          <Alert color="red" variant="filled" title={m.home.flaggedTitle} role="alert">
+            {m.home.flaggedBody}
+            {p.payoutChange && (
+              <Text size="sm" mt="xs">
+                <bdi>{p.payoutChange.previous}</bdi> → <bdi>{p.payoutChange.filed}</bdi>
+              </Text>
+            )}
+          </Alert>
+        )}
+        {failed && <ErrorAlert error={failed.error} />}
+        <Card withBorder>
+          <Stack gap="xs">
+            <Text fw={700} size="xl">
+              {p.openAmount && !p.amountAgorot ? m.newPayment.openAmount : <Money agorot={p.amountAgorot} currency={p.currency} />}
+            </Text>
+            <Text size="sm">{p.vatIncluded ? m.money.vatIncluded : m.money.vatExcluded}</Text>
+            <Text className="wrap-anywhere">{p.description}</Text>
+            <Text size="sm" c="dimmed">
+              {fill(m.payment.timeline, { created: date(p.createdAt, true) })}
+              {p.paidAt ? ` · ${fill(m.payment.paidAt, { date: date(p.paidAt, true) })}` : ''}
+            </Text>
+            <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+              <Text size="sm" fw={500}>
+                {m.payment.link}:
+              </Text>
+              <Anchor href={p.link} target="_blank" rel="noopener" size="sm" className="wrap-anywhere" data-testid="supplier-link">
+                {p.link}
+              </Anchor>
+              <CopyButton value={p.link}>
+                {({ copied, copy }) => (
+                  <Button size="compact-xs" variant="subtle" onClick={copy}>
+                    {copied ? m.copied : m.copy}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+          </Stack>
+        </Card>
+
+        <Group gap="xs" wrap="wrap">
+          {open && (
+            <Button color="green" onClick={() => setPaying(true)}>
+              {m.payment.markPaid}
+            </Button>
+          )}
+          {p.status === 'paid' && (
+            <Group gap="xs" wrap="nowrap">
+              <Select
+                aria-label={m.payment.revertTo}
+                placeholder={m.payment.revertTo}
+                data={(['sent', 'awaiting_invoice', 'ready'] as const).map((s) => ({ value: s, label: m.status[s] }))}
+                value={revertTo}
+                onChange={setRevertTo}
+                w={170}
+              />
+              <ActionButton op="revertPaid" label={m.payment.revert} disabled={!revertTo} loading={revert.isPending} onRun={() => revert.mutate({ paymentId: p.id, status: revertTo as 'sent' })} />
+            </Group>
+          )}
+          {open && p.supplierPhone && <ActionButton op="resendPayment" label={`${m.payment.resend} ${m.payment.resendWa}`} loading={resend.isPending} onRun={() => resend.mutate({ paymentId: p.id, channel: 'wa' })} />}
+          {open && p.supplierEmail && <ActionButton op="resendPayment" label={`${m.payment.resend} ${m.payment.resendEm}`} loading={resend.isPending} onRun={() => resend.mutate({ paymentId: p.id, channel: 'em' })} />}
+          {open && (
+            <Button
+              variant="default"
+              onClick={() => {
+                setEdit({ amount: agorotToInput(p.amountAgorot), invoiceRequired: p.invoiceRequired, supplierPhone: p.supplierPhone ?? '', supplierEmail: p.supplierEmail ?? '' });
+                setEditing(true);
+              }}
+            >
+              {m.payment.settings}
+            </Button>
+          )}
+          {open && <ActionButton op="cancelPayment" label={m.payment.cancel} loading={cancel.isPending} onRun={() => cancel.mutate({ paymentId: p.id })} />}
+        </Group>
+
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <Card withBorder>
+            <Title order={2} size="h4" mb="xs">
+              {m.payment.payout}
+            </Title>
+            {!p.payout ? (
+              <Text c="dimmed">{m.payment.noPayout}</Text>
+            ) : (
+              <Stack gap={4}>
+                {p.payout.method === 'bank' ? (
+                  <>
+                    <Text dir="auto" data-testid="payout">
+                      {fill(m.payment.bank, { bank: p.payout.bankCode ?? '', branch: p.payout.bankBranch ?? '', account: reveal ? (p.payout.bankAccount ?? '') : mask(p.payout.bankAccount) })}
+                    </Text>
+                    <Text>{fill(m.payment.beneficiary, { name: p.payout.bankBeneficiary ?? '' })}</Text>
+                  </>
+                ) : (
+                  <Text>{fill(m.payment.bit, { phone: reveal ? (p.payout.bitPhone ?? '') : mask(p.payout.bitPhone) })}</Text>
+                )}
+                <Group>
+                  <Button size="compact-sm" variant="subtle" onClick={() => setReveal((r) => !r)} aria-pressed={reveal}>
+                    {reveal ? m.payment.hide : m.payment.reveal}
+                  </Button>
+                </Group>
+              </Stack>
+            )}
+          </Card>
+          <Card withBorder>
+            <Title order={2} size="h4" mb="xs">
+              {m.payment.ita}
+            </Title>
+            <Text>{p.itaVerdict ? m.payment.itaVerdict[p.itaVerdict] : m.payment.itaNone}</Text>
+            {p.invoiceNumber && <Text size="sm">#{p.invoiceNumber}</Text>}
+          </Card>
+          <Card withBorder>
+            <Title order={2} size="h4" mb="xs">
+              {m.payment.invoices}
+            </Title>
+            {p.invoices.length ? (
+              <Stack gap="sm">
+                {p.invoices.map((f) => (
+                  <FilePreview key={f.fileId} f={f} />
+                ))}
+              </Stack>
+            ) : (
+              <Text c="dimmed">{m.payment.noInvoices}</Text>
+            )}
+          </Card>
+          <Card withBorder>
+            <Title order={2} size="h4" mb="xs">
+              {m.payment.proof}
+            </Title>
+            {p.proof ? <FilePreview f={p.proof} /> : <Text c="dimmed">—</Text>}
+          </Card>
+        </SimpleGrid>
+
+        <Card withBorder>
+          <Title order={2} size="h4" mb="xs">
+            {m.payment.messages}
+          </Title>
+          {p.messages.length ? (
+            <Stack gap="xs">
+              {p.messages.map((msg) => (
+                <Group key={msg.id} justify="space-between" wrap="wrap">
+                  <Text size="sm" className="wrap-anywhere">
+                    {msg.channel === 'email' ? '✉' : '☎'} <bdi>{msg.to}</bdi> · {date(msg.createdAt, true)}
+                  </Text>
+                  <Badge color={msg.status === 'delivered' ? 'green' : msg.status === 'failed' ? 'red' : msg.status === 'undelivered' ? 'orange' : 'gray'} variant="light" style={{ textTransform: 'none' }}>
+                    {m.payment.messageState[msg.status]}
+                  </Badge>
+                  {msg.lastError && (
+                    <Text size="xs" c="dimmed" w="100%" className="wrap-anywhere">
+                      {msg.lastError}
+                    </Text>
+                  )}
+                </Group>
+              ))}
+            </Stack>
+          ) : (
+            <Text c="dimmed">{m.payment.noMessages}</Text>
+          )}
+        </Card>
+      </Stack>
+
+      <Modal opened={paying} onClose={() => setPaying(false)} title={m.payment.markPaidTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
+        <Stack>
+          <Text size="sm">{m.payment.markPaidBody}</Text>
+          <FileInput label={m.payment.proofFile} accept="application/pdf,image/png,image/jpeg" value={proof} onChange={setProof} clearable data-testid="proof-input" />
+          {markPaid.isError && <ErrorAlert error={markPaid.error} />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setPaying(false)}>
+              {m.cancel}
+            </Button>
+            <Button color="green" loading={markPaid.isPending} onClick={() => void doMarkPaid()}>
+              {m.payment.markPaid}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal opened={editing} onClose={() => setEditing(false)} title={m.payment.settings} centered closeButtonProps={{ 'aria-label': m.close }}>
+        <Stack>
+          <MoneyInput label={m.money.amount} value={edit.amount} onChange={(v) => setEdit((e) => ({ ...e, amount: v }))} currency={p.currency} />
+          <TextInput label={m.newPayment.supplierPhone} dir="ltr" value={edit.supplierPhone} onChange={(e) => setEdit({ ...edit, supplierPhone: e.currentTarget.value })} />
+          <TextInput label={m.newPayment.supplierEmail} dir="ltr" value={edit.supplierEmail} onChange={(e) => setEdit({ ...edit, supplierEmail: e.currentTarget.value })} />
+          <Switch label={m.newPayment.invoiceRequired} checked={edit.invoiceRequired} onChange={(e) => setEdit({ ...edit, invoiceRequired: e.currentTarget.checked })} />
+          {settings.isError && <ErrorAlert error={settings.error} />}
+          <Button
+            loading={settings.isPending}
+            disabled={parseAgorot(edit.amount) === null}
+            onClick={() =>
+              settings.mutate(
+                {
+                  paymentId: p.id,
+                  amountAgorot: parseAgorot(edit.amount)!,
+                  invoiceRequired: edit.invoiceRequired,
+                  ...(edit.supplierPhone.trim() ? { supplierPhone: edit.supplierPhone.trim() } : {}),
+                  ...(edit.supplierEmail.trim() ? { supplierEmail: edit.supplierEmail.trim() } : {}),
+                },
+                { onSuccess: () => setEditing(false) },
+              )
+            }
+          >
+            {m.save}
+          </Button>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

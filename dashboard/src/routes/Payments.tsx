@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Button, Group, Stack, Tabs, Text, TextInput, Select } from '@mantine/core';
+import { useI18n } from '../i18n/i18n.tsx';
+import { useApi } from '../ui/api.ts';
+import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
+import { PaymentCard } from './shared.tsx';
+
+const TABS = ['all', 'sent', 'awaiting_invoice', 'ready', 'paid', 'canceled'] as const;
+type Status = Exclude<(typeof TABS)[number], 'all'>;
+
+/** The list: status tabs, search and supplier filter in the URL (so they survive reloads and links), page tokens. */
+export default function Payments() {
+  const { m, fill, number } = useI18n();
+  const [params, setParams] = useSearchParams();
+  const status = (params.get('status') ?? 'all') as (typeof TABS)[number];
+  const q = params.get('q') ?? '';
+  const supplierKey = params.get('supplier') ?? '';
+  const [search, setSearch] = useState(q);
+  // The tokens of the pages before this one, to go back.
+  const [tokens, setTokens] = useState<string[]>([]);
+  const pageToken = tokens[tokens.length - 1];
+  const input = { ...(status !== 'all' ? { status: status as Status } : {}), ...(q ? { q } : {}), ...(supplierKey ? { supplierKey } : {}), ...(pageToken ? { pageToken } : {}), limit: 50 };
+  const list = useApi('paymentsList', input, { placeholderData: (prev) => prev });
+  const suppliers = useApi('suppliersList', {});
+  const set = (k: string, v: string) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    setTokens([]);
+    setParams(next, { replace: true });
+  };
+  return (
+    <>
+      <PageTitle
+        actions={
+          <Group gap="xs">
+            <Button component={Link} to="/payments/incoming" variant="default">
+              {m.payments.incoming}
+            </Button>
+            <Button component={Link} to="/payments/new">
+              {m.payments.new}
+            </Button>
+          </Group>
+        }
+      >
+        {m.payments.title}
+      </PageTitle>
+      <Tabs value={status} onChange={(v) => set('status', v === 'all' || !v ? '' : v)} mb="sm">
+        <Tabs.List style={{ flexWrap: 'wrap' }}>
+          {TABS.map((t) => (
+            <Tabs.Tab key={t} value={t}>
+              {t === 'all' ? m.all : m.status[t]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <Group mb="md" grow wrap="wrap" align="flex-end">
+        <form
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            set('q', search.trim());
+          }}
+        >
+          <TextInput type="search" label={m.search} placeholder={m.payments.searchPlaceholder} value={search} onChange={(e) => setSearch(e.currentTarget.value)} onBlur={() => set('q', search.trim())} />
+        </form>
+        <Select
+          label={m.payments.supplierFilter}
+          clearable
+          searchable
+          data={(suppliers.data?.items ?? []).map((s) => ({ value: s.key, label: s.name }))}
+          value={supplierKey || null}
+          onChange={(v) => set('supplier', v ?? '')}
+          placeholder={m.all}
+        />
+      </Group>
+      {list.isPending ? (
+        <ListSkeleton />
+      ) : list.isError ? (
+        <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.items.length === 0 ? (
+        status === 'all' && !q && !supplierKey ? (
+          <Empty
+            title={m.payments.emptyTitle}
+            body={m.payments.emptyBody}
+            action={
+              <Button component={Link} to="/payments/new">
+                {m.payments.new}
+              </Button>
+            }
+          />
+        ) : (
+          <Empty title={m.payments.emptyFiltered} />
+        )
+      ) : (
+        <Stack gap="xs" data-testid="payments-list">
+          <Text size="sm" c="dimmed">
+            {fill(m.payments.count, { n: (list.data.totalIsEstimate ? '~' : '') + number(list.data.total) })}
+          </Text>
+          {list.data.items.map((p) => (
+            <PaymentCard key={p.id} p={p} />
+          ))}
+          <Group justify="space-between" mt="sm">
+            <Button variant="default" disabled={!tokens.length} onClick={() => setTokens((t) => t.slice(0, -1))}>
+              {m.previous}
+            </Button>
+            <Button variant="default" disabled={!list.data.nextPageToken} onClick={() => setTokens((t) => [...t, list.data!.nextPageToken!])}>
+              {m.next}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+import type { ReactNode } from 'react';
+import { Alert, Button, EmptyState, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { ApiError } from '../api/client.ts';
+import { useI18n } from '../i18n/i18n.tsx';
+
+/** The API's error in the user's language, with the server's own words and what to try. */
+export function errorText(error: unknown, m: ReturnType<typeof useI18n>['m'], fill: ReturnType<typeof useI18n>['fill']): string {
+  if (!(error instanceof ApiError)) return m.error.title;
+  if (error.code === 'network') return m.error.network;
+  const known = (m.error as Record<string, string>)[error.code];
+  return fill(known ?? m.error.other, { message: error.message });
+}
+
+export function ErrorAlert({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { m, fill } = useI18n();
+  const text = errorText(error, m, fill);
+  const detail = error instanceof ApiError && !text.includes(error.message) && error.code !== 'network' ? fill(m.error.detail, { message: error.message }) : '';
+  return (
+    <Alert color="red" title={m.error.title} role="alert">
+      <Stack gap="xs">
+        <Text size="sm">{text}</Text>
+        {detail && (
+          <Text size="xs" c="dimmed">
+            {detail}
+          </Text>
+        )}
+        {onRetry && (
+          <Group>
+            <Button size="xs" variant="light" color="red" onClick={onRetry}>
+              {m.retry}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** Rows of grey bars where a list will be: the page keeps its shape while it loads. */
+export function ListSkeleton({ rows = 5 }: { rows?: number }) {
+  const { m } = useI18n();
+  return (
+    <Stack gap="sm" aria-busy="true" aria-label={m.loading}>
+      {Array.from({ length: rows }, (_, i) => (
+        <Skeleton key={i} height={56} radius="md" />
+      ))}
+    </Stack>
+  );
+}
+
+export function Empty({ title, body, action }: { title: string; body?: string; action?: ReactNode }) {
+  return (
+    <EmptyState title={title} description={body}>
+      {action}
+    </EmptyState>
+  );
+}
+
+/** An amount with its currency, left to right inside any text direction. */
+export function Money({ agorot, currency }: { agorot: number; currency: string }) {
+  const { money } = useI18n();
+  return <bdi dir="ltr">{money(agorot, currency)}</bdi>;
+}
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
+      <h1 style={{ margin: 0, fontSize: 'var(--mantine-h2-font-size)' }}>{children}</h1>
+      {actions}
+    </Group>
+  );
+}

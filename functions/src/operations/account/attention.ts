@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { empty } from '../../core/schema.ts';
+import { paymentRowSchema } from '../../domain/payments/paymentView.ts';
+import { invoiceRowSchema } from '../../domain/invoices/invoiceDocs.ts';
+import paymentsList from '../payments/paymentsList.ts';
+import invoicesList from '../invoices/invoicesList.ts';
+import listActivity from '../activity/listActivity.ts';
+
+const READY_PAGE = 200;
+const RECENT_INVOICES = 50;
+
+/**
+ * The dashboard's home in one call (its first screen may make at most 3): the other operations' own
+ * handlers, run for the same caller, condensed to what the owner must act on.
+ */
+export default defineOperation({
+  name: 'attention',
+  group: 'account',
+  summary: 'What needs the owner: ready payments, fraud flags, invoices, failed messages',
+  description:
+    'The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total per currency over the first 200; ' +
+    'payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision ' +
+    '(unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.',
+  flags: { readOnly: true },
+  input: empty(),
+  output: z.object({
+    ready: z.object({
+      items: z.array(paymentRowSchema),
+      count: z.int(),
+      totals: z.array(z.object({ currency: z.string(), amountAgorot: z.int() })),
+      /** false when more payments are ready than the totals cover. */
+      totalsComplete: z.boolean(),
+    }),
+    flagged: z.array(paymentRowSchema),
+    invoices: z.object({ unread: z.int(), duplicates: z.int(), noSupplier: z.int(), items: z.array(invoiceRowSchema) }),
+    failedMessages: z.array(z.object({ id: z.string(), at: z.number(), targetIds: z.array(z.string()), summary: z.string() })),
+  }),
+  async run(_input, ctx) {
+    const [ready, flagged, review, invoices, activity] = await Promise.all([
+      paymentsList.run(paymentsList.input.parse({ status: 'ready', limit: READY_PAGE }), ctx),
+      paymentsList.run(paymentsList.input.parse({ payoutChanged: true, limit: 50 }), ctx),
+      // Standing-link filings start in `sent` with needsReview.
+      paymentsList.run(paymentsList.input.parse({ status: 'sent', limit: 50 }), ctx),
+      invoicesList.run(invoicesList.input.parse({ limit: RECENT_INVOICES }), ctx),
+      listActivity.run(listActivity.input.parse({}), ctx),
+    ]);
+    const totals = new Map<string, number>();
+    for (const p of ready.items) if (!p.openAmount) totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.amountAgorot);
+    const open = (p: { status: string }) => p.status !== 'paid' && p.status !== 'canceled';
+    const flaggedOpen = [...flagged.items.filter(open), ...review.items.filter((p) => p.needsReview && !p.payoutChanged)];
+    const waiting = invoices.items.filter((i) => i.readingStatus !== 'read' || i.duplicateOf || !i.supplierKey);
+    return {
+      ready: {
+        items: [...ready.items].sort((a, b) => Number(b.payoutChanged) - Number(a.payoutChanged)),
+        count: ready.total,
+        totals: [...totals].map(([currency, amountAgorot]) => ({ currency, amountAgorot })),
+        totalsComplete: ready.total <= ready.items.length,
+      },
+      flagged: flaggedOpen,
+      invoices: {
+        unread: waiting.filter((i) => i.readingStatus !== 'read').length,
+        duplicates: waiting.filter((i) => i.duplicateOf).length,
+        noSupplier: waiting.filter((i) => !i.supplierKey).length,
+        items: waiting,
+      },
+      failedMessages: activity.items.filter((a) => a.operation === 'messageFailed').map(({ id, at, targetIds, summary }) => ({ id, at, targetIds, summary })),
+    };
+  },
+});

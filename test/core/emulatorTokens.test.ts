@@ -1,0 +1,87 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHarness } from '../harness.ts';
+import { emulatorTokensRefusal, isLoopbackHost } from '../../functions/src/core/idToken.ts';
+import { freePort, ROOT } from '../dashboard/env.ts';
+
+/**
+ * The Auth emulator's ID tokens are unsigned (alg "none"): anyone who reaches the API could forge one for
+ * any email. They count only while the server listens on loopback alone.
+ */
+const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const forged = (email: string) =>
+  [
+    b64url({ alg: 'none', typ: 'JWT' }),
+    b64url({ iss: 'https://securetoken.google.com/demo-bfo', aud: 'demo-bfo', sub: 'attacker', user_id: 'attacker', email, email_verified: true, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600, auth_time: Math.floor(Date.now() / 1000), firebase: { identities: {}, sign_in_provider: 'password' } }),
+    '',
+  ].join('.');
+
+const saved = { host: process.env.FIREBASE_AUTH_EMULATOR_HOST, project: process.env.GCLOUD_PROJECT };
+after(() => {
+  for (const [k, v] of [['FIREBASE_AUTH_EMULATOR_HOST', saved.host], ['GCLOUD_PROJECT', saved.project]] as const) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+test('loopback means 127.x, ::1 and localhost; the wildcard and real addresses are not', () => {
+  for (const h of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost']) assert.equal(isLoopbackHost(h), true, h);
+  for (const h of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', '', undefined]) assert.equal(isLoopbackHost(h), false, String(h));
+  assert.equal(emulatorTokensRefusal('0.0.0.0', {}), null, 'no emulator configured: nothing to refuse');
+  assert.match(emulatorTokensRefusal('0.0.0.0', { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })!, /not on loopback alone.*unsigned/);
+});
+
+test('a forged unsigned token against a server listening beyond loopback gets 401, before any verification', async () => {
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = '127.0.0.1:9';
+  process.env.GCLOUD_PROJECT = 'demo-bfo';
+  const h = await createHarness({ env: { HOST: '0.0.0.0' } });
+  try {
+    const origin = await h.listen();
+    const res = await fetch(`${origin}/v1/whoami`, { headers: { authorization: `Bearer ${forged(h.owner.email)}` } });
+    const body = (await res.json()) as any;
+    assert.equal(res.status, 401);
+    assert.equal(body.error.code, 'unauthenticated');
+    assert.match(body.error.message, /accepted only while the server listens on loopback alone/);
+    // The same over MCP.
+    const mcp = await fetch(`${origin}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${forged(h.owner.email)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    assert.equal(mcp.status, 401);
+    // An API key still works there.
+    assert.equal((await fetch(`${origin}/v1/whoami`, { headers: { authorization: `Bearer ${h.owner.apiKey}` } })).status, 200);
+  } finally {
+    await h.close();
+  }
+});
+
+test('npm start on a non-loopback HOST refuses emulator sign-in at start-up and says why', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bfo-host-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'functions/src/server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, HOST: '0.0.0.0', PORT: String(port), FIREBASE_AUTH_EMULATOR_HOST: '', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  try {
+    const until = Date.now() + 60_000;
+    while (!out.includes('"listening"') && Date.now() < until && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    assert.match(out, /Auth emulator sign-in is refused: the server listens on 0\.0\.0\.0, not on loopback alone/);
+    assert.doesNotMatch(out, /Auth emulator ready/);
+    const init = (await fetch(`http://127.0.0.1:${port}/__/firebase/init.json`).then((r) => r.json())) as { unavailable?: string; authEmulator?: string };
+    assert.equal(init.authEmulator, undefined);
+    assert.match(init.unavailable ?? '', /unsigned/);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
