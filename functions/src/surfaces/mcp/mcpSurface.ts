@@ -82,7 +82,7 @@ export const MCP_INSTRUCTIONS =
   'Amounts are integers in minor units: agorot for ILS (1 ILS = 100), cents for USD and EUR; folder-rule amounts are the exception (major units). ' +
   'Dates are YYYY-MM-DD, months YYYY-MM, times in unix milliseconds where a field says so. ' +
   'Destructive tools say so: confirm with the user before calling them. ' +
-  'Toolsets: connect to /mcp?toolsets=<groups> (comma-separated: account, activity, payments, suppliers, invoices, folders, software, team, mailboxes, statements, employees, signupDocs, accountant) for fewer tools, and /mcp?readonly=1 for read-only tools only.';
+  'Toolsets: connect to /mcp?toolsets=<groups> (comma-separated: account, activity, payments, suppliers, invoices, folders, software, team, mailboxes, statements, employees, signupDocs, accountant, reports) for fewer tools, and /mcp?readonly=1 for read-only tools only.';
 
 /** The tools of some groups, or only the read-only ones: a smaller list costs the model fewer tokens. */
 export function filterTools(all: McpTools, groups: ReadonlySet<string> | null, readOnly: boolean): McpTools {
