@@ -287,6 +287,25 @@ export function zipReadme(p: { title: { he: string; en: string }; range: ZipRang
   ].join('\n');
 }
 
+/**
+ * The accountant's package of `folderId` (or the whole tree) for a month range, stored: what accZip returns
+ * and accZipSend mails. `now` names a ZIP without a range by its day.
+ */
+export async function buildAccZip(s: Services, businessId: string, folderId: string | undefined, range: ZipRange, now: number): Promise<{ file: FileRef; entries: number; missing: number }> {
+  const { entries, searched } = await planAccZip(s, businessId, folderId, range);
+  const readme = zipReadme({
+    title: { he: 'חבילה לרואה החשבון', en: 'Package for the accountant' },
+    range,
+    files: entries.length,
+    notes: searched.length
+      ? { he: ['התיקיות שנבדקו:', ...searched.map((l) => `- ${l}`)], en: ['Folders searched:', ...searched.map((l) => `- ${l}`)] }
+      : { he: ['לאף תיקייה של רואה החשבון אין כלל מקור.'], en: ['No accountant folder has a source rule (accFolderSetSource, or accFolderTemplate).'] },
+  });
+  const stamp = new Date(now).toISOString().slice(0, 10);
+  const zipName = `accountant-${range.from || range.to ? `${range.from ?? 'start'}_${range.to ?? 'now'}` : stamp}.zip`;
+  return writeZip(s, businessId, zipName, entries, readme);
+}
+
 export const rangeText = (r: ZipRange) => (r.from || r.to ? `${r.from ?? '…'} – ${r.to ?? '…'}` : 'all months');
 
 export type { AccFolderRecord };

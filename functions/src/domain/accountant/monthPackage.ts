@@ -68,6 +68,32 @@ export function monthPackageEmail(to: string, businessName: string, month: strin
   };
 }
 
+/**
+ * The accountant's package (accZipSend): the ZIP's capability link, and the ZIP itself under the same
+ * size rule as the month package. `range` is the YYYY-MM range the ZIP covers.
+ */
+export function accPackageEmail(to: string, businessName: string, range: { from: string; to: string }, zip: { businessId: string; fileId: string; fileName: string; url: string; size: number; entries: number; missing: number }): EmailMessage {
+  const attach = zip.size < ATTACH_ZIP_UNDER_BYTES;
+  const months = range.from === range.to ? range.from : `${range.from} – ${range.to}`;
+  const lines = [
+    `${businessName}: the accountant's package for ${months}.`,
+    '',
+    `Files: ${zip.entries}, laid out by the accountant folders; index.csv lists them and README.txt explains the layout.`,
+    ...(zip.missing ? [`${zip.missing} file(s) could not be read and are not in the package.`] : []),
+    '',
+    `Download the package (${(zip.size / 1048576).toFixed(1)} MB): ${zip.url}`,
+    ...(attach ? ['The package is also attached.'] : []),
+    '',
+  ];
+  return {
+    channel: 'email',
+    to,
+    subject: `${businessName} – accountant's package ${months}`,
+    text: lines.join('\n'),
+    ...(attach ? { attachments: [{ businessId: zip.businessId, fileId: zip.fileId, fileName: zip.fileName, contentType: 'application/zip' }] } : {}),
+  };
+}
+
 /** The statements automation's recipients, when it exists (the automations of issue 9). */
 export async function systemAutomationRecipients(store: DocStore, businessId: string): Promise<string[]> {
   const doc = await store.get(`businesses/${businessId}/automations/system_statements`);

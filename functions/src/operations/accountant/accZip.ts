@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input, month } from '../../core/schema.ts';
 import { invalid, notFound } from '../../core/errors.ts';
 import { accFoldersPath } from '../../domain/accountant/accountant.ts';
-import { planAccZip, rangeText, writeZip, zipReadme } from '../../domain/accountant/accZip.ts';
+import { buildAccZip, rangeText } from '../../domain/accountant/accZip.ts';
 
 export default defineOperation({
   name: 'accZip',
@@ -25,19 +25,7 @@ export default defineOperation({
     if (from && to && from > to) throw invalid('from', `${from} is after to (${to})`);
     const { businessId } = ctx.caller;
     if (folderId && !(await ctx.store.get(accFoldersPath(businessId, folderId)))) throw notFound(`folderId: accountant folder ${folderId}`);
-    const range = { from, to };
-    const { entries, searched } = await planAccZip(ctx, businessId, folderId, range);
-    const readme = zipReadme({
-      title: { he: 'חבילה לרואה החשבון', en: 'Package for the accountant' },
-      range,
-      files: entries.length,
-      notes: searched.length
-        ? { he: ['התיקיות שנבדקו:', ...searched.map((l) => `- ${l}`)], en: ['Folders searched:', ...searched.map((l) => `- ${l}`)] }
-        : { he: ['לאף תיקייה של רואה החשבון אין כלל מקור.'], en: ['No accountant folder has a source rule (accFolderSetSource, or accFolderTemplate).'] },
-    });
-    const stamp = new Date(ctx.clock.now()).toISOString().slice(0, 10);
-    const zipName = `accountant-${from || to ? `${from ?? 'start'}_${to ?? 'now'}` : stamp}.zip`;
-    const { file, entries: n, missing } = await writeZip(ctx, businessId, zipName, entries, readme);
+    const { file, entries: n, missing } = await buildAccZip(ctx, businessId, folderId, { from, to }, ctx.clock.now());
     return { fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries: n, missing };
   },
   activity: (input, result) => ({ targetIds: [result.fileId], summary: `built an accountant ZIP of ${result.entries} file(s) (${rangeText(input)})` }),

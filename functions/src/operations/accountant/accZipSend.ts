@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineOperation } from '../../core/defineOperation.ts';
+import { email, input, month } from '../../core/schema.ts';
+import { invalid } from '../../core/errors.ts';
+import { buildAccZip } from '../../domain/accountant/accZip.ts';
+import { accPackageEmail, ATTACH_ZIP_UNDER_BYTES } from '../../domain/accountant/monthPackage.ts';
+import { businessPath, profileOf } from '../../domain/business.ts';
+
+export default defineOperation({
+  name: 'accZipSend',
+  group: 'accountant',
+  summary: "Email the accountant's ZIP of a month range to the recipients",
+  description:
+    'Builds the ZIP accZip builds for the whole accountant tree and the months from–to, and emails each recipient its capability link; ' +
+    `a ZIP under ${ATTACH_ZIP_UNDER_BYTES / 1048576} MB is attached as well (mail servers refuse larger messages). ` +
+    'It goes through the outbox, so an SMTP outage delays the mail but loses nothing.',
+  flags: { openWorld: true },
+  input: input({
+    from: month().describe('First month, YYYY-MM (inclusive).'),
+    to: month().describe('Last month, YYYY-MM (inclusive).'),
+    recipients: z.array(email()).min(1).max(10).describe('Email addresses, 1 to 10.'),
+  }),
+  output: z.object({
+    from: z.string(),
+    to: z.string(),
+    recipients: z.array(z.string()),
+    fileId: z.string(),
+    fileName: z.string(),
+    url: z.string(),
+    size: z.int(),
+    entries: z.int(),
+    missing: z.int(),
+    attached: z.boolean(),
+    messageIds: z.array(z.string()),
+  }),
+  async run({ from, to, recipients }, ctx) {
+    if (from > to) throw invalid('from', `${from} is after to (${to})`);
+    const { businessId } = ctx.caller;
+    const rcpt = [...new Set(recipients)];
+    const { file, entries, missing } = await buildAccZip(ctx, businessId, undefined, { from, to }, ctx.clock.now());
+    const business = await ctx.store.get(businessPath(businessId));
+    const profile = profileOf(business?.data ?? {});
+    const zip = { businessId, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries, missing };
+    const messageIds = await ctx.store.runTransaction(async (tx) =>
+      rcpt.map((addr) => ctx.outbox(tx, accPackageEmail(addr, profile.businessName || profile.name, { from, to }, zip), { reason: 'accZipSend' }).split('/').at(-1)!),
+    );
+    return { from, to, recipients: rcpt, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries, missing, attached: file.size < ATTACH_ZIP_UNDER_BYTES, messageIds };
+  },
+  activity: (input, result) => ({ targetIds: result.messageIds, summary: `sent the accountant's package ${result.from} – ${result.to} (${result.entries} file(s)) to ${result.recipients.length} recipient(s)` }),
+});
