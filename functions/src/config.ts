@@ -84,8 +84,10 @@ export interface Config {
   outboxMaxAttempts: number;
   /** Connection, greeting and socket timeout of one SMTP delivery. */
   smtpTimeoutMs: number;
-  /** Tasks the local queue runs at once (deliveries, imports). */
+  /** Tasks of one kind (one queue: deliveries, syncs, import batches...) the local queue runs at once. */
   localQueueConcurrency: number;
+  /** Of those, at most this many for one business (a provider hanging for one business leaves the rest free). */
+  localQueuePerBusiness: number;
   /** Fail queries that no index in firestore.indexes.json serves (on in tests). */
   strictIndexes: boolean;
   /** Check every result against the operation's declared output schema (on in tests). */
@@ -207,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxMaxAttempts: positiveInt(env.OUTBOX_MAX_ATTEMPTS, 6),
     smtpTimeoutMs: positiveInt(env.SMTP_TIMEOUT_MS, 20_000),
     localQueueConcurrency: positiveInt(env.LOCAL_QUEUE_CONCURRENCY, 4),
+    localQueuePerBusiness: positiveInt(env.LOCAL_QUEUE_PER_BUSINESS, 2),
     strictIndexes: env.STRICT_INDEXES === '1',
     validateOutput: env.VALIDATE_OUTPUT === '1',
     logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',

@@ -36,6 +36,8 @@ export function cloudTasks(region = process.env.FUNCTIONS_REGION || 'us-central1
     return functions;
   };
   return {
+    // A dispatch whose instance died ends at the function's timeout (index.ts, 540 s); Cloud Tasks then retries after its backoff.
+    redeliveryMs: (540 + 10) * 1000,
     async enqueue(queue, payload, opts = {}) {
       const client = await getFunctionsClient();
       const target = client.taskQueue(`locations/${region}/functions/${queue}`);
