@@ -59,6 +59,8 @@ export interface Config {
   mailboxImportParallelism: number;
   /** How long mailboxImportStart waits for the import before answering it in progress. */
   mailboxImportWaitMs: number;
+  /** First pause before a temporary Gmail failure (5xx, garbled or cut-off answer) is retried within a mail; doubles per try. */
+  mailboxFetchRetryMs: number;
   /** Statement sources (issue 8): Stripe API root (cardproc), Mercury API root (usbank), Wise API roots (fxwallet). */
   cardprocBaseUrl: string;
   usbankBaseUrl: string;
@@ -185,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailboxClientId: env.MAILBOX_CLIENT_ID ?? '',
     mailboxClientSecret: env.MAILBOX_CLIENT_SECRET ?? '',
     mailboxImportParallelism: positiveInt(env.MAILBOX_IMPORT_PARALLELISM, 10),
+    mailboxFetchRetryMs: env.MAILBOX_FETCH_RETRY_MS !== undefined && /^\d+$/.test(env.MAILBOX_FETCH_RETRY_MS) ? Math.min(Number(env.MAILBOX_FETCH_RETRY_MS), 10_000) : 500,
     mailboxImportWaitMs: env.MAILBOX_IMPORT_WAIT_MS !== undefined && /^\d+$/.test(env.MAILBOX_IMPORT_WAIT_MS) ? Math.min(Number(env.MAILBOX_IMPORT_WAIT_MS), 530_000) : 530_000,
     cardprocBaseUrl: (env.CARDPROC_BASE_URL || 'https://api.stripe.com').replace(/\/+$/, ''),
     usbankBaseUrl: (env.USBANK_BASE_URL || 'https://api.mercury.com/api/v1').replace(/\/+$/, ''),
