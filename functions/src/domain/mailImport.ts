@@ -46,8 +46,10 @@ export const FETCH_TRIES = 3;
 export const BATCH_ATTEMPTS = 5;
 /** Pause before the batch's next run, after run 1, 2, 3, 4. */
 export const RETRY_DELAYS_S = [15, 60, 240, 600];
-/** Tries of one mail in all (within imports and by later imports or polls) before a temporary failure is final. */
-export const MAIL_ATTEMPTS = 10;
+/** Tries of one mail in all (a batch run counts one; later imports and polls go on counting) before a temporary failure is final. */
+export const MAIL_ATTEMPTS = 25;
+/** Mails in a temporary error one automation poll sends to its import again, at most. */
+export const RETRY_PER_POLL = 100;
 /** How often a running batch says it is alive; three missed beats make the import stalled. */
 export const BEAT_MS = 20_000;
 export const STALE_MS = 3 * BEAT_MS;
