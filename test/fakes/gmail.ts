@@ -154,6 +154,7 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
     return null;
   };
   const codes = new Map<string, string>();
+  const waits = new Set<NodeJS.Timeout>(); // delayed answers, dropped by close()
   const access = new Map<string, string>(); // access token → refresh token
   const revoked = new Set<string>();
   const attachments = new Map<string, Buffer>();
@@ -255,7 +256,7 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
     if (msg) {
       const mail = fake.mails.get(msg[1]);
       if (!mail) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
-      if (fake.delayMs) await new Promise((r) => setTimeout(r, fake.delayMs));
+      if (fake.delayMs) await new Promise((r) => waits.add(setTimeout(r, fake.delayMs)));
       const mode = faultFor('message', mail.id);
       if (mode) return spoil(res, mode, { id: mail.id, threadId: mail.id, labelIds: mail.labelIds ?? ['INBOX'] });
       getCount.set(mail.id, (getCount.get(mail.id) ?? 0) + 1);
@@ -318,7 +319,7 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
     historyId: 1000,
     historyFloor: 0,
     gets: (id) => (id ? getCount.get(id) ?? 0 : [...getCount.values()].reduce((a, b) => a + b, 0)),
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () => new Promise<void>((resolve) => (waits.forEach(clearTimeout), server.closeAllConnections(), server.close(() => resolve()))),
   };
   return fake;
 }
