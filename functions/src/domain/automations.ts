@@ -10,10 +10,13 @@
  *   when they settle (domain/statements.ts).
  *
  * Statements run: startStatementsRun requests one sync per statement account (requestStatementSync with the run id,
- *   each one a STATEMENT_SYNC_QUEUE task), then a STATEMENTS_CHECK_QUEUE task looks at the run every CHECK_EVERY_S
- *   until every account settled or the deadline passed, and mails the package (through the outbox) once.
+ *   each one a STATEMENT_SYNC_QUEUE task). Fan-in (issue 18): each sync, as it settles, records its account on the run
+ *   (accountSettled, one transaction on the run record); the one that settles the last account flips `completing` and
+ *   queues the completion step (a STATEMENTS_CHECK_QUEUE task) at once, which mails the package (through the outbox)
+ *   once. One more check waits for the deadline (RUN_DEADLINE_MS), the safety net for syncs that never settle.
  *   The schedule (2nd of the month, Israel) enqueues one STATEMENTS_RUN_QUEUE task per business; its run id is derived
- *   from the month, so a second firing fans out nothing.
+ *   from the month, so a second firing fans out nothing. A "run now" while the month's run still pulls joins it, adding
+ *   the accounts connected since.
  * Mailbox automation: a MAILBOX_POLL_QUEUE task per enabled automation every POLL_EVERY_MINUTES reads the mailbox's
  *   history since the stored cursor (the first poll only records the cursor) and feeds the new message ids to the
  *   import path of domain/mailImport.ts (an import record and its batches), with the mailbox's mails left in a temporary
@@ -42,8 +45,7 @@ export const MAILBOX_POLL_QUEUE = 'automationMailboxPoll';
 export const MAX_RUNS = 30;
 /** Mailbox automations one business may have. */
 export const MAX_AUTOMATIONS = 50;
-/** How often the completion step looks at a statements run, and how long it waits for the syncs at most. */
-export const CHECK_EVERY_S = 60;
+/** How long a statements run waits for its syncs at most (the safety net's check runs then). */
 export const RUN_DEADLINE_MS = 2 * 3_600_000;
 export const POLL_EVERY_MINUTES = 10;
 
@@ -109,6 +111,8 @@ export interface RunRecord {
   month: string | null;
   accounts: RunAccount[];
   fannedOut: boolean;
+  /** Set (once) by the transaction that saw the last account settle: the completion step is queued. */
+  completing?: boolean;
   deadlineAtMs: number;
   mailed: { to: string[]; at: string; messageIds: string[]; missing: string[] } | null;
   /** Mailbox polls: the import fed with the new mails. */
@@ -339,10 +343,14 @@ export async function startStatementsRun(s: Services, businessId: string, month:
     throw precondition('id: the statements automation is paused; resume it (automationUpdate with enabled: true) first');
   }
   if (trigger === 'manual') {
-    // A second "run now" while the month is still being pulled joins that run: no second fan-out, no second mail.
+    // A second "run now" while the month is still being pulled joins that run: no second fan-out, no second mail;
+    // accounts connected since it started are added to it. A run already finishing is not joined.
     const recent = await s.store.query({ collection: runsPath(businessId), where: [['automationId', '==', SYSTEM_STATEMENTS_ID]], orderBy: [['startedAtMs', 'desc']], limit: MAX_RUNS });
-    const running = recent.map((d) => d.data as unknown as RunRecord).find((r) => r.month === month && r.status === 'running');
-    if (running) return running;
+    const running = recent.map((d) => d.data as unknown as RunRecord).find((r) => r.month === month && r.status === 'running' && !r.completing);
+    if (running) {
+      const joined = await joinRun(s, running, accounts);
+      if (joined) return joined;
+    }
   }
   const runId = trigger === 'schedule' ? `statements-${month}` : `statements-${month}-${s.ids()}`;
   const path = runsPath(businessId, runId);
@@ -366,24 +374,88 @@ export async function startStatementsRun(s: Services, businessId: string, month:
     await setLastRun(s, run);
     await pruneRuns(s, businessId, SYSTEM_STATEMENTS_ID);
   }
-  // A retried fan-out skips the accounts that already settled for this run.
-  const settled = await s.store.getAll(run.accounts.map((a) => automationRunStatementPath(businessId, runId, statementId(a.accountId, month))));
+  await requestSyncs(s, run, accounts, run.accounts.map((a) => a.accountId));
+  // The safety net: at the deadline, accounts still pending fail and the run completes anyway.
+  await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: 0 }, { id: `automationCheck-${businessId}-${runId}-0`, delaySeconds: Math.ceil(RUN_DEADLINE_MS / 1000) });
+  // Accounts that settled before the fan-out ended (refused at once, or quick syncs) wait for this to complete the run.
+  await accountSettled(s, businessId, runId, null, month, null, { fannedOut: true });
+  return ((await s.store.get(path))?.data as unknown as RunRecord | undefined) ?? { ...run, fannedOut: true };
+}
+
+/** Requests the syncs of these accounts of the run; a retried fan-out skips those that already settled for it. */
+async function requestSyncs(s: Services, run: RunRecord, accounts: AccountRecord[], ids: string[]) {
+  const { businessId, runId } = run;
+  const month = run.month!;
+  const settled = await s.store.getAll(ids.map((id) => automationRunStatementPath(businessId, runId, statementId(id, month))));
   const byId = new Map(accounts.map((a) => [a.id, a]));
-  for (const [i, ra] of run.accounts.entries()) {
+  for (const [i, accountId] of ids.entries()) {
     if (settled[i]) continue;
-    const a = byId.get(ra.accountId);
+    const a = byId.get(accountId);
     try {
       if (!a) throw precondition('the account was disconnected');
       await requestStatementSync(s, businessId, a.source, a.id, month, { runId });
     } catch (e) {
       if (!isApiError(e)) throw e;
       // Refused before any task (needs reconnect, disconnected): that account settles failed now.
-      await s.store.set(automationRunStatementPath(businessId, runId, statementId(ra.accountId, month)), { accountId: ra.accountId, month, status: 'failed', reason: e.message.replace(/^accountId: /, ''), settledAt: nowIso(s) });
+      await accountSettled(s, businessId, runId, accountId, month, { status: 'failed', reason: e.message.replace(/^accountId: /, '') });
     }
   }
-  await s.store.update(path, { fannedOut: true });
-  await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: 0 }, { id: `automationCheck-${businessId}-${runId}-0`, delaySeconds: CHECK_EVERY_S });
-  return { ...run, fannedOut: true };
+}
+
+/**
+ * A "run now" joining the month's running run: statement accounts connected since it started are added (pending) and
+ * their syncs requested under it, so its one mail covers them. Null when the run began finishing meanwhile.
+ */
+async function joinRun(s: Services, run: RunRecord, accounts: AccountRecord[]): Promise<RunRecord | null> {
+  const path = runsPath(run.businessId, run.runId);
+  const added = await s.store.runTransaction(async (tx) => {
+    const cur = (await tx.get(path))?.data as unknown as RunRecord | undefined;
+    if (!cur || cur.status !== 'running' || cur.completing) return null;
+    const known = new Set(cur.accounts.map((a) => a.accountId));
+    const fresh = accounts.filter((a) => !known.has(a.id)).map((a): RunAccount => ({ accountId: a.id, name: a.name, status: 'pending', reason: null }));
+    if (fresh.length) {
+      const all = [...cur.accounts, ...fresh];
+      tx.update(path, { accounts: all, summary: `pulling ${cur.month} for ${all.length} account(s), ${fresh.length} added by a later run now` });
+    }
+    return fresh;
+  });
+  if (added === null) return null;
+  if (added.length) await requestSyncs(s, run, accounts, added.map((a) => a.accountId));
+  return (await s.store.get(path))!.data as unknown as RunRecord;
+}
+
+/**
+ * Fan-in: one account of the run settled (`change`), or the fan-out ended (`fannedOut`). One transaction on the run
+ * record, so of the syncs settling at once exactly one sees the last account settle: it flips `completing` and queues
+ * the completion step now. Idempotent: told again (a retried sync task), it only queues the same task id again.
+ */
+export async function accountSettled(
+  s: Services,
+  businessId: string,
+  runId: string,
+  accountId: string | null,
+  month: string,
+  change: { status: 'ready' | 'failed'; reason: string | null } | null,
+  mark: { fannedOut?: boolean } = {},
+): Promise<void> {
+  const path = runsPath(businessId, runId);
+  const at = nowIso(s);
+  const complete = await s.store.runTransaction(async (tx) => {
+    const run = (await tx.get(path))?.data as unknown as RunRecord | undefined;
+    if (!run || run.status !== 'running' || run.month !== month) return false;
+    let accounts = run.accounts;
+    if (accountId && change) {
+      if (!accounts.some((a) => a.accountId === accountId)) return false;
+      accounts = accounts.map((a) => (a.accountId === accountId ? { ...a, status: change.status, reason: change.reason } : a));
+      tx.set(automationRunStatementPath(businessId, runId, statementId(accountId, month)), { accountId, month, status: change.status, reason: change.reason, settledAt: at });
+    }
+    const fannedOut = run.fannedOut || Boolean(mark.fannedOut);
+    const pending = accounts.filter((a) => a.status === 'pending').length;
+    const last = fannedOut && pending === 0;
+    tx.update(path, { accounts, fannedOut, ...(last && { completing: true }), summary: `pulling ${month}: ${accounts.length - pending} of ${accounts.length} account(s) settled` });
+    return last;
+  });
+  if (complete) await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, final: true }, { id: `automationCheck-${businessId}-${runId}-final` });
 }
 
 /** Where each account of the run stands: its settlement record, else its statement once no longer pending. */
@@ -407,8 +479,9 @@ async function accountOutcomes(s: Services, run: RunRecord): Promise<RunAccount[
 }
 
 /**
- * The completion step (a STATEMENTS_CHECK_QUEUE task): re-enqueued every CHECK_EVERY_S until every account settled
- * or the deadline passed; then mails the package when configured, once (the run's status guards it).
+ * The completion step (a STATEMENTS_CHECK_QUEUE task), queued by the sync that settled the last account, or at the
+ * deadline (the safety net: accounts still pending then fail); mails the package when configured, once (the run's
+ * status guards it). A check that finds accounts pending before the deadline looks again at the deadline.
  */
 export async function checkStatementsRun(s: Services, payload: Record<string, unknown>): Promise<void> {
   const businessId = String(payload.businessId);
@@ -421,8 +494,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
   let accounts = await accountOutcomes(s, run);
   const pending = accounts.filter((a) => a.status === 'pending').length;
   if (pending && now < run.deadlineAtMs) {
-    await s.store.update(path, { accounts, summary: `pulling ${run.month}: ${accounts.length - pending} of ${accounts.length} account(s) settled` });
-    await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: check + 1 }, { id: `automationCheck-${businessId}-${runId}-${check + 1}`, delaySeconds: CHECK_EVERY_S });
+    await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: check + 1 }, { id: `automationCheck-${businessId}-${runId}-${check + 1}`, delaySeconds: Math.ceil((run.deadlineAtMs - now) / 1000) });
     return;
   }
   accounts = accounts.map((a) => (a.status === 'pending' ? { ...a, status: 'failed' as const, reason: 'still syncing when the run ended' } : a));
