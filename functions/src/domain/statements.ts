@@ -329,6 +329,9 @@ export async function runStatementSync(services: Services, payload: Record<strin
       for (const f of old) if (!kept.has(f.fileId)) await services.files.remove(businessId, f.fileId);
       if (rowCount !== undefined) await deleteStatementRows(services, businessId, statementId(accountId, month), undefined, gen);
     }
+    if (runId) {
+      await services.store.set(automationRunStatementPath(businessId, runId, statementId(accountId, month)), { accountId, month, status, reason, settledAt: now });
+    }
     await notifyRuns(services, businessId, settled!, status, reason, runId);
   };
 

@@ -262,3 +262,19 @@ test('a second run now joins the running run and brings in an account connected 
     mercury.accounts.pop();
   }
 });
+
+test('a month already syncing when the run asks (a usbankSync by hand) settles that run\'s account too, and the run completes with it', async () => {
+  const biz = await withAccounts('Already Syncing', { recipients: ['waiting@example.com'], onlyWhenComplete: false });
+  const { accounts } = await h.call('usbankListAccounts', {}, biz);
+  const checking = accounts.find((a: any) => a.name === 'Checking');
+  const bySync = await h.call('usbankSync', { accountId: checking.id, month }, biz);
+  assert.equal(bySync.status, 'pending');
+  const run = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  assert.equal((await tasksOf('statementSync', biz)).filter((t) => t.data.state === 'queued').length, 3, 'the pending month is not queued twice');
+  await h.app.queue!.drain();
+  const [done] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(done.runId, run.runId);
+  assert.equal(done.status, 'done');
+  assert.equal(done.accounts.find((a: any) => a.name === 'Checking').status, 'ready');
+  assert.equal((await outbox(biz)).length, 1);
+});
