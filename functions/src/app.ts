@@ -123,7 +123,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const { cloudTasks } = await import('./adapters/cloud-tasks/cloudTasks.ts');
     tasks = cloudTasks();
   } else {
-    queue = localQueue(store, taskHandlers, logger, () => clock.now(), 500, config.localQueueConcurrency);
+    queue = localQueue(store, taskHandlers, logger, () => clock.now(), 500, { concurrency: config.localQueueConcurrency, perBusiness: Math.min(config.localQueuePerBusiness, config.localQueueConcurrency) });
     tasks = queue;
   }
   const resolved = { ...config, credentialsKey: config.store === 'sqlite' ? credentialsKey(config) : config.credentialsKey };

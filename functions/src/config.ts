@@ -61,6 +61,8 @@ export interface Config {
   mailboxImportParallelism: number;
   /** How long mailboxImportStart waits for the import before answering it in progress. */
   mailboxImportWaitMs: number;
+  /** First pause before a temporary Gmail failure (5xx, garbled or cut-off answer) is retried within a mail; doubles per try. */
+  mailboxFetchRetryMs: number;
   /** Statement sources (issue 8): Stripe API root (cardproc), Mercury API root (usbank), Wise API roots (fxwallet). */
   cardprocBaseUrl: string;
   usbankBaseUrl: string;
@@ -91,8 +93,10 @@ export interface Config {
   outboxMaxAttempts: number;
   /** Connection, greeting and socket timeout of one SMTP delivery. */
   smtpTimeoutMs: number;
-  /** Tasks the local queue runs at once (deliveries, imports). */
+  /** Tasks of one kind (one queue: deliveries, syncs, import batches...) the local queue runs at once. */
   localQueueConcurrency: number;
+  /** Of those, at most this many for one business (a provider hanging for one business leaves the rest free). */
+  localQueuePerBusiness: number;
   /** Fail queries that no index in firestore.indexes.json serves (on in tests). */
   strictIndexes: boolean;
   /** Check every result against the operation's declared output schema (on in tests). */
@@ -198,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailboxClientId: env.MAILBOX_CLIENT_ID ?? '',
     mailboxClientSecret: env.MAILBOX_CLIENT_SECRET ?? '',
     mailboxImportParallelism: positiveInt(env.MAILBOX_IMPORT_PARALLELISM, 10),
+    mailboxFetchRetryMs: env.MAILBOX_FETCH_RETRY_MS !== undefined && /^\d+$/.test(env.MAILBOX_FETCH_RETRY_MS) ? Math.min(Number(env.MAILBOX_FETCH_RETRY_MS), 10_000) : 500,
     mailboxImportWaitMs: env.MAILBOX_IMPORT_WAIT_MS !== undefined && /^\d+$/.test(env.MAILBOX_IMPORT_WAIT_MS) ? Math.min(Number(env.MAILBOX_IMPORT_WAIT_MS), 530_000) : 530_000,
     cardprocBaseUrl: (env.CARDPROC_BASE_URL || 'https://api.stripe.com').replace(/\/+$/, ''),
     usbankBaseUrl: (env.USBANK_BASE_URL || 'https://api.mercury.com/api/v1').replace(/\/+$/, ''),
@@ -223,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxMaxAttempts: positiveInt(env.OUTBOX_MAX_ATTEMPTS, 6),
     smtpTimeoutMs: positiveInt(env.SMTP_TIMEOUT_MS, 20_000),
     localQueueConcurrency: positiveInt(env.LOCAL_QUEUE_CONCURRENCY, 4),
+    localQueuePerBusiness: positiveInt(env.LOCAL_QUEUE_PER_BUSINESS, 2),
     strictIndexes: env.STRICT_INDEXES === '1',
     validateOutput: env.VALIDATE_OUTPUT === '1',
     logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',

@@ -10,6 +10,7 @@ import { defineSecret } from 'firebase-functions/params';
 import type { App } from './app.ts';
 import type { HttpHandler, HttpRequest, HttpResponse } from './surfaces/http/types.ts';
 import { OUTBOX_QUEUE } from './core/outbox.ts';
+import { CLOUD_QUEUE_LIMITS, TASK_TIMEOUT_S } from './core/queueLimits.ts';
 
 // Read at load time, so the deploy sees it too: set it in functions/.env, not only in the shell.
 const region = process.env.FUNCTIONS_REGION || 'us-central1';
@@ -149,22 +150,27 @@ export const api = onRequest(
   },
 );
 
-/** A task-queue function named after its queue; throwing makes Cloud Tasks retry with backoff. */
+/**
+ * A task-queue function named after its queue; throwing makes Cloud Tasks retry with backoff. Each queue has its own
+ * dispatch limit, and the provider-calling ones a cap per business (core/queueLimits.ts, core/tenantSlots.ts).
+ */
 function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
+  const limits = CLOUD_QUEUE_LIMITS[queue] ?? { maxConcurrentDispatches: 10, perBusiness: 0 };
   return onTaskDispatched(
     {
       region,
       memory: '512MiB',
-      timeoutSeconds: 540,
+      timeoutSeconds: TASK_TIMEOUT_S,
       secrets,
       retryConfig: { maxAttempts: 8, minBackoffSeconds: 10, maxBackoffSeconds: 3600 },
-      rateLimits: { maxConcurrentDispatches: 20 },
+      rateLimits: { maxConcurrentDispatches: limits.maxConcurrentDispatches },
     },
     async (req) => {
-      const { taskHandlers } = await getApp();
+      const [{ taskHandlers, services }, { withTenantSlot }] = await Promise.all([getApp(), import('./core/tenantSlots.ts')]);
       const handler = taskHandlers[queue];
       if (!handler) throw new Error(`no task handler for queue ${queue}`);
-      await handler((req.data ?? {}) as Record<string, unknown>);
+      const payload = (req.data ?? {}) as Record<string, unknown>;
+      await withTenantSlot(services, { queue, taskId: req.id, payload, cap: limits.perBusiness, leaseMs: (TASK_TIMEOUT_S + 10) * 1000 }, () => handler(payload));
     },
   );
 }

@@ -35,6 +35,13 @@ export interface FakeMail {
   body: FakePart;
 }
 
+/**
+ * How a spoiled answer fails: `500` is Gmail's backendError body (status INTERNAL); `garbage` a 200 whose body is
+ * not JSON; `cut` a 200 whose body stops half-way (the connection closes before Content-Length is reached);
+ * `short` a 200 attachment whose base64 carries fewer bytes than its `size`.
+ */
+export type FakeFault = '500' | 'garbage' | 'cut' | 'short';
+
 export interface FakeGmailRequest {
   method: string;
   path: string;
@@ -64,6 +71,14 @@ export interface FakeGmail {
   gets(id?: string): number;
   /** Makes messages.get wait (per message) for this many ms. */
   delayMs: number;
+  /**
+   * Spoils the answers of messages.get (`on: 'message'`) or attachments.get (`on: 'attachment'`) for these message
+   * ids (all when none are given): `times` answers per id (default: until heal()), then they answer again.
+   */
+  fault(f: { on: 'message' | 'attachment'; mode: FakeFault; ids?: string[]; times?: number }): void;
+  heal(): void;
+  /** Answers spoiled so far. */
+  spoiled: number;
   /** The mailbox's current history id (starts at 1000; each added mail is one record after it). */
   historyId: number;
   /** History before this id is forgotten: history.list from an older startHistoryId answers 404. */
@@ -110,8 +125,36 @@ function gmailPart(p: FakePart, partId: string, mailId: string, attachments: Map
   return { partId, mimeType: p.mimeType, filename: '', headers, body: { size: p.data.length, data: p.data.toString('base64url') } };
 }
 
+/** Writes a spoiled answer in the given mode. */
+function spoil(res: ServerResponse, mode: FakeFault, body: Record<string, unknown>): void {
+  if (mode === '500') return json(res, 500, { error: { code: 500, message: 'Internal error encountered.', errors: [{ message: 'Internal error encountered.', domain: 'global', reason: 'backendError' }], status: 'INTERNAL' } });
+  if (mode === 'garbage') {
+    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+    return void res.end('<html><body>upstream connect error or disconnect/reset before headers</body></html>');
+  }
+  if (mode === 'short' && typeof body.data === 'string') return json(res, 200, { ...body, data: body.data.slice(0, Math.floor(body.data.length / 2)) });
+  const text = JSON.stringify(body);
+  res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+  res.socket?.destroy();
+}
+
 export async function startFakeGmail(opts: { email?: string } = {}): Promise<FakeGmail> {
+  const faults: { on: 'message' | 'attachment'; mode: FakeFault; ids: Set<string> | null; left: Map<string, number>; times: number }[] = [];
+  /** The fault that spoils this answer, if any (counting it). */
+  const faultFor = (on: 'message' | 'attachment', id: string) => {
+    for (const f of faults) {
+      if (f.on !== on || (f.ids && !f.ids.has(id))) continue;
+      const left = f.left.get(id) ?? f.times;
+      if (left <= 0) continue;
+      f.left.set(id, left - 1);
+      fake.spoiled++;
+      return f.mode;
+    }
+    return null;
+  };
   const codes = new Map<string, string>();
+  const waits = new Set<NodeJS.Timeout>(); // delayed answers, dropped by close()
   const access = new Map<string, string>(); // access token → refresh token
   const revoked = new Set<string>();
   const attachments = new Map<string, Buffer>();
@@ -204,6 +247,8 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
     if (att) {
       const data = attachments.get(att[2]);
       if (!fake.mails.has(att[1]) || !data) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
+      const mode = faultFor('attachment', att[1]);
+      if (mode) return spoil(res, mode, { size: data.length, data: data.toString('base64url') });
       getCount.set(att[1], (getCount.get(att[1]) ?? 0) + 1);
       return json(res, 200, { size: data.length, data: data.toString('base64url') });
     }
@@ -211,7 +256,9 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
     if (msg) {
       const mail = fake.mails.get(msg[1]);
       if (!mail) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
-      if (fake.delayMs) await new Promise((r) => setTimeout(r, fake.delayMs));
+      if (fake.delayMs) await new Promise((r) => waits.add(setTimeout(r, fake.delayMs)));
+      const mode = faultFor('message', mail.id);
+      if (mode) return spoil(res, mode, { id: mail.id, threadId: mail.id, labelIds: mail.labelIds ?? ['INBOX'] });
       getCount.set(mail.id, (getCount.get(mail.id) ?? 0) + 1);
       const format = url.searchParams.get('format') ?? 'full';
       const top = [
@@ -266,10 +313,13 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
     },
     pageSize: 500,
     delayMs: 0,
+    fault: ({ on, mode, ids, times }) => void faults.push({ on, mode, ids: ids ? new Set(ids) : null, left: new Map(), times: times ?? Infinity }),
+    heal: () => void faults.splice(0),
+    spoiled: 0,
     historyId: 1000,
     historyFloor: 0,
     gets: (id) => (id ? getCount.get(id) ?? 0 : [...getCount.values()].reduce((a, b) => a + b, 0)),
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () => new Promise<void>((resolve) => (waits.forEach(clearTimeout), server.closeAllConnections(), server.close(() => resolve()))),
   };
   return fake;
 }

@@ -4,7 +4,7 @@ import { createHarness, type Harness } from '../../harness.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
 import { accountsPath, automationRunStatementPath, statementId, type AccountRecord } from '../../../functions/src/domain/statements/statements.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
-import { runsPath, RUN_DEADLINE_MS, STATEMENTS_CHECK_QUEUE } from '../../../functions/src/domain/automations/automations.ts';
+import { accountSettled, runsPath, RUN_DEADLINE_MS, STATEMENTS_CHECK_QUEUE } from '../../../functions/src/domain/automations/automations.ts';
 import { checkStatementsRun, startStatementsRun } from '../../../functions/src/domain/automations/statementsRun.ts';
 import { runMailboxPoll } from '../../../functions/src/domain/automations/mailboxPoll.ts';
 
@@ -33,7 +33,9 @@ test('a run whose sync never settles ends at the deadline: that account counts a
   await h.call('automationUpdate', { id: 'system_statements', config: { recipients: ['cpa@example.com'] } }, biz);
   const run = (await startStatementsRun(h.app.services, biz.businessId, month, 'manual'))!;
   // Only the first account's sync settles (the queue is not drained: the second one stays pending).
-  await store.set(automationRunStatementPath(biz.businessId, run.runId, statementId('usbank_x1', month)), { accountId: 'usbank_x1', month, status: 'ready', reason: null, settledAt: at });
+  await accountSettled(h.app.services, biz.businessId, run.runId, 'usbank_x1', month, { status: 'ready', reason: null });
+  assert.equal(((await store.get(automationRunStatementPath(biz.businessId, run.runId, statementId('usbank_x1', month))))!.data as any).status, 'ready');
+  assert.equal(await store.get(`_tasks/automationCheck-${biz.businessId}-${run.runId}-final`), null, 'one account pending: no completion yet');
 
   await checkStatementsRun(h.app.services, { businessId: biz.businessId, runId: run.runId, check: 0 });
   let rec = (await store.get(runsPath(biz.businessId, run.runId)))!.data as any;

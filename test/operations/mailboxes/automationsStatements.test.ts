@@ -4,12 +4,13 @@ import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { startSmtp, mailText } from '../../fakes/smtp.ts';
 import { mercuryUuid, startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
-import { runsPath, CHECK_EVERY_S } from '../../../functions/src/domain/automations/automations.ts';
+import { runsPath, RUN_DEADLINE_MS } from '../../../functions/src/domain/automations/automations.ts';
 import { scheduleMonthlyStatements } from '../../../functions/src/domain/automations/statementsRun.ts';
 
 /**
  * The statements automation through its operations and the real queue: three Mercury accounts, one of which has no
- * statement for the month (its sync fails). The clock is the test's, so the completion step's delay can pass.
+ * statement for the month (its sync fails). The clock is the test's: it moves only where a test says (the deadline's
+ * safety net), so a run that completes shows that the last sync itself triggered the completion (issue 18, item 13).
  */
 let h: Harness;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -37,12 +38,10 @@ after(async () => {
 const tasksOf = async (queue: string, biz: TestUser) => (await h.app.services.store.query({ collection: '_tasks' })).filter((t) => t.data.queue === queue && (t.data.payload as any).businessId === biz.businessId);
 const outbox = async (biz: TestUser) => (await h.app.services.store.query({ collection: `businesses/${biz.businessId}/outbox` })).map((d) => d.data as any);
 
-/** The schedule fires (twice, as a retried schedule would); syncs run; then the completion step's delay passes. */
+/** The schedule fires (twice, as a retried schedule would); the queue runs the syncs and, after the last, the completion. */
 async function scheduledMonth() {
   await scheduleMonthlyStatements(h.app.services);
   await scheduleMonthlyStatements(h.app.services);
-  await h.app.queue!.drain();
-  now += (CHECK_EVERY_S + 1) * 1000;
   await h.app.queue!.drain();
 }
 
@@ -125,8 +124,6 @@ test('automationRunNow: the month is strict and closed; the default is the last 
   const again = await h.call('automationRunNow', { id: 'system_statements' }, biz);
   assert.equal(again.runId, run.runId, 'a second run now while the month is being pulled joins that run');
   await h.app.queue!.drain();
-  now += (CHECK_EVERY_S + 1) * 1000;
-  await h.app.queue!.drain();
   const [done] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
   assert.equal(done.runId, run.runId);
   assert.equal(done.status, 'done');
@@ -174,8 +171,6 @@ test('automationRuns keeps the last 30 runs, newest first; older ones are pruned
     ids.push((await h.call('automationRunNow', { id: 'system_statements', month: addMonths(month, -(i % 3)) }, biz)).runId);
     // Each run ends before the next starts (a run still in progress would be joined, not repeated).
     await h.app.queue!.drain();
-    now += (CHECK_EVERY_S + 1) * 1000;
-    await h.app.queue!.drain();
   }
   const { items } = await h.call('automationRuns', { id: 'system_statements' }, biz);
   assert.equal(items.length, 30);
@@ -198,4 +193,89 @@ test('another business sees only its own statements automation and runs', async 
   await h.call('automationUpdate', { id: 'system_statements', enabled: true }, b);
   const run = await h.call('automationRunNow', { id: 'system_statements' }, b);
   assert.deepEqual(run.accounts, []);
+});
+
+const checks = async (biz: TestUser) => (await tasksOf('automationStatementsCheck', biz)).map((t) => ({ id: t.id, state: t.data.state, final: Boolean((t.data.payload as any).final) }));
+
+test('run now: the last sync to settle completes the run at once and the mail goes out in the same queue run, with no check tick', async () => {
+  const biz = await withAccounts('Fan In', { recipients: ['fanin@example.com'], onlyWhenComplete: false });
+  const before = smtp.mails.length;
+  const run = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  assert.equal(run.status, 'running');
+  // One drain, the clock standing still: the three syncs (two at once: the business's two slots), then the completion
+  // the last of them queued, then the delivery.
+  await h.app.queue!.drain();
+  const [done] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(done.status, 'done');
+  assert.deepEqual(done.mailed.to, ['fanin@example.com']);
+  assert.equal(done.finishedAt, run.startedAt, 'completed at the moment the syncs settled, not a check interval later');
+  await smtp.waitFor(before + 1);
+  assert.equal(smtp.mails.filter((m) => /To: fanin@example\.com/i.test(m.raw)).length, 1);
+  assert.equal((await outbox(biz)).length, 1, 'mailed once');
+  // The completion was the final check the last sync queued; the deadline's safety net is still waiting, unneeded.
+  const c = await checks(biz);
+  assert.deepEqual(c.filter((t) => t.final).map((t) => t.state), ['done']);
+  assert.deepEqual(c.filter((t) => !t.final).map((t) => t.state), ['queued']);
+  now += RUN_DEADLINE_MS + 1000;
+  await h.app.queue!.drain();
+  assert.equal((await outbox(biz)).length, 1, 'the safety net finds the run done and mails nothing more');
+});
+
+test('the deadline is the safety net: a sync that never settles (its task lost) fails its account when the run ends, and the rest is mailed', async () => {
+  const biz = await withAccounts('Lost Sync', { recipients: ['lost@example.com'], onlyWhenComplete: false });
+  const run = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  const lost = (await tasksOf('statementSync', biz)).find((t) => t.data.state === 'queued' && (t.data.payload as any).runId === run.runId)!;
+  await h.app.services.store.delete(lost.path);
+  await h.app.queue!.drain();
+  const [waiting] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(waiting.status, 'running', 'one account is still pending');
+  assert.equal(waiting.accounts.filter((a: any) => a.status === 'pending').length, 1);
+  now += RUN_DEADLINE_MS + 1000;
+  await h.app.queue!.drain();
+  const [done] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(done.status, 'done');
+  assert.ok(done.accounts.some((a: any) => a.status === 'failed' && a.reason === 'still syncing when the run ended'));
+  assert.equal((await outbox(biz)).length, 1);
+});
+
+test('a second run now joins the running run and brings in an account connected since; one mail covers all', async () => {
+  const biz = await withAccounts('Join', { recipients: ['join@example.com'], onlyWhenComplete: false });
+  const run = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  assert.equal(run.accounts.length, 3);
+  mercury.accounts.push({ id: 'a4', name: 'Payroll', status: 'active', kind: 'checking' });
+  mercury.statements.set('a4', new Map([[month, Buffer.from('%PDF-1.4 payroll')]]));
+  try {
+    await h.call('usbankConnect', { token: TOKEN }, biz);
+    const joined = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+    assert.equal(joined.runId, run.runId);
+    assert.deepEqual(joined.accounts.map((a: any) => a.name).sort(), ['Checking', 'Payroll', 'Savings', 'Treasury']);
+    await h.app.queue!.drain();
+    const [done] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+    assert.equal(done.runId, run.runId);
+    assert.equal(done.status, 'done');
+    assert.deepEqual(done.accounts.find((a: any) => a.name === 'Payroll').status, 'ready');
+    assert.equal((await outbox(biz)).length, 1);
+    assert.match((await outbox(biz))[0].message.text, /Included: .*Payroll/);
+    // Once it is done, run now starts a new run.
+    const next = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+    assert.notEqual(next.runId, run.runId);
+  } finally {
+    mercury.accounts.pop();
+  }
+});
+
+test('a month already syncing when the run asks (a usbankSync by hand) settles that run\'s account too, and the run completes with it', async () => {
+  const biz = await withAccounts('Already Syncing', { recipients: ['waiting@example.com'], onlyWhenComplete: false });
+  const { accounts } = await h.call('usbankListAccounts', {}, biz);
+  const checking = accounts.find((a: any) => a.name === 'Checking');
+  const bySync = await h.call('usbankSync', { accountId: checking.id, month }, biz);
+  assert.equal(bySync.status, 'pending');
+  const run = await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  assert.equal((await tasksOf('statementSync', biz)).filter((t) => t.data.state === 'queued').length, 3, 'the pending month is not queued twice');
+  await h.app.queue!.drain();
+  const [done] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(done.runId, run.runId);
+  assert.equal(done.status, 'done');
+  assert.equal(done.accounts.find((a: any) => a.name === 'Checking').status, 'ready');
+  assert.equal((await outbox(biz)).length, 1);
 });

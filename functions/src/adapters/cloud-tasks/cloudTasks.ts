@@ -2,6 +2,7 @@ import { firebaseAppOptions } from '../../core/firebaseApp.ts';
 import { createHash } from 'node:crypto';
 import type { Functions } from 'firebase-admin/functions';
 import type { TaskQueue } from '../../ports/tasks.ts';
+import { TASK_TIMEOUT_S } from '../../core/queueLimits.ts';
 
 const VALID_ID = /[^A-Za-z0-9_-]/g;
 
@@ -37,6 +38,8 @@ export function cloudTasks(region = process.env.FUNCTIONS_REGION || 'us-central1
     return functions;
   };
   return {
+    // A dispatch whose instance died ends at the function's timeout; Cloud Tasks then retries after its backoff (10 s first).
+    redeliveryMs: (TASK_TIMEOUT_S + 10) * 1000,
     async enqueue(queue, payload, opts = {}) {
       const client = await getFunctionsClient();
       const target = client.taskQueue(`locations/${region}/functions/${queue}`);

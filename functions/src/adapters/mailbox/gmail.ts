@@ -1,3 +1,4 @@
+import type { gmail_v1 } from '@googleapis/gmail';
 import { MailboxError, registerMailboxProvider, type MailboxProvider, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
 
 export { MailboxError, type MailboxFailure, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
@@ -36,7 +37,9 @@ export function mailboxError(e: unknown): unknown {
   if (oauthError === 'invalid_grant' || oauthError === 'unauthorized_client' || status === 401) return new MailboxError('auth', oauthError || 'the mailbox refused the credentials');
   if (status === 404) return new MailboxError('not_found', 'not found in the mailbox');
   if (status === 429) return new MailboxError('ratelimited', 'the mailbox provider is rate limiting');
-  if (typeof status === 'number' && status >= 500) return new MailboxError('unavailable', `the mailbox provider answered ${status}`);
+  // The provider's own words (Gmail's error body: {error: {code, message, status}}) travel with the status.
+  const said = typeof data?.error?.message === 'string' ? `: ${data.error.message.slice(0, 200)}` : '';
+  if (typeof status === 'number' && status >= 500) return new MailboxError('unavailable', `the mailbox provider answered ${status}${said}`);
   if (typeof status === 'number') return new MailboxError('refused', `the mailbox provider refused the request (${status}${oauthError ? ' ' + oauthError : ''})`);
   if (err?.code && /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|EAI_AGAIN/.test(String(err.code))) return new MailboxError('unavailable', 'the mailbox provider is not answering');
   // A call past its time limit (gaxios aborts it).
@@ -44,6 +47,28 @@ export function mailboxError(e: unknown): unknown {
     return new MailboxError('unavailable', 'the mailbox provider did not answer in time');
   }
   return e;
+}
+
+/**
+ * The documented JSON object, or a temporary failure: gaxios hands a body that is not JSON (garbage, or cut off
+ * mid-way) back as a string, which would otherwise read as an empty message or attachment.
+ */
+function answer<T extends object>(data: unknown, what: string): T {
+  if (!data || typeof data !== 'object') throw new MailboxError('unavailable', `the mailbox provider's answer to ${what} was garbled or cut off`);
+  return data as T;
+}
+
+/**
+ * An attachment's bytes, checked against the size Gmail declares for them (MessagePartBody.size, "number of bytes
+ * for the message part data (encoding notwithstanding)", developers.google.com/gmail/api/reference/rest/v1/users.messages.attachments):
+ * fewer bytes are a cut-off answer, a temporary failure, not a broken file. (Only fewer: more would not be a cut.)
+ */
+export function attachmentBytes(data: unknown): Buffer {
+  const body = answer<gmail_v1.Schema$MessagePartBody>(data, 'an attachment request');
+  if (typeof body.data !== 'string') throw new MailboxError('unavailable', "the mailbox provider's answer to an attachment request had no data");
+  const bytes = b64url(body.data);
+  if (typeof body.size === 'number' && bytes.length < body.size) throw new MailboxError('unavailable', `the mailbox provider sent ${bytes.length} of the attachment's ${body.size} bytes`);
+  return bytes;
 }
 
 async function wrap<T>(fn: () => Promise<T>): Promise<T> {
@@ -97,11 +122,12 @@ export async function openSession(s: MailboxSettings, refreshToken: string): Pro
     getMessage: (id, format) =>
       wrap(async () => {
         const r = await users.messages.get({ userId: 'me', id, format, ...(format === 'metadata' ? { metadataHeaders: ['From', 'Subject', 'Date'] } : {}) });
-        const m = r.data;
+        const m = answer<gmail_v1.Schema$Message>(r.data, 'a message request');
+        if (!m.payload || typeof m.payload !== 'object') throw new MailboxError('unavailable', "the mailbox provider's answer to a message request had no payload");
         return { id: m.id ?? id, threadId: m.threadId ?? '', labelIds: m.labelIds ?? [], internalDate: Number(m.internalDate ?? 0), payload: m.payload ?? {} };
       }),
     getAttachment: (messageId, attachmentId) =>
-      wrap(async () => b64url((await users.messages.attachments.get({ userId: 'me', messageId, id: attachmentId })).data.data)),
+      wrap(async () => attachmentBytes((await users.messages.attachments.get({ userId: 'me', messageId, id: attachmentId })).data)),
     historyId: () => wrap(async () => String((await users.getProfile({ userId: 'me' })).data.historyId ?? '')),
     listHistory: ({ startHistoryId, labelId, max }) =>
       wrap(async () => {

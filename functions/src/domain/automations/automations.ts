@@ -10,8 +10,11 @@
  *   when they settle (domain/statements/statements.ts).
  *
  * Statements run: startStatementsRun requests one sync per statement account (requestStatementSync with the run id,
- *   each one a STATEMENT_SYNC_QUEUE task), then a STATEMENTS_CHECK_QUEUE task looks at the run every CHECK_EVERY_S
- *   until every account settled or the deadline passed, and mails the package (through the outbox) once.
+ *   each one a STATEMENT_SYNC_QUEUE task). Fan-in (issue 18): each sync, as it settles, records its account on the run
+ *   (accountSettled in runSettlement.ts, one transaction on the run record); the one that settles the last account
+ *   flips `completing` and queues the completion step (a STATEMENTS_CHECK_QUEUE task) at once, which mails the package
+ *   (through the outbox) once. One more check waits for the deadline (RUN_DEADLINE_MS), the safety net for syncs that
+ *   never settle. A "run now" while the month's run still pulls joins it, adding the accounts connected since.
  *   The schedule (2nd of the month, Israel) enqueues one STATEMENTS_RUN_QUEUE task per business; its run id is derived
  *   from the month, so a second firing fans out nothing.
  * Mailbox automation: a MAILBOX_POLL_QUEUE task per enabled automation every POLL_EVERY_MINUTES reads the mailbox's
@@ -26,25 +29,25 @@ import type { Services } from '../../core/context.ts';
 import { ApiError, notFound, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { deleteDocs } from '../../ports/store.ts';
+import { runsPath, STATEMENTS_CHECK_QUEUE } from './runSettlement.ts';
+
+export { runsPath, STATEMENTS_CHECK_QUEUE, accountSettled } from './runSettlement.ts';
 import { requestStatementSync, statementId } from '../statements/statements.ts';
 import { automationsPath, getMailbox, withMailbox } from '../mail/mailboxes.ts';
 import { importsPath, type ImportRecord } from '../mail/mailImport.ts';
 
 export const SYSTEM_STATEMENTS_ID = 'system_statements';
 export const STATEMENTS_RUN_QUEUE = 'automationStatementsRun';
-export const STATEMENTS_CHECK_QUEUE = 'automationStatementsCheck';
 export const MAILBOX_POLL_QUEUE = 'automationMailboxPoll';
 /** Runs kept per automation (spec §8). */
 export const MAX_RUNS = 30;
 /** Mailbox automations one business may have. */
 export const MAX_AUTOMATIONS = 50;
-/** How often the completion step looks at a statements run, and how long it waits for the syncs at most. */
-export const CHECK_EVERY_S = 60;
+/** How long a statements run waits for its syncs at most (the safety net's check runs then). */
 export const RUN_DEADLINE_MS = 2 * 3_600_000;
 export const POLL_EVERY_MINUTES = 10;
 
 export const automationPath = (b: string, id: string) => `${automationsPath(b)}/${id}`;
-export const runsPath = (b: string, runId = '') => `businesses/${b}/automationRuns${runId ? '/' + runId : ''}`;
 
 export type AutomationType = 'statements' | 'mailbox_invoices';
 export type RunStatus = 'running' | 'done' | 'failed';
@@ -105,6 +108,8 @@ export interface RunRecord {
   month: string | null;
   accounts: RunAccount[];
   fannedOut: boolean;
+  /** Set (once) by the transaction that saw the last account settle: the completion step is queued. */
+  completing?: boolean;
   deadlineAtMs: number;
   mailed: { to: string[]; at: string; messageIds: string[]; missing: string[] } | null;
   /** Mailbox polls: the import fed with the new mails. */

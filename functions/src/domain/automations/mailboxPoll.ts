@@ -4,7 +4,7 @@ import { isApiError } from '../../core/errors.ts';
 import { sha256 } from '../../core/ids.ts';
 import { withMailbox } from '../mail/mailboxes.ts';
 import { MailboxError } from '../../ports/mailbox.ts';
-import { enqueueImportBatches, importQuery, importsPath, MAX_IMPORT_MAILS, newImportRecord } from '../mail/mailImport.ts';
+import { enqueueImportBatches, importQuery, importsPath, mailsToRetry, MAX_IMPORT_MAILS, newImportRecord, RETRY_PER_POLL } from '../mail/mailImport.ts';
 import { MAILBOX_POLL_QUEUE, POLL_EVERY_MINUTES, automationPath, type Trigger, type MailboxConfig, type AutomationRecord, type RunRecord, nowIso, lastRunOf, recordRun, newRun } from './automations.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -73,12 +73,18 @@ export async function pollMailboxAutomation(s: Services, businessId: string, aut
     await s.store.update(automationPath(businessId, automationId), { lastPolledAt: at, lastRun: lastRunOf(run) }).catch(() => undefined);
     return run;
   }
+  // Mails an earlier import left in a temporary error (the provider failed) are tried again with the new ones.
+  const retry = (await mailsToRetry(s, businessId, cfg.accountId, RETRY_PER_POLL)).filter((r) => !found.ids.includes(r.messageId));
+  const ids = [...found.ids, ...retry.map((r) => r.messageId)];
   let run: RunRecord | null = null;
   // An empty scheduled poll is not a run (it would push the useful ones out of the 30 kept); a manual one is.
-  if (found.ids.length || !a.cursor || trigger === 'manual') {
-    // The import id derives from the automation and the cursor it read from: a retried poll feeds the same import.
-    const importId = found.ids.length ? sha256(`automation:${businessId}:${automationId}:${found.from ?? ''}`).slice(0, 20) : null;
-    if (importId) await feedImport(s, businessId, importId, cfg, found.ids, Date.parse(a.cursor?.at ?? at));
+  if (ids.length || !a.cursor || trigger === 'manual') {
+    // The import id derives from the automation, the cursor it read from and the mails to try again (with their tries
+    // so far): a retried poll feeds the same import, a later poll retrying the same mails a new one.
+    const again = retry.length ? `:${retry.map((r) => `${r.messageId}.${r.attempts}`).sort().join(',')}` : '';
+    const importId = ids.length ? sha256(`automation:${businessId}:${automationId}:${found.from ?? ''}${again}`).slice(0, 20) : null;
+    if (importId) await feedImport(s, businessId, importId, cfg, ids, Date.parse(a.cursor?.at ?? at));
+    const what = [found.ids.length ? `${found.ids.length} new mail(s)` : '', retry.length ? `${retry.length} mail(s) to try again` : ''].filter(Boolean).join(' and ');
     run = newRun(s, {
       runId: importId ? `poll-${importId}` : `poll-${s.ids()}`,
       automationId,
@@ -86,7 +92,7 @@ export async function pollMailboxAutomation(s: Services, businessId: string, aut
       trigger,
       importId,
       found: found.ids.length,
-      summary: importId ? `${found.ids.length} new mail(s) sent to import ${importId}${found.note ? ` (${found.note})` : ''}` : found.note || 'no new mail since the last check',
+      summary: importId ? `${what} sent to import ${importId}${found.note ? ` (${found.note})` : ''}` : found.note || 'no new mail since the last check',
     });
     run.status = 'done';
     run.finishedAt = at;

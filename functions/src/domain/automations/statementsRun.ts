@@ -6,8 +6,9 @@ import { enqueueDelivery, stageMessage } from '../../core/outbox.ts';
 import { accountsPath, automationRunStatementPath, requestStatementSync, statementId, statementsPath, type AccountRecord, type StatementRecord } from '../statements/statements.ts';
 import { buildStatementsZip, monthPackageEmail, recordSend } from '../accountant/monthPackage.ts';
 import { lastClosedMonth } from '../months.ts';
+import { accountSettled } from './runSettlement.ts';
 import { businessPath, profileOf } from '../business.ts';
-import { SYSTEM_STATEMENTS_ID, STATEMENTS_RUN_QUEUE, STATEMENTS_CHECK_QUEUE, MAX_RUNS, CHECK_EVERY_S, runsPath, type Trigger, type StatementsConfig, type RunAccount, type RunRecord, nowIso, readAutomation, ensureSystemAutomation, setLastRun, pruneRuns, newRun } from './automations.ts';
+import { SYSTEM_STATEMENTS_ID, STATEMENTS_RUN_QUEUE, STATEMENTS_CHECK_QUEUE, MAX_RUNS, RUN_DEADLINE_MS, runsPath, type Trigger, type StatementsConfig, type RunAccount, type RunRecord, nowIso, readAutomation, ensureSystemAutomation, setLastRun, pruneRuns, newRun } from './automations.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The statements run
@@ -25,10 +26,14 @@ export async function startStatementsRun(s: Services, businessId: string, month:
     throw precondition('id: the statements automation is paused; resume it (automationUpdate with enabled: true) first');
   }
   if (trigger === 'manual') {
-    // A second "run now" while the month is still being pulled joins that run: no second fan-out, no second mail.
+    // A second "run now" while the month is still being pulled joins that run: no second fan-out, no second mail;
+    // accounts connected since it started are added to it. A run already finishing is not joined.
     const recent = await s.store.query({ collection: runsPath(businessId), where: [['automationId', '==', SYSTEM_STATEMENTS_ID]], orderBy: [['startedAtMs', 'desc']], limit: MAX_RUNS });
-    const running = recent.map((d) => d.data as unknown as RunRecord).find((r) => r.month === month && r.status === 'running');
-    if (running) return running;
+    const running = recent.map((d) => d.data as unknown as RunRecord).find((r) => r.month === month && r.status === 'running' && !r.completing);
+    if (running) {
+      const joined = await joinRun(s, running, accounts);
+      if (joined) return joined;
+    }
   }
   const runId = trigger === 'schedule' ? `statements-${month}` : `statements-${month}-${s.ids()}`;
   const path = runsPath(businessId, runId);
@@ -52,24 +57,54 @@ export async function startStatementsRun(s: Services, businessId: string, month:
     await setLastRun(s, run);
     await pruneRuns(s, businessId, SYSTEM_STATEMENTS_ID);
   }
-  // A retried fan-out skips the accounts that already settled for this run.
-  const settled = await s.store.getAll(run.accounts.map((a) => automationRunStatementPath(businessId, runId, statementId(a.accountId, month))));
+  await requestSyncs(s, run, accounts, run.accounts.map((a) => a.accountId));
+  // The safety net: at the deadline, accounts still pending fail and the run completes anyway.
+  await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: 0 }, { id: `automationCheck-${businessId}-${runId}-0`, delaySeconds: Math.ceil(RUN_DEADLINE_MS / 1000) });
+  // Accounts that settled before the fan-out ended (refused at once, or quick syncs) wait for this to complete the run.
+  await accountSettled(s, businessId, runId, null, month, null, { fannedOut: true });
+  return ((await s.store.get(path))?.data as unknown as RunRecord | undefined) ?? { ...run, fannedOut: true };
+}
+
+/** Requests the syncs of these accounts of the run; a retried fan-out skips those that already settled for it. */
+async function requestSyncs(s: Services, run: RunRecord, accounts: AccountRecord[], ids: string[]) {
+  const { businessId, runId } = run;
+  const month = run.month!;
+  const settled = await s.store.getAll(ids.map((id) => automationRunStatementPath(businessId, runId, statementId(id, month))));
   const byId = new Map(accounts.map((a) => [a.id, a]));
-  for (const [i, ra] of run.accounts.entries()) {
+  for (const [i, accountId] of ids.entries()) {
     if (settled[i]) continue;
-    const a = byId.get(ra.accountId);
+    const a = byId.get(accountId);
     try {
       if (!a) throw precondition('the account was disconnected');
       await requestStatementSync(s, businessId, a.source, a.id, month, { runId });
     } catch (e) {
       if (!isApiError(e)) throw e;
       // Refused before any task (needs reconnect, disconnected): that account settles failed now.
-      await s.store.set(automationRunStatementPath(businessId, runId, statementId(ra.accountId, month)), { accountId: ra.accountId, month, status: 'failed', reason: e.message.replace(/^accountId: /, ''), settledAt: nowIso(s) });
+      await accountSettled(s, businessId, runId, accountId, month, { status: 'failed', reason: e.message.replace(/^accountId: /, '') });
     }
   }
-  await s.store.update(path, { fannedOut: true });
-  await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: 0 }, { id: `automationCheck-${businessId}-${runId}-0`, delaySeconds: CHECK_EVERY_S });
-  return { ...run, fannedOut: true };
+}
+
+/**
+ * A "run now" joining the month's running run: statement accounts connected since it started are added (pending) and
+ * their syncs requested under it, so its one mail covers them. Null when the run began finishing meanwhile.
+ */
+async function joinRun(s: Services, run: RunRecord, accounts: AccountRecord[]): Promise<RunRecord | null> {
+  const path = runsPath(run.businessId, run.runId);
+  const added = await s.store.runTransaction(async (tx) => {
+    const cur = (await tx.get(path))?.data as unknown as RunRecord | undefined;
+    if (!cur || cur.status !== 'running' || cur.completing) return null;
+    const known = new Set(cur.accounts.map((a) => a.accountId));
+    const fresh = accounts.filter((a) => !known.has(a.id)).map((a): RunAccount => ({ accountId: a.id, name: a.name, status: 'pending', reason: null }));
+    if (fresh.length) {
+      const all = [...cur.accounts, ...fresh];
+      tx.update(path, { accounts: all, summary: `pulling ${cur.month} for ${all.length} account(s), ${fresh.length} added by a later run now` });
+    }
+    return fresh;
+  });
+  if (added === null) return null;
+  if (added.length) await requestSyncs(s, run, accounts, added.map((a) => a.accountId));
+  return (await s.store.get(path))!.data as unknown as RunRecord;
 }
 
 /** Where each account of the run stands: its settlement record, else its statement once no longer pending. */
@@ -93,8 +128,9 @@ async function accountOutcomes(s: Services, run: RunRecord): Promise<RunAccount[
 }
 
 /**
- * The completion step (a STATEMENTS_CHECK_QUEUE task): re-enqueued every CHECK_EVERY_S until every account settled
- * or the deadline passed; then mails the package when configured, once (the run's status guards it).
+ * The completion step (a STATEMENTS_CHECK_QUEUE task), queued by the sync that settled the last account, or at the
+ * deadline (the safety net: accounts still pending then fail); mails the package when configured, once (the run's
+ * status guards it). A check that finds accounts pending before the deadline looks again at the deadline.
  */
 export async function checkStatementsRun(s: Services, payload: Record<string, unknown>): Promise<void> {
   const businessId = String(payload.businessId);
@@ -107,8 +143,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
   let accounts = await accountOutcomes(s, run);
   const pending = accounts.filter((a) => a.status === 'pending').length;
   if (pending && now < run.deadlineAtMs) {
-    await s.store.update(path, { accounts, summary: `pulling ${run.month}: ${accounts.length - pending} of ${accounts.length} account(s) settled` });
-    await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: check + 1 }, { id: `automationCheck-${businessId}-${runId}-${check + 1}`, delaySeconds: CHECK_EVERY_S });
+    await s.tasks.enqueue(STATEMENTS_CHECK_QUEUE, { businessId, runId, check: check + 1 }, { id: `automationCheck-${businessId}-${runId}-${check + 1}`, delaySeconds: Math.ceil((run.deadlineAtMs - now) / 1000) });
     return;
   }
   accounts = accounts.map((a) => (a.status === 'pending' ? { ...a, status: 'failed' as const, reason: 'still syncing when the run ended' } : a));

@@ -8,7 +8,8 @@ import { increment } from '../../ports/store.ts';
 import { invoicesPath, type InvoiceReading, type ReadingStatus } from '../invoices/invoices.ts';
 import { matchSupplier, newInvoiceDoc, readInvoiceSafely, settleDocument, sha256Bytes } from '../invoices/invoiceDocs.ts';
 import { withMailbox, getMailbox } from './mailboxes.ts';
-import type { Mail, MailPart, MailboxSession } from '../../ports/mailbox.ts';
+import { MailboxError, type Mail, type MailPart, type MailboxSession } from '../../ports/mailbox.ts';
+import { iso } from '../../core/clock.ts';
 import { searchTokensOf } from '../search.ts';
 import { loadRules, matchRule, type FileableDoc, type FolderRuleRecord } from '../invoices/folderRules.ts';
 import { mailHtml, mailText } from './mailView.ts';
@@ -22,6 +23,13 @@ export { decodeHeader } from './mime.ts';
  * Mailbox imports (spec "Mailbox, scanned mail, import"): the import record, the batches fanned out
  * over the task queue, and one scanned-mail record per message (keyed by account and message id) so a
  * retried task never imports a mail twice.
+ *
+ * Failures (issue 20): a temporary one (a 5xx, a network error, a garbled or cut-off answer) is tried again within
+ * the mail (FETCH_TRIES), then by the batch (BATCH_ATTEMPTS runs, each a task scheduled with RETRY_DELAYS_S); a mail
+ * still failing keeps `willRetry`, so a later import of the mailbox or its automation's next poll tries it again (up to
+ * MAIL_ATTEMPTS in all). A batch that gives up settles itself, so the import always ends: `done`, or `partial` /
+ * `failed` with the provider's error as the reason. Permanent failures (not found, refused, not a PDF or image) are final.
+ * A running batch beats (`beatAt`) every BEAT_MS; a silent import tells when it resumes (`resumesAt`).
  */
 
 /** Mails one import (or count) looks at, at most. */
@@ -37,7 +45,21 @@ export const importsPath = (businessId: string, importId = '') => `businesses/${
 export const mailsPath = (businessId: string, seenId = '') => `businesses/${businessId}/mails${seenId ? '/' + seenId : ''}`;
 export const seenIdOf = (accountId: string, messageId: string) => `${accountId}_${messageId}`;
 
-export type ImportStatus = 'running' | 'done' | 'canceled' | 'stopped';
+/** Tries of one Gmail call within a mail when it fails temporarily. */
+export const FETCH_TRIES = 3;
+/** Runs of one batch before it gives up (the queue's own retries stay for crashes). */
+export const BATCH_ATTEMPTS = 5;
+/** Pause before the batch's next run, after run 1, 2, 3, 4. */
+export const RETRY_DELAYS_S = [15, 60, 240, 600];
+/** Tries of one mail in all (a batch run counts one; later imports and polls go on counting) before a temporary failure is final. */
+export const MAIL_ATTEMPTS = 25;
+/** Mails in a temporary error one automation poll sends to its import again, at most. */
+export const RETRY_PER_POLL = 100;
+/** How often a running batch says it is alive; three missed beats make the import stalled. */
+export const BEAT_MS = 20_000;
+export const STALE_MS = 3 * BEAT_MS;
+
+export type ImportStatus = 'running' | 'done' | 'partial' | 'failed' | 'canceled' | 'stopped';
 export type MailResult = 'processing' | 'imported' | 'no_invoice' | 'duplicate' | 'error';
 
 export interface ImportRecord {
@@ -55,6 +77,14 @@ export interface ImportRecord {
   duplicates: number;
   noInvoice: number;
   errors: number;
+  /** Mails of this import left in a temporary error: a later import or poll tries them again. */
+  retryLater?: number;
+  /** Batches that gave up after BATCH_ATTEMPTS runs. */
+  failedBatches?: number;
+  /** The last beat of a running batch. */
+  beatAt?: string | null;
+  /** When a batch waiting to run again (after a temporary failure) is due. */
+  retryAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -74,6 +104,10 @@ export interface ScannedMail {
   invoices: number;
   docIds: string[];
   search: string[];
+  /** Times the mail was processed (by imports and polls). */
+  attempts?: number;
+  /** The result is a temporary error: the next import of the mailbox, or its automation's next poll, tries again. */
+  willRetry?: boolean;
   createdAt: string;
 }
 
@@ -112,7 +146,21 @@ export function invoiceAttachments(payload: MailPart): AttachmentRef[] {
 // ---------------------------------------------------------------------------------------------
 // Starting, waiting, canceling
 
-export const importView = (r: ImportRecord) => ({
+/**
+ * When a running import goes on, if it is not moving now: a batch waiting after a temporary failure resumes at its
+ * retry time; a batch whose worker stopped beating (a crash, a kill -9) is delivered again by the queue within
+ * `redeliveryMs` of its last beat. Null while a batch is working.
+ */
+export function resumesAt(r: ImportRecord, now: number, redeliveryMs: number): string | null {
+  if (r.status !== 'running') return null;
+  const beat = r.beatAt ? Date.parse(r.beatAt) : NaN;
+  if (Number.isFinite(beat) && now - beat < STALE_MS) return null;
+  if (r.retryAt && Date.parse(r.retryAt) > now) return r.retryAt;
+  if (Number.isFinite(beat)) return iso(Math.max(now, beat + redeliveryMs));
+  return null;
+}
+
+export const importView = (r: ImportRecord, s: Pick<Services, 'clock' | 'tasks'>) => ({
   importId: r.importId,
   accountId: r.accountId,
   since: r.since,
@@ -125,6 +173,8 @@ export const importView = (r: ImportRecord) => ({
   duplicates: r.duplicates,
   noInvoice: r.noInvoice,
   errors: r.errors,
+  retryLater: r.retryLater ?? 0,
+  resumesAt: resumesAt(r, s.clock.now(), s.tasks.redeliveryMs),
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });
@@ -153,6 +203,10 @@ export function newImportRecord(o: { importId: string; accountId: string; since:
     duplicates: 0,
     noInvoice: 0,
     errors: 0,
+    retryLater: 0,
+    failedBatches: 0,
+    beatAt: null,
+    retryAt: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -163,6 +217,12 @@ export async function enqueueImportBatches(services: Services, businessId: strin
   for (let n = 0; n * IMPORT_BATCH < ids.length; n++) {
     await services.tasks.enqueue(MAIL_IMPORT_QUEUE, { businessId, importId, batch: n, ids: ids.slice(n * IMPORT_BATCH, (n + 1) * IMPORT_BATCH) }, { id: `mailimport-${businessId}-${importId}-${n}` });
   }
+}
+
+/** The mails of the mailbox left in a temporary error, to be tried again (by an automation's poll). */
+export async function mailsToRetry(services: Services, businessId: string, accountId: string, max: number): Promise<{ messageId: string; attempts: number }[]> {
+  const docs = await services.store.query({ collection: mailsPath(businessId), where: [['accountId', '==', accountId], ['willRetry', '==', true]], limit: max });
+  return docs.map((d) => d.data as unknown as ScannedMail).map((m) => ({ messageId: m.messageId, attempts: m.attempts ?? 1 }));
 }
 
 /**
@@ -186,7 +246,9 @@ export async function startImport(services: Services, caller: Caller, opts: { ac
   try {
     ({ ids } = await withMailbox(services, businessId, opts.accountId, (s) => s.listMessageIds({ q: importQuery(opts.since), labelId: opts.labelId || undefined, max: MAX_IMPORT_MAILS })));
   } catch (e) {
-    await services.store.update(path, { status: 'stopped', reason: (e instanceof Error ? e.message : String(e)).slice(0, 500), updatedAt: new Date(services.clock.now()).toISOString() });
+    // A revoked grant stops the import; any other refusal of the listing is the provider's failure.
+    const status = isApiError(e) && e.code === 'failed-precondition' ? 'stopped' : 'failed';
+    await services.store.update(path, { status, reason: (e instanceof Error ? e.message : String(e)).slice(0, 500), updatedAt: new Date(services.clock.now()).toISOString() });
     throw e;
   }
   const batches = Math.ceil(ids.length / IMPORT_BATCH);
@@ -227,18 +289,55 @@ const systemCaller = (businessId: string): Caller => ({ businessId, userId: 'sys
 /** Thrown inside a mail when the AI quota is used up: the rest of the import stops. */
 class StopImport extends Error {}
 
+/** Gmail kept failing temporarily on a whole message: this run of the batch stops, and runs again later. */
+class ProviderFailing extends Error {}
+
 /**
- * Imports these message ids of the mailbox: each becomes a scanned-mail record (once), its
- * attachments invoice documents. Issue 9's automations call this with the ids they found.
+ * Whether a failed Gmail call may work when tried again: a 5xx, a rate limit, a garbled or cut-off answer (all
+ * MailboxError `unavailable`/`ratelimited`), or no answer at all (a reset connection, a timeout: the HTTP client's
+ * own errors). A revoked grant, a refusal and a missing mail are final.
  */
-export async function importMessages(services: Services, opts: { businessId: string; accountId: string; importId: string; ids: string[]; isStopped: () => Promise<boolean> }): Promise<void> {
+export function isTemporary(e: unknown): boolean {
+  if (e instanceof MailboxError) return e.failure === 'unavailable' || e.failure === 'ratelimited';
+  return !isApiError(e) && !(e instanceof StopImport);
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 300);
+
+/** `fn`, tried up to FETCH_TRIES times while it fails temporarily, pausing mailboxFetchRetryMs and then twice that. */
+async function tryAgain<T>(services: Services, fn: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (i >= FETCH_TRIES || !isTemporary(e)) throw e;
+      const ms = services.config.mailboxFetchRetryMs * 2 ** (i - 1);
+      if (ms) await new Promise((r) => setTimeout(r, ms));
+    }
+  }
+}
+
+export interface BatchOutcome {
+  /** Mails left in a temporary error. */
+  retryLater: number;
+  /** The reason of one of them. */
+  lastTemporary: string | null;
+}
+
+/**
+ * Imports these message ids of the mailbox: each becomes a scanned-mail record (once, or again while it is in a
+ * temporary error), its attachments invoice documents. Issue 9's automations call this with the ids they found.
+ */
+export async function importMessages(services: Services, opts: { businessId: string; accountId: string; importId: string; ids: string[]; isStopped: () => Promise<boolean> }): Promise<BatchOutcome> {
   const { businessId, accountId } = opts;
   const parallel = Math.max(1, services.config.mailboxImportParallelism);
   // Read once per batch: a rule saved mid-import applies from the next batch on.
   const bodyRules = (await loadRules(services.store, businessId)).filter((r) => r.enabled && r.bodyInvoice);
+  const out: BatchOutcome = { retryLater: 0, lastTemporary: null };
   await withMailbox(services, businessId, accountId, async (session) => {
     let next = 0;
     let stop = false;
+    let failure: unknown = null;
     const worker = async () => {
       while (!stop && next < opts.ids.length) {
         const id = opts.ids[next++];
@@ -247,49 +346,173 @@ export async function importMessages(services: Services, opts: { businessId: str
           return;
         }
         try {
-          await importOne(services, session, { businessId, accountId, importId: opts.importId, messageId: id }, bodyRules);
+          const r = await importOne(services, session, { businessId, accountId, importId: opts.importId, messageId: id }, bodyRules);
+          if (r.retry) {
+            out.retryLater++;
+            out.lastTemporary = r.reason;
+          }
         } catch (e) {
+          stop = true;
           if (e instanceof StopImport) {
-            stop = true;
             await services.store.update(importsPath(businessId, opts.importId), { status: 'stopped', reason: e.message.slice(0, 500), updatedAt: new Date(services.clock.now()).toISOString() }).catch(() => undefined);
             return;
           }
-          throw e;
+          failure ??= e;
+          return;
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(parallel, opts.ids.length) }, worker));
+    // Thrown once every worker ended, so no mail of this run is still in flight when the batch settles or runs again.
+    if (failure) throw failure;
   });
+  return out;
 }
 
+interface BatchMarker {
+  batch: number;
+  /** Runs of the batch so far, counted when each starts (a run that crashed counts too). */
+  attempts: number;
+  lastError: string | null;
+  /** Set when the batch settled: done, or given up (`failed`). */
+  doneAt: string | null;
+  failed?: boolean;
+}
+
+/** The state an import ends in once its last batch settled. */
+function finalState(r: ImportRecord, failedBatches: number, note: string | null): Partial<ImportRecord> {
+  const retryLater = r.retryLater ?? 0;
+  if (!failedBatches && !retryLater) return { status: 'done', retryAt: null };
+  const cause = note || r.reason || 'the mailbox provider kept failing';
+  const more = retryLater ? `; ${retryLater} mail(s) will be tried again by the next import of this mailbox or its automation's next poll` : '';
+  // Partial: some mails got a final result (imported, no invoice, a duplicate, a permanent error).
+  return { status: r.seen - retryLater > 0 ? 'partial' : 'failed', reason: `${cause}${more}`.slice(0, 500), retryAt: null };
+}
+
+/**
+ * The MAIL_IMPORT_QUEUE task: one batch of an import. A run that ends with a temporary failure (Gmail failing on a
+ * message, or mails left in a temporary error) schedules the batch's next run (RETRY_DELAYS_S) until BATCH_ATTEMPTS;
+ * then the batch settles anyway, with the failure as the import's reason.
+ */
 export async function runImportBatch(services: Services, payload: Record<string, unknown>): Promise<void> {
+  const { store, clock } = services;
   const businessId = String(payload.businessId);
   const importId = String(payload.importId);
   const batch = Number(payload.batch);
   const ids = (payload.ids as string[]) ?? [];
+  const path = importsPath(businessId, importId);
   const rec = await readImport(services, businessId, importId);
   if (!rec) return;
-  const markerPath = `${importsPath(businessId, importId)}/batches/${batch}`;
-  if (await services.store.get(markerPath)) return;
+  const markerPath = `${path}/batches/${batch}`;
+  const marker = (await store.get(markerPath))?.data as unknown as Partial<BatchMarker> | undefined;
+  if (marker?.doneAt) return;
+  const attempts = (marker?.attempts ?? 0) + 1;
+  const at = () => iso(clock.now());
+  await store.set(markerPath, { batch, attempts, lastError: marker?.lastError ?? null, doneAt: null });
   const isStopped = async () => (await readImport(services, businessId, importId))?.status !== 'running';
+  // failure: the batch gave up (Gmail kept failing on its messages); note: why it ends short, for the import's reason.
+  let failure: string | null = null;
+  let note: string | null = null;
   if (rec.status === 'running') {
-    try {
-      await importMessages(services, { businessId, accountId: rec.accountId, importId, ids, isStopped });
-    } catch (e) {
-      // A revoked grant ends the import with the reason instead of retrying in a loop.
-      if (isApiError(e) && e.code === 'failed-precondition') {
-        await services.store.update(importsPath(businessId, importId), { status: 'stopped', reason: e.message.slice(0, 500), updatedAt: new Date(services.clock.now()).toISOString() });
-      } else throw e;
+    if (attempts > BATCH_ATTEMPTS) {
+      // Runs that ended without settling (the worker died each time) count as well.
+      failure = marker?.lastError || 'the import task kept stopping before it finished';
+    } else {
+      await store.update(path, { beatAt: at(), retryAt: null });
+      const beat = setInterval(() => void store.update(path, { beatAt: at() }).catch(() => undefined), BEAT_MS);
+      beat.unref();
+      let outcome: BatchOutcome = { retryLater: 0, lastTemporary: null };
+      try {
+        outcome = await importMessages(services, { businessId, accountId: rec.accountId, importId, ids, isStopped });
+      } catch (e) {
+        // A revoked grant ends the import with the reason instead of retrying in a loop.
+        if (isApiError(e) && e.code === 'failed-precondition') {
+          await store.update(path, { status: 'stopped', reason: e.message.slice(0, 500), updatedAt: at() });
+        } else failure = errorText(e);
+      } finally {
+        clearInterval(beat);
+      }
+      note = failure ?? (outcome.retryLater ? `${outcome.retryLater} mail(s) failed temporarily (${outcome.lastTemporary})` : null);
+      if (note && attempts < BATCH_ATTEMPTS && !(await isStopped())) {
+        const delay = RETRY_DELAYS_S[Math.min(attempts, RETRY_DELAYS_S.length) - 1];
+        await store.update(markerPath, { lastError: note.slice(0, 500) });
+        await store.update(path, { retryAt: iso(clock.now() + delay * 1000), updatedAt: at() });
+        await services.tasks.enqueue(MAIL_IMPORT_QUEUE, { businessId, importId, batch, ids }, { id: `mailimport-${businessId}-${importId}-${batch}-r${attempts}`, delaySeconds: delay });
+        return;
+      }
+      if (failure) await recordUnreached(services, { businessId, accountId: rec.accountId, importId, ids, reason: failure });
     }
   }
-  await services.store.runTransaction(async (tx) => {
-    const m = await tx.get(markerPath);
-    const d = await tx.get(importsPath(businessId, importId));
-    if (m || !d) return;
+  await store.runTransaction(async (tx) => {
+    const m = (await tx.get(markerPath))?.data as unknown as Partial<BatchMarker> | undefined;
+    const d = await tx.get(path);
+    if (m?.doneAt || !d) return;
     const r = d.data as unknown as ImportRecord;
-    tx.set(markerPath, { batch, doneAt: new Date(services.clock.now()).toISOString() });
+    const now = at();
+    tx.set(markerPath, { batch, attempts, lastError: failure ?? note ?? m?.lastError ?? null, doneAt: now, failed: failure !== null });
     const done = r.batchesDone + 1;
-    tx.update(d.path, { batchesDone: done, ...(done >= r.batches && r.status === 'running' ? { status: 'done' } : {}), updatedAt: new Date(services.clock.now()).toISOString() });
+    const failedBatches = (r.failedBatches ?? 0) + (failure !== null ? 1 : 0);
+    const patch: Partial<ImportRecord> = { batchesDone: done, failedBatches, updatedAt: now };
+    if (failure !== null && !r.reason) patch.reason = `batch ${batch + 1} of ${r.batches} gave up after ${Math.min(attempts, BATCH_ATTEMPTS)} runs: ${failure}`.slice(0, 500);
+    if (done >= r.batches && r.status === 'running') Object.assign(patch, finalState(r, failedBatches, r.reason || patch.reason || note));
+    tx.update(d.path, { ...patch });
+  });
+}
+
+/** Mails of a batch that gave up before reaching them: recorded in a temporary error, so a poll tries them again. */
+async function recordUnreached(services: Services, b: { businessId: string; accountId: string; importId: string; ids: string[]; reason: string }) {
+  const at = iso(services.clock.now());
+  for (const messageId of b.ids) {
+    await recordMail(services, b.businessId, {
+      seenId: seenIdOf(b.accountId, messageId),
+      accountId: b.accountId,
+      messageId,
+      importId: b.importId,
+      from: '',
+      subject: '',
+      date: at,
+      dateMs: Date.parse(at),
+      result: 'error',
+      reason: `not read: ${b.reason}`.slice(0, 500),
+      invoices: 0,
+      docIds: [],
+      search: [],
+      attempts: 1,
+      willRetry: true,
+      createdAt: at,
+    }, { onlyNew: true });
+  }
+}
+
+const ZERO = { seen: 0, invoices: 0, duplicates: 0, noInvoice: 0, errors: 0, retryLater: 0 };
+/** What a mail record adds to its import's counters. */
+const countsOf = (m: ScannedMail | undefined, importId: string) =>
+  m && m.importId === importId
+    ? { seen: 1, invoices: m.invoices, duplicates: m.result === 'duplicate' ? 1 : 0, noInvoice: m.result === 'no_invoice' ? 1 : 0, errors: m.result === 'error' ? 1 : 0, retryLater: m.willRetry ? 1 : 0 }
+    : ZERO;
+
+/**
+ * Writes a mail's record and moves its import's counters by the difference to what the record counted before (a mail
+ * tried again within the same import replaces its own earlier count; one from an earlier import counts anew here).
+ * A record that became final meanwhile is kept; `onlyNew` writes only where there is no record yet.
+ */
+async function recordMail(services: Services, businessId: string, rec: ScannedMail, opts: { onlyNew?: boolean } = {}): Promise<void> {
+  const seenPath = mailsPath(businessId, rec.seenId);
+  await services.store.runTransaction(async (tx) => {
+    const cur = (await tx.get(seenPath))?.data as unknown as ScannedMail | undefined;
+    if (cur && (opts.onlyNew || !cur.willRetry)) return;
+    const before = countsOf(cur, rec.importId);
+    const after = countsOf(rec, rec.importId);
+    tx.set(seenPath, { ...rec, createdAt: cur?.createdAt ?? rec.createdAt });
+    tx.update(importsPath(businessId, rec.importId), {
+      seen: increment(after.seen - before.seen),
+      invoices: increment(after.invoices - before.invoices),
+      duplicates: increment(after.duplicates - before.duplicates),
+      noInvoice: increment(after.noInvoice - before.noInvoice),
+      errors: increment(after.errors - before.errors),
+      retryLater: increment(after.retryLater - before.retryLater),
+      updatedAt: rec.createdAt,
+    });
   });
 }
 
@@ -317,28 +540,76 @@ export function bodyRuleMatches(rules: readonly FolderRuleRecord[], mail: { acco
   return null;
 }
 
-async function importOne(services: Services, session: MailboxSession, m: { businessId: string; accountId: string; importId: string; messageId: string }, bodyRules: readonly FolderRuleRecord[] = []): Promise<void> {
+/**
+ * One mail: skipped when it has a final record; otherwise (new, or in a temporary error) fetched, its attachments
+ * read, and recorded. Answers whether it is left in a temporary error (to be tried again later).
+ */
+async function importOne(
+  services: Services,
+  session: MailboxSession,
+  m: { businessId: string; accountId: string; importId: string; messageId: string },
+  bodyRules: readonly FolderRuleRecord[] = [],
+): Promise<{ retry: boolean; reason: string }> {
   const { store, clock } = services;
   const seenId = seenIdOf(m.accountId, m.messageId);
-  const seenPath = mailsPath(m.businessId, seenId);
-  const prior = await store.get(seenPath);
-  if (prior) return;
-  const msg: Mail = await session.getMessage(m.messageId, 'full');
+  const prior = (await store.get(mailsPath(m.businessId, seenId)))?.data as unknown as ScannedMail | undefined;
+  if (prior && !prior.willRetry) return { retry: false, reason: '' };
+  const attempts = (prior?.attempts ?? 0) + 1;
+  const at = new Date(clock.now()).toISOString();
+  const record = (fields: Pick<ScannedMail, 'from' | 'subject' | 'date' | 'result' | 'reason' | 'docIds'> & { temporary: boolean }) => {
+    const willRetry = fields.temporary && attempts < MAIL_ATTEMPTS;
+    const reason = fields.temporary && !willRetry ? `gave up after ${attempts} tries: ${fields.reason}` : fields.reason;
+    const rec: ScannedMail = {
+      seenId,
+      accountId: m.accountId,
+      messageId: m.messageId,
+      importId: m.importId,
+      from: fields.from,
+      subject: fields.subject,
+      date: fields.date,
+      dateMs: Number.isFinite(Date.parse(fields.date)) ? Date.parse(fields.date) : Date.parse(at),
+      result: fields.result,
+      reason: reason.slice(0, 500),
+      invoices: fields.docIds.length,
+      docIds: fields.docIds,
+      // Word beginnings of sender and subject, as invoicesList's q matches them.
+      search: searchTokensOf([fields.from, fields.subject], [], 120),
+      attempts,
+      willRetry,
+      createdAt: at,
+    };
+    return recordMail(services, m.businessId, rec).then(() => ({ retry: willRetry, reason: rec.reason }));
+  };
+
+  let msg: Mail;
+  try {
+    msg = await tryAgain(services, () => session.getMessage(m.messageId, 'full'));
+  } catch (e) {
+    // Gone or refused: final for this mail. Failing for a while: this run stops (the provider is failing, not the mail).
+    if (e instanceof MailboxError && (e.failure === 'not_found' || e.failure === 'refused')) {
+      return record({ from: prior?.from ?? '', subject: prior?.subject ?? '', date: prior?.date ?? at, result: 'error', reason: `the mail could not be read: ${e.message}`, docIds: [], temporary: false });
+    }
+    if (isTemporary(e)) throw new ProviderFailing(errorText(e));
+    throw e;
+  }
   const from = headerOf(msg.payload, 'From').slice(0, 300);
   const subject = headerOf(msg.payload, 'Subject').slice(0, 500);
   const date = new Date(msg.internalDate || clock.now()).toISOString();
   let result: MailResult = 'no_invoice';
   let reason = '';
+  let temporary = '';
   const docIds: string[] = [];
   let dups = 0;
   let errs = 0;
   for (const a of invoiceAttachments(msg.payload)) {
     let bytes: Buffer;
     try {
-      bytes = a.attachmentId ? await session.getAttachment(m.messageId, a.attachmentId) : Buffer.from(a.data ?? '', 'base64url');
+      bytes = a.attachmentId ? await tryAgain(services, () => session.getAttachment(m.messageId, a.attachmentId!)) : Buffer.from(a.data ?? '', 'base64url');
     } catch (e) {
+      if (e instanceof MailboxError && e.failure === 'auth') throw e;
       errs++;
-      reason = `attachment ${a.fileName} could not be fetched: ${e instanceof Error ? e.message : String(e)}`;
+      reason = `attachment ${a.fileName} could not be fetched: ${errorText(e)}`;
+      if (isTemporary(e)) temporary = reason;
       continue;
     }
     const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: a.fileName, partId: a.partId, bytes });
@@ -351,7 +622,8 @@ async function importOne(services: Services, session: MailboxSession, m: { busin
   }
   // A body rule prints the body only when no attachment was an invoice (imported or a duplicate):
   // the body of a mail that carries its invoice is a cover note, and reading it would cost AI quota.
-  if (!docIds.length && !dups && bodyRuleMatches(bodyRules, { accountId: m.accountId, from, subject, date, messageId: m.messageId })) {
+  // An attachment that could not be fetched yet may be the invoice: the body waits for the next try.
+  if (!docIds.length && !dups && !temporary && bodyRuleMatches(bodyRules, { accountId: m.accountId, from, subject, date, messageId: m.messageId })) {
     const bytes = await mailToPdf({ from, subject, date, text: mailText(msg.payload), html: mailHtml(msg.payload) });
     const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: bodyPdfName(subject), partId: BODY_PART, bytes });
     if (r.outcome === 'imported') docIds.push(r.docId);
@@ -364,36 +636,7 @@ async function importOne(services: Services, session: MailboxSession, m: { busin
   if (docIds.length) result = 'imported';
   else if (errs) result = 'error';
   else if (dups) result = 'duplicate';
-  const at = new Date(clock.now()).toISOString();
-  const rec: ScannedMail = {
-    seenId,
-    accountId: m.accountId,
-    messageId: m.messageId,
-    importId: m.importId,
-    from,
-    subject,
-    date,
-    dateMs: Number.isFinite(Date.parse(date)) ? Date.parse(date) : Date.parse(at),
-    result,
-    reason: reason.slice(0, 500),
-    invoices: docIds.length,
-    docIds,
-    // Word beginnings of sender and subject, as invoicesList's q matches them.
-    search: searchTokensOf([from, subject], [], 120),
-    createdAt: at,
-  };
-  await store.runTransaction(async (tx) => {
-    if (await tx.get(seenPath)) return;
-    tx.create(seenPath, { ...rec });
-    tx.update(importsPath(m.businessId, m.importId), {
-      seen: increment(1),
-      invoices: increment(docIds.length),
-      duplicates: increment(result === 'duplicate' ? 1 : 0),
-      noInvoice: increment(result === 'no_invoice' ? 1 : 0),
-      errors: increment(result === 'error' ? 1 : 0),
-      updatedAt: at,
-    });
-  });
+  return record({ from, subject, date, result, reason: temporary || reason, docIds, temporary: Boolean(temporary) });
 }
 
 export type Ingested = { outcome: 'imported'; docId: string } | { outcome: 'duplicate'; duplicateOf: string } | { outcome: 'error'; reason: string };

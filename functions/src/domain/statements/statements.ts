@@ -83,6 +83,8 @@ export interface StatementRecord {
   gen: number;
   runs: number;
   runId: string | null;
+  /** Statements automation runs that asked for this month while it was already pending: they hear of its settling too. */
+  waitingRuns?: string[];
   /** Per-month send state, filled by statementsSend (issue 9). */
   send: Record<string, unknown> | null;
   requestedAt: string;
@@ -106,11 +108,10 @@ export const connectionsPath = (b: string, id?: string) => `businesses/${b}/stat
 export const accountsPath = (b: string, id?: string) => `businesses/${b}/statementAccounts${id ? `/${id}` : ''}`;
 export const statementsPath = (b: string, id?: string) => `businesses/${b}/statements${id ? `/${id}` : ''}`;
 export const statementRowsPath = (b: string, id?: string) => `businesses/${b}/statementRows${id ? `/${id}` : ''}`;
-export const automationRunStatementPath = (b: string, runId: string, statementId: string) =>
-  `businesses/${b}/automationRuns/${runId}/statements/${statementId}`;
+export { automationRunStatementPath, statementId } from './statementIds.ts';
+import { automationRunStatementPath, statementId } from './statementIds.ts';
 
 export const statementAccountId = (source: string, providerAccountId: string) => `${source}_${sha256(`${source}\n${providerAccountId}`).slice(0, 20)}`;
-export const statementId = (accountId: string, month: string) => `${accountId}_${month}`;
 
 export function sourceEnv(services: Services): SourceEnv {
   const now = services.clock.now();
@@ -256,7 +257,11 @@ export async function requestStatementSync(
   const now = iso(services.clock.now());
   const { record, queue } = await services.store.runTransaction(async (tx) => {
     const prev = (await tx.get(statementsPath(businessId, id)))?.data as unknown as StatementRecord | undefined;
-    if (prev?.status === 'pending') return { record: prev, queue: false };
+    if (prev?.status === 'pending') {
+      // The sync already under way settles this run's account too.
+      if (opts.runId && prev.runId !== opts.runId && !prev.waitingRuns?.includes(opts.runId)) tx.update(statementsPath(businessId, id), { waitingRuns: [...(prev.waitingRuns ?? []), opts.runId] });
+      return { record: prev, queue: false };
+    }
     const rec: StatementRecord = {
       id,
       accountId,
@@ -286,6 +291,18 @@ export async function requestStatementSync(
   return statementView(services, businessId, record);
 }
 
+/**
+ * Fan-in: the statements automation runs waiting for this statement (the one that asked for the sync, and those that
+ * asked while it was pending) hear that it settled; the run whose last account this is completes at once
+ * (domain/automations.ts, loaded only when a run waits).
+ */
+async function notifyRuns(services: Services, businessId: string, st: StatementRecord, status: 'ready' | 'failed', reason: string | null, runId: string | null) {
+  const runs = [...new Set([runId, st.runId, ...(st.waitingRuns ?? [])].filter((r): r is string => Boolean(r)))];
+  if (!runs.length) return;
+  const { accountSettled } = await import('../automations/runSettlement.ts');
+  for (const r of runs) await accountSettled(services, businessId, r, st.accountId, st.month, { status, reason });
+}
+
 /** The STATEMENT_SYNC_QUEUE task. Settles the statement `ready` or `failed`; throws only to retry a transient failure. */
 export async function runStatementSync(services: Services, payload: Record<string, unknown>): Promise<void> {
   const businessId = String(payload.businessId);
@@ -295,17 +312,22 @@ export async function runStatementSync(services: Services, payload: Record<strin
   const runId = typeof payload.runId === 'string' ? payload.runId : null;
   const path = statementsPath(businessId, statementId(accountId, month));
   const current = (await services.store.get(path))?.data as unknown as StatementRecord | undefined;
+  if (current && current.gen === gen && current.status !== 'pending') {
+    // Settled by an earlier delivery of this task that stopped before telling its runs: tell them (it is idempotent).
+    return notifyRuns(services, businessId, current, current.status as 'ready' | 'failed', current.reason, runId);
+  }
   if (!current || current.gen !== gen || current.status !== 'pending') return; // deleted or superseded
 
   const settle = async (status: 'ready' | 'failed', reason: string | null, files?: StatementFileEntry[], rowCount?: number) => {
     const now = iso(services.clock.now());
     const rows = rowCount !== undefined ? { rowsGen: gen, rowCount } : {};
-    const old = await services.store.runTransaction(async (tx) => {
+    const settled = await services.store.runTransaction(async (tx) => {
       const s = (await tx.get(path))?.data as unknown as StatementRecord | undefined;
       if (!s || s.gen !== gen) return null;
       tx.update(path, { status, reason, ...(files && { files, syncedAt: now, ...rows }) });
-      return s.files;
+      return s;
     });
+    const old = settled?.files ?? null;
     if (old === null) {
       // Superseded or deleted meanwhile: the files and rows this run stored belong to nobody.
       for (const f of files ?? []) await services.files.remove(businessId, f.fileId);
@@ -320,6 +342,7 @@ export async function runStatementSync(services: Services, payload: Record<strin
     if (runId) {
       await services.store.set(automationRunStatementPath(businessId, runId, statementId(accountId, month)), { accountId, month, status, reason, settledAt: now });
     }
+    await notifyRuns(services, businessId, settled!, status, reason, runId);
   };
 
   const accountDoc = await services.store.get(accountsPath(businessId, accountId));

@@ -18,6 +18,8 @@ export const mailRowSchema = z.object({
   reason: z.string(),
   invoices: z.int(),
   docIds: z.array(z.string()),
+  attempts: z.int().describe('Times the mail was processed.'),
+  willRetry: z.boolean().describe('The error is temporary (the provider failed): the next import of the mailbox or its automation\'s next poll tries again.'),
 });
 
 /**
@@ -73,7 +75,7 @@ export default defineOperation({
     if (!probe && offset + found.docs.length >= total) found.next = null;
     const items = found.docs.map((d) => {
       const m = d.data as unknown as ScannedMail;
-      return { seenId: m.seenId, accountId: m.accountId, from: m.from, subject: m.subject, date: m.date, result: m.result, reason: m.reason ?? '', invoices: m.invoices ?? 0, docIds: m.docIds ?? [] };
+      return { seenId: m.seenId, accountId: m.accountId, from: m.from, subject: m.subject, date: m.date, result: m.result, reason: m.reason ?? '', invoices: m.invoices ?? 0, docIds: m.docIds ?? [], attempts: m.attempts ?? 1, willRetry: m.willRetry ?? false };
     });
     return { items, total, totalIsEstimate, limit, offset, nextPageToken: found.next ? encodePageToken(fp, { ...found.next, total, totalIsEstimate }) : null };
   },

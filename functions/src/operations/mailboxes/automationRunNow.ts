@@ -12,9 +12,9 @@ export default defineOperation({
   group: 'mailboxes',
   summary: 'Run an automation now: pull and mail a month, or check a mailbox',
   description:
-    'The statements automation pulls the month (default: the last closed one) for every statement account in the background and, when every sync settled ' +
-    '(or after two hours), mails the package to its recipients as configured; the answer is the started run, follow it with automationRuns. ' +
-    'Asked again while that month is still being pulled, it answers the same run (nothing is pulled or mailed twice). ' +
+    'The statements automation pulls the month (default: the last closed one) for every statement account in the background and, as soon as the last sync settled ' +
+    '(at the latest after two hours), mails the package to its recipients as configured; the answer is the started run, follow it with automationRuns. ' +
+    'Asked again while that month is still being pulled, it answers the same run, adding statement accounts connected since it started (nothing is pulled or mailed twice). ' +
     'A mailbox automation checks its mailbox now and sends what arrived to an import. A paused automation is refused: resume it first.',
   flags: { openWorld: true },
   input: input({

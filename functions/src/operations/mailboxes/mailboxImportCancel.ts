@@ -13,7 +13,7 @@ export default defineOperation({
   input: input({ importId: z.string().max(20).regex(/^[a-z0-9]{20}$/, 'expected 20 lowercase letters or digits').describe('The import (mailboxImportStart).') }),
   output: importOutput,
   async run({ importId }, ctx) {
-    return importView(await cancelImport(ctx, ctx.caller.businessId, importId));
+    return importView(await cancelImport(ctx, ctx.caller.businessId, importId), ctx);
   },
   activity: (input) => ({ targetIds: [input.importId], summary: `canceled mailbox import ${input.importId}` }),
 });
