@@ -242,8 +242,8 @@ test('a second run now joins the running run and brings in an account connected 
   const biz = await withAccounts('Join', { recipients: ['join@example.com'], onlyWhenComplete: false });
   const run = await h.call('automationRunNow', { id: 'system_statements' }, biz);
   assert.equal(run.accounts.length, 3);
-  mercury.accounts.push({ id: 'a4', name: 'Payroll', status: 'active', kind: 'checking' });
-  mercury.statements.set('a4', new Map([[month, Buffer.from('%PDF-1.4 payroll')]]));
+  mercury.accounts.push({ id: mercuryUuid('a4'), name: 'Payroll', status: 'active', kind: 'checking' });
+  mercury.statements.set(mercuryUuid('a4'), new Map([[month, Buffer.from('%PDF-1.4 payroll')]]));
   try {
     await h.call('usbankConnect', { token: TOKEN }, biz);
     const joined = await h.call('automationRunNow', { id: 'system_statements' }, biz);
