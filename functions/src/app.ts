@@ -116,6 +116,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     automationStatementsRun: async (payload) => (await import('./domain/automations/statementsRun.ts')).runScheduledStatements(services, payload),
     automationStatementsCheck: async (payload) => (await import('./domain/automations/statementsRun.ts')).checkStatementsRun(services, payload),
     automationMailboxPoll: async (payload) => (await import('./domain/automations/mailboxPoll.ts')).runMailboxPoll(services, payload),
+    // A supplier's attached invoice, read with AI once on arrival (domain/invoices/supplierInvoices.ts).
+    supplierInvoiceRead: async (payload) => (await import('./domain/invoices/supplierInvoices.ts')).readSupplierInvoice(services, payload),
   };
   let tasks: TaskQueue;
   let queue: LocalQueue | null = null;

@@ -186,6 +186,8 @@ export const mailboxImportBatch = taskQueue('mailboxImportBatch', [...CREDENTIAL
 export const automationStatementsRun = taskQueue('automationStatementsRun', []);
 export const automationStatementsCheck = taskQueue('automationStatementsCheck', []);
 export const automationMailboxPoll = taskQueue('automationMailboxPoll', [...CREDENTIALS_KEY, ...MAILBOX_CLIENT_SECRET]);
+// Supplier invoices attached on the link page, read with AI on arrival (domain/invoices/supplierInvoices.ts).
+export const supplierInvoiceRead = taskQueue('supplierInvoiceRead', [...GEMINI_API_KEY]);
 
 /**
  * Re-queues outbox messages whose delivery task was lost (never enqueued, or dead after its retries

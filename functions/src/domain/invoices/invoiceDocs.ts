@@ -322,6 +322,39 @@ export async function readInvoiceSafely(ai: Ai, file: AiFile): Promise<AiResult<
   }
 }
 
+/**
+ * Writes an AI reading (or its failure) onto a document in one transaction, creating it from `fresh`
+ * when it is not stored yet, and derives every field again. A failed re-read keeps what an earlier
+ * reading found; `onlyUnread` leaves a document someone read meanwhile as it is (a background read).
+ * Null when `fresh` is null and the document is gone, or when `onlyUnread` found it read.
+ */
+export async function storeReading(
+  store: DocStore,
+  input: { businessId: string; docId: string; fresh: InvoiceDoc | null; r: AiResult<InvoiceReading>; matched: SupplierMatch | null | undefined; at: string; onlyUnread?: boolean },
+): Promise<InvoiceDoc | null> {
+  const { businessId, docId, fresh, r, matched, at } = input;
+  return store.runTransaction(async (tx) => {
+    const stored = await tx.get(invoicesPath(businessId, docId));
+    if (!stored && !fresh) return null;
+    const previous = (stored?.data as unknown as InvoiceDoc | undefined) ?? null;
+    if (input.onlyUnread && previous && previous.readingStatus !== 'unread') return null;
+    if (!r.ok && previous) {
+      // Only the status says it failed.
+      const changes = { readingStatus: 'failed' as const, readingError: r.reason, readAt: at, updatedAt: at };
+      tx.update(stored!.path, changes);
+      return { ...previous, ...changes };
+    }
+    const base: InvoiceDoc = { ...(previous ?? fresh!) };
+    if (r.ok) Object.assign(base, { reading: r.value, readingStatus: 'read', readingError: null, readAt: at });
+    else Object.assign(base, { readingStatus: 'failed', readingError: r.reason, readAt: at });
+    // The supplier match was made for the document as read before the transaction; a hand change since then wins.
+    const m = previous?.supplierBy === 'hand' ? undefined : matched;
+    const settled = await settleDocument(tx, { businessId, at, doc: base, previous, matched: m, refile: base.folderBy !== 'hand' });
+    settled.commit();
+    return settled.doc;
+  });
+}
+
 export interface RefilePlan {
   /** New placements of documents whose folder changes. */
   placements: Map<string, Placement>;

@@ -11,6 +11,7 @@ import { businessPath } from '../business.ts';
 import { businessContact, businessNotifications, type BusinessContact } from './paymentMessages.ts';
 import { countAnonymousPayment, knownPayout, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
 import { publicSlugPath } from '../publicLink.ts';
+import { supplierInvoiceArrived } from '../invoices/supplierInvoices.ts';
 import {
   assertAllowed,
   maskPayout,
@@ -87,6 +88,8 @@ async function withFile<R extends Applied>(s: Services, businessId: string, file
     throw e;
   }
   if (saved && !out.invoiceAdded) await discard(s, businessId, saved.fileId);
+  // The new invoice is listed at once and read with AI by a task (domain/invoices/supplierInvoices.ts).
+  if (saved && out.invoiceAdded) await supplierInvoiceArrived(s, businessId, out.payment, saved);
   for (const path of out.staged) {
     try {
       await enqueueDelivery(s.tasks, path);

@@ -54,6 +54,8 @@ export function countAnonymousPayment(tx: Transaction, businessId: string, exist
 /**
  * Inside a transaction that already read the supplier document (`existing`, or null):
  * records one more payment to this supplier, creating the supplier when it is new.
+ * A known supplier keeps its name: the name given on a payment names that payment only, and the
+ * supplier's own name changes through the supplier operations (issue 17). Returns the name kept.
  */
 export function recordPaymentToSupplier(
   tx: Transaction,
@@ -61,18 +63,20 @@ export function recordPaymentToSupplier(
   existing: SupplierRecord | null,
   payment: { supplierKey: string; supplierName: string; supplierPhone: string | null; supplierEmail: string | null },
   at: string,
-): void {
+): string {
   const path = suppliersPath(businessId, payment.supplierKey);
   if (existing) {
+    // A record without a name (none was ever given) takes the payment's.
+    const name = existing.name || payment.supplierName;
     tx.update(path, {
-      name: payment.supplierName || existing.name,
+      name,
       phone: payment.supplierPhone ?? existing.phone,
       email: payment.supplierEmail ?? existing.email,
       paymentCount: existing.paymentCount + 1,
       lastPaymentAt: at,
       updatedAt: at,
     });
-    return;
+    return name;
   }
   const record: SupplierRecord = {
     key: payment.supplierKey,
@@ -89,6 +93,7 @@ export function recordPaymentToSupplier(
     updatedAt: at,
   };
   tx.set(path, { ...record });
+  return record.name;
 }
 
 // ---------------------------------------------------------------------------------------------

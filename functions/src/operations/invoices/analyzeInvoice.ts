@@ -5,14 +5,14 @@ import { iso } from '../../core/clock.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 import { getPayment } from '../../domain/payments/paymentView.ts';
+import { supplierAttachmentDoc } from '../../domain/invoices/supplierInvoices.ts';
 import {
   getInvoice,
   invoiceView,
   invoiceViewSchema,
   matchSupplier,
-  newInvoiceDoc,
   readInvoiceSafely,
-  settleDocument,
+  storeReading,
   supplierDocId,
 } from '../../domain/invoices/invoiceDocs.ts';
 
@@ -54,10 +54,7 @@ export default defineOperation({
       }
       target = { docId: supplierDocId(paymentId, file.fileId), fileId: file.fileId, fileName: file.fileName, contentType: file.contentType };
       // A supplier attachment's issuer is the payment's supplier.
-      fresh = newInvoiceDoc(
-        { docId: target.docId, businessId, fileId: file.fileId, fileName: file.fileName, contentType: file.contentType, size: file.size, sha256: file.sha256, source: 'supplier', createdAtMs: now },
-        { paymentId, supplierKey: payment.supplierKey, supplierName: payment.supplierName, supplierBy: 'auto' },
-      );
+      fresh = supplierAttachmentDoc(businessId, payment, file, now);
       known = ((await ctx.store.get(invoicesPath(businessId, target.docId)))?.data as unknown as InvoiceDoc | undefined) ?? fresh;
     }
     const bytes = await ctx.files.read(businessId, target.fileId);
@@ -69,25 +66,8 @@ export default defineOperation({
     // Hand assignments and a payment's own supplier are kept; otherwise the issuer is matched again.
     const matched = r.ok && known.supplierBy !== 'hand' && known.source !== 'supplier' ? await matchSupplier(ctx.store, businessId, r.value) : undefined;
 
-    const doc = await ctx.store.runTransaction(async (tx) => {
-      const stored = await tx.get(invoicesPath(businessId, target.docId));
-      if (!stored && docId) throw notFound(`docId: invoice document ${docId}`);
-      const previous = (stored?.data as unknown as InvoiceDoc | undefined) ?? null;
-      if (!r.ok && previous) {
-        // A failed re-read keeps what an earlier reading found; only the status says it failed.
-        const changes = { readingStatus: 'failed' as const, readingError: r.reason, readAt: at, updatedAt: at };
-        tx.update(stored!.path, changes);
-        return { ...previous, ...changes };
-      }
-      const base: InvoiceDoc = { ...(previous ?? fresh!) };
-      if (r.ok) Object.assign(base, { reading: r.value, readingStatus: 'read', readingError: null, readAt: at });
-      else Object.assign(base, { readingStatus: 'failed', readingError: r.reason, readAt: at });
-      // The supplier match was made for the document as read before the transaction; a hand change since then wins.
-      const m = previous?.supplierBy === 'hand' ? undefined : matched;
-      const settled = await settleDocument(tx, { businessId, at, doc: base, previous, matched: m, refile: base.folderBy !== 'hand' });
-      settled.commit();
-      return settled.doc;
-    });
+    const doc = await storeReading(ctx.store, { businessId, docId: target.docId, fresh, r, matched, at });
+    if (!doc) throw notFound(`docId: invoice document ${docId}`);
     return invoiceView(doc, (await ctx.files.ref(businessId, doc.fileId))?.url ?? null);
   },
   activity: (input, result) => ({

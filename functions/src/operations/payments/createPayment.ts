@@ -33,7 +33,12 @@ export default defineOperation({
     channel: z.enum(['link']).optional().describe('link: send nothing (you share the link yourself). Default: WhatsApp when there is a phone, else email.'),
     invoiceDocId: id().optional().describe('An uploaded invoice document to attach to the payment (its file is copied).'),
   }),
-  output: paymentViewSchema,
+  // The payment keeps the name given here; a known supplier keeps its own (issue 17): `supplier` says which.
+  output: paymentViewSchema.extend({
+    supplier: z
+      .object({ key: z.string(), name: z.string() })
+      .describe("The supplier record after this payment. A known supplier keeps its name (change it with saveSupplierContact); supplierName above names this payment only."),
+  }),
   async run(input, ctx) {
     const { businessId } = ctx.caller;
     // Everything is checked before the transaction, so a refused call writes nothing.
@@ -68,6 +73,7 @@ export default defineOperation({
       invoiceNumber = d.reading?.number ?? '';
     }
 
+    let supplierName = input.supplierName;
     const record = await ctx.store.runTransaction(async (tx) => {
       const business = await tx.get(businessPath(businessId));
       if (!business) throw notFound('business');
@@ -110,7 +116,7 @@ export default defineOperation({
       p.search = paymentSearchTokens(p);
       tx.create(paymentsPath(businessId, paymentId), { ...p });
       tx.create(link.path, { businessId, paymentId });
-      recordPaymentToSupplier(tx, businessId, (supplierDoc?.data as unknown as SupplierRecord) ?? null, p, at);
+      supplierName = recordPaymentToSupplier(tx, businessId, (supplierDoc?.data as unknown as SupplierRecord) ?? null, p, at);
       if (channel !== 'link') {
         for (const message of paymentRequestMessages(ctx.config, p, businessNameOf(business.data))) ctx.outbox(tx, message, { ref: p.id });
       }
@@ -119,7 +125,7 @@ export default defineOperation({
       if (copied) await ctx.files.remove(businessId, copied.fileId);
       throw e;
     });
-    return paymentView(record, viewDeps(ctx));
+    return { ...(await paymentView(record, viewDeps(ctx))), supplier: { key: record.supplierKey, name: supplierName } };
   },
   activity: (input, result) => ({
     targetIds: [result.id],

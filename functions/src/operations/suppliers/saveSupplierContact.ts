@@ -39,9 +39,10 @@ export default defineOperation({
   group: 'suppliers',
   summary: "Update fields of a supplier's private card",
   description:
-    "Update the fields sent of a known supplier's private card (and its kind); \"\" clears a field. Other businesses never see it.",
+    "Update the fields sent of a known supplier's private card (and its kind, or its name); \"\" clears a field. Other businesses never see it. " +
+    'name renames the supplier in suppliersList and getSupplierContact; payments keep the name each was created with (a new payment\'s supplierName never renames a known supplier).',
   flags: { idempotent: true },
-  input: input({ supplierKey: z.string().min(1).max(LIMITS.email).describe("Supplier key: the supplier's phone (E.164, any common form accepted) or email."), kind: z.enum(SUPPLIER_KINDS).optional().describe('supplier or freelancer.'), ...cardInput }),
+  input: input({ supplierKey: z.string().min(1).max(LIMITS.email).describe("Supplier key: the supplier's phone (E.164, any common form accepted) or email."), kind: z.enum(SUPPLIER_KINDS).optional().describe('supplier or freelancer.'), name: text(LIMITS.shortText).trim().min(1).optional().describe("The supplier's name, as lists show it."), ...cardInput }),
   output: supplierContactSchema,
   async run(fields, ctx) {
     const key = normalizeSupplierKey(fields.supplierKey);
@@ -57,10 +58,11 @@ export default defineOperation({
         else card[f] = v;
       }
       const kind = fields.kind ?? record.kind;
-      if (fields.kind !== undefined || Object.keys(changes).length > 0) {
-        tx.update(path, { card, kind, updatedAt: new Date(ctx.clock.now()).toISOString() });
+      const name = fields.name ?? record.name;
+      if (fields.kind !== undefined || fields.name !== undefined || Object.keys(changes).length > 0) {
+        tx.update(path, { card, kind, name, updatedAt: new Date(ctx.clock.now()).toISOString() });
       }
-      return supplierContact({ ...record, card, kind });
+      return supplierContact({ ...record, card, kind, name });
     });
   },
   // Field names only: card values (bank details above all) stay out of the activity log.
