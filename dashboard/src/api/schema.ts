@@ -163,7 +163,7 @@ export interface paths {
         put?: never;
         /**
          * Create the recommended accountant tree from what the business has
-         * @description Invoices by invoice folder, card invoices by card ending, invoices by pay method, statements, proofs of payment and signed forms. Adds only what is missing (folders it made before are recognised even when renamed or moved), so running it twice changes nothing.
+         * @description Invoices by invoice folder, card invoices by card ending, statements, proofs of payment and signed forms: every document in exactly one folder (the pay method is a column of the ZIP's index.csv). Adds only what is missing (folders it made before are recognised even when renamed or moved), so running it twice changes nothing.
          */
         post: operations["accFolderTemplate"];
         delete?: never;
@@ -207,9 +207,29 @@ export interface paths {
         put?: never;
         /**
          * One ZIP of the accountant tree (or one folder), optionally for a month range
-         * @description Entries mirror the accountant folders (names as they are, Hebrew included; collisions get " (2)"), filled by each folder's source rule; from/to limit by invoice date and payment date. An empty selection still makes a ZIP, with a README of what was searched. Returns when the ZIP is stored, with its download link; large ZIPs can take longer than Hosting's 60 seconds: call {direct_url}/accZip.
+         * @description Entries mirror the accountant folders (names as they are, Hebrew included), filled by each folder's source rule, each document once per folder, named by date, supplier, number and total; every ZIP holds README.txt (Hebrew, then English) and index.csv (one row per file: date, supplier, number, total, VAT, currency, category, pay method, folder); from/to limit by invoice date and payment date. An empty selection still makes a ZIP, with a README of what was searched. Returns when the ZIP is stored, with its download link; large ZIPs can take longer than Hosting's 60 seconds: call {direct_url}/accZip.
          */
         post: operations["accZip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accZipSend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the accountant's ZIP of a month range to the recipients
+         * @description Builds the ZIP accZip builds for the whole accountant tree and the months from–to, and emails each recipient its capability link; a ZIP under 10 MB is attached as well (mail servers refuse larger messages). It goes through the outbox, so an SMTP outage delays the mail but loses nothing.
+         */
+        post: operations["accZipSend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -247,7 +267,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a supplier's form; AI finds its blanks and suggests values
-         * @description Upload a PDF or DOCX onboarding form (base64 without a data: prefix, at most 10 MB; the type is checked from the bytes), or send docId alone to analyze a stored form again. The AI lists the blanks as fields {label, value, kind, page, box} with values suggested from the business profile (names, company id, address, docBank* fields, docCustomFields, today). Review them, then call generateSignupDoc. Needs AI configured; counts against the daily AI quota.
+         * @description Upload a PDF or DOCX onboarding form (base64 without a data: prefix, or fileId from createUploadUrl; at most 10 MB; the type is checked from the bytes), or send docId alone to analyze a stored form again. The AI lists the blanks as fields {label, value, kind, page, box} with values suggested from the business profile (names, company id, address, docBank* fields, docCustomFields, today). Review them, then call generateSignupDoc. Needs AI configured; counts against the daily AI quota.
          */
         post: operations["analyzeSignupDoc"];
         delete?: never;
@@ -419,7 +439,7 @@ export interface paths {
         put?: never;
         /**
          * Run an automation now: pull and mail a month, or check a mailbox
-         * @description The statements automation pulls the month (default: the last closed one) for every statement account in the background and, when every sync settled (or after two hours), mails the package to its recipients as configured; the answer is the started run, follow it with automationRuns. Asked again while that month is still being pulled, it answers the same run (nothing is pulled or mailed twice). A mailbox automation checks its mailbox now and sends what arrived to an import. A paused automation is refused: resume it first.
+         * @description The statements automation pulls the month (default: the last closed one) for every statement account in the background and, as soon as the last sync settled (at the latest after two hours), mails the package to its recipients as configured; the answer is the started run, follow it with automationRuns. Asked again while that month is still being pulled, it answers the same run, adding statement accounts connected since it started (nothing is pulled or mailed twice). A mailbox automation checks its mailbox now and sends what arrived to an import. A paused automation is refused: resume it first.
          */
         post: operations["automationRunNow"];
         delete?: never;
@@ -783,6 +803,26 @@ export interface paths {
          * @description Create a supplier or freelancer by hand. A phone or an email is required; the phone (else the email) becomes its supplierKey.
          */
         post: operations["createSupplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/createUploadUrl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time URL to PUT a file to, then pass its fileId instead of base64
+         * @description Returns uploadUrl and fileId. PUT the file's bytes to uploadUrl (one request, within 15 minutes, no API key: the URL is the key); the PUT checks the size and the type for the purpose and answers {ok, result: {fileId, size, contentType}}. Then pass fileId instead of dataBase64 to the operation of the purpose (invoice: uploadInvoiceDoc; proof: markPaid's proof; signupDoc: analyzeSignupDoc) within 24 hours; the upload is used up by that call. Limits: invoice and proof 5 MB (PDF, JPEG, PNG; a proof also WebP, HEIC), signupDoc 10 MB (PDF or DOCX).
+         */
+        post: operations["createUploadUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1831,7 +1871,7 @@ export interface paths {
         put?: never;
         /**
          * Import invoices from the mails since a moment; waits up to 9 minutes
-         * @description Scans the mails since `since` (optionally one label) in background batches: every PDF or image attachment is read by AI, duplicates skipped, filed by the folder rules; every mail is listed by mailsList with its result. Waits for the import to finish (up to 9 minutes, less where the address has a shorter timeout) and answers it with its progress; it goes on if the caller leaves. For long imports call {direct_url}/mailboxImportStart. Starting again with the same importId returns that import and starts nothing.
+         * @description Scans the mails since `since` (optionally one label) in background batches: every PDF or image attachment is read by AI, duplicates skipped, filed by the folder rules; every mail is listed by mailsList with its result. Waits for the import to finish (up to 9 minutes, less where the address has a shorter timeout) and answers it with its progress; it goes on if the caller leaves. For long imports call {direct_url}/mailboxImportStart. Starting again with the same importId returns that import and starts nothing. Temporary provider failures are retried within the import; mails still failing are counted in retryLater and tried again by the next import of the mailbox (or its automation's next poll), and the import ends partial or failed with the provider's error as the reason.
          */
         post: operations["mailboxImportStart"];
         delete?: never;
@@ -2095,7 +2135,7 @@ export interface paths {
         put?: never;
         /**
          * Mark a payment paid, optionally with a proof; the supplier is told
-         * @description Mark an unpaid payment paid, optionally with a proof of payment (a bank screenshot or PDF, base64 without a data: prefix, at most 5 MB); the supplier is told.
+         * @description Mark an unpaid payment paid, optionally with a proof of payment (a bank screenshot or PDF, at most 5 MB: base64 without a data: prefix, or fileId from createUploadUrl); the supplier is told.
          */
         post: operations["markPaid"];
         delete?: never;
@@ -2301,7 +2341,7 @@ export interface paths {
         put?: never;
         /**
          * Update fields of a supplier's private card
-         * @description Update the fields sent of a known supplier's private card (and its kind); "" clears a field. Other businesses never see it.
+         * @description Update the fields sent of a known supplier's private card (and its kind, or its name); "" clears a field. Other businesses never see it. name renames the supplier in suppliersList and getSupplierContact; payments keep the name each was created with (a new payment's supplierName never renames a known supplier).
          */
         post: operations["saveSupplierContact"];
         delete?: never;
@@ -2428,6 +2468,50 @@ export interface paths {
          * @description Rename a software tool, hide or show it, or set its billing cadence (auto, monthly, yearly). Only the fields sent change.
          */
         post: operations["softwareUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spendExport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * spendSummary's month rows as a CSV download link
+         * @description One row per month × value × currency, as spendSummary.rows: from and to (ISO days), key, name, currency, invoices, total, VAT, net (major units, e.g. 118.00), and the count without VAT. UTF-8 with a BOM, Hebrew and English headers, formula-safe cells, so Excel opens it right. Invoices count by invoice date; amounts are integer minor units per currency, never converted. vatMinor and netMinor cover the invoices whose reading has VAT; withoutVat counts the rest (their totals are in totalMinor only). Credit notes count negative; stored duplicates (duplicateOf) and invoices without a read total and currency are left out and counted (duplicates, withoutAmount). Supplier "" = no supplier assigned; category "" = uncategorized. Stores the file and returns its capability link.
+         */
+        post: operations["spendExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spendSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spend totals by month and by category, supplier or pay method, per currency
+         * @description Invoices count by invoice date; amounts are integer minor units per currency, never converted. vatMinor and netMinor cover the invoices whose reading has VAT; withoutVat counts the rest (their totals are in totalMinor only). Credit notes count negative; stored duplicates (duplicateOf) and invoices without a read total and currency are left out and counted (duplicates, withoutAmount). Supplier "" = no supplier assigned; category "" = uncategorized. Result: rows (month × value × currency), byMonth, byKey (the whole range), totals (per currency). Each row has filter: the invoicesList input (from, to, category | supplierKey | payMark) that lists its invoices, and exact: whether that list holds exactly the invoices counted (false when it also shows other currencies, unread invoices or duplicates, or for "no supplier", which invoicesList cannot filter). spendExport gives the rows as CSV.
+         */
+        get: operations["spendSummaryGet"];
+        put?: never;
+        /**
+         * Spend totals by month and by category, supplier or pay method, per currency
+         * @description Invoices count by invoice date; amounts are integer minor units per currency, never converted. vatMinor and netMinor cover the invoices whose reading has VAT; withoutVat counts the rest (their totals are in totalMinor only). Credit notes count negative; stored duplicates (duplicateOf) and invoices without a read total and currency are left out and counted (duplicates, withoutAmount). Supplier "" = no supplier assigned; category "" = uncategorized. Result: rows (month × value × currency), byMonth, byKey (the whole range), totals (per currency). Each row has filter: the invoicesList input (from, to, category | supplierKey | payMark) that lists its invoices, and exact: whether that list holds exactly the invoices counted (false when it also shows other currencies, unread invoices or duplicates, or for "no supplier", which invoicesList cannot filter). spendExport gives the rows as CSV.
+         */
+        post: operations["spendSummary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2717,7 +2801,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an invoice; the AI reads it, duplicates are detected
-         * @description Upload an invoice or receipt (PDF, JPEG or PNG, base64 without a data: prefix, at most 5 MB). AI reads it; a duplicate (same file, same issuer and number, or same issuer, date and total) is skipped with skipped=true and duplicateOf unless skipDuplicates=false. Without supplierKey the issuer is matched to a supplier (else software, else a supplier suggestion). folderId "" files by the folder rules. Without AI configured the document is stored unread; when the daily AI quota is used up it is stored unread and the call answers 429.
+         * @description Upload an invoice or receipt (PDF, JPEG or PNG, at most 5 MB) as dataBase64 (no data: prefix), or as fileId from createUploadUrl (the file PUT to a URL). AI reads it; a duplicate (same file, same issuer and number, or same issuer, date and total) is skipped with skipped=true and duplicateOf unless skipDuplicates=false. Without supplierKey the issuer is matched to a supplier (else software, else a supplier suggestion). folderId "" files by the folder rules. Without AI configured the document is stored unread; when the daily AI quota is used up it is stored unread and the call answers 429.
          */
         post: operations["uploadInvoiceDoc"];
         delete?: never;
@@ -3013,11 +3097,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the business. */
                             businessId: string;
+                            /** @description Identifier of the user. */
                             userId: string;
+                            /** @description Email address. */
                             email: string;
-                            /** @enum {string} */
+                            /**
+                             * @description admin (may manage the team, keys and settings) or user.
+                             * @enum {string}
+                             */
                             role: "admin" | "user";
+                            /** @description When the member joined (ISO 8601, UTC). */
                             joinedAt: string;
                         };
                     };
@@ -3110,6 +3201,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     accFolderCreate: {
@@ -3178,18 +3278,29 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Identifier of the parent folder; null or empty at the top level. */
                             parentId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: {
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "invoices" | "statements" | "proofs" | "signed";
                                 folderIds: string[];
+                                /** @description Payout methods offered to the supplier: bank, bit. */
                                 payMethods: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
                                 accountIds: string[];
                             } | null;
+                            /** @description Level in the tree: 0 at the top. */
                             depth: number;
+                            /** @description Names of the folders from the top down to this one. */
                             path: string[];
+                            /** @description Identifiers of the folders directly inside it. */
                             childIds: string[];
                         };
                     };
@@ -3275,6 +3386,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3411,6 +3531,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     accFolderMove: {
@@ -3450,18 +3579,29 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Identifier of the parent folder; null or empty at the top level. */
                             parentId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: {
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "invoices" | "statements" | "proofs" | "signed";
                                 folderIds: string[];
+                                /** @description Payout methods offered to the supplier: bank, bit. */
                                 payMethods: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
                                 accountIds: string[];
                             } | null;
+                            /** @description Level in the tree: 0 at the top. */
                             depth: number;
+                            /** @description Names of the folders from the top down to this one. */
                             path: string[];
+                            /** @description Identifiers of the folders directly inside it. */
                             childIds: string[];
                         };
                     };
@@ -3547,6 +3687,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3593,18 +3742,29 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Identifier of the parent folder; null or empty at the top level. */
                             parentId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: {
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "invoices" | "statements" | "proofs" | "signed";
                                 folderIds: string[];
+                                /** @description Payout methods offered to the supplier: bank, bit. */
                                 payMethods: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
                                 accountIds: string[];
                             } | null;
+                            /** @description Level in the tree: 0 at the top. */
                             depth: number;
+                            /** @description Names of the folders from the top down to this one. */
                             path: string[];
+                            /** @description Identifiers of the folders directly inside it. */
                             childIds: string[];
                         };
                     };
@@ -3690,6 +3850,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3757,18 +3926,29 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Identifier of the parent folder; null or empty at the top level. */
                             parentId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: {
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "invoices" | "statements" | "proofs" | "signed";
                                 folderIds: string[];
+                                /** @description Payout methods offered to the supplier: bank, bit. */
                                 payMethods: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
                                 accountIds: string[];
                             } | null;
+                            /** @description Level in the tree: 0 at the top. */
                             depth: number;
+                            /** @description Names of the folders from the top down to this one. */
                             path: string[];
+                            /** @description Identifiers of the folders directly inside it. */
                             childIds: string[];
                         };
                     };
@@ -3861,6 +4041,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     accFolderTemplate: {
@@ -3895,20 +4084,33 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description true when this call created it (false: it already existed and was updated). */
                             created: number;
+                            /** @description The folders. */
                             folders: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Identifier of the parent folder; null or empty at the top level. */
                                 parentId: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: {
-                                    /** @enum {string} */
+                                    /**
+                                     * @description Kind of record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     kind: "invoices" | "statements" | "proofs" | "signed";
                                     folderIds: string[];
+                                    /** @description Payout methods offered to the supplier: bank, bit. */
                                     payMethods: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
                                     accountIds: string[];
                                 } | null;
+                                /** @description Level in the tree: 0 at the top. */
                                 depth: number;
+                                /** @description Names of the folders from the top down to this one. */
                                 path: string[];
+                                /** @description Identifiers of the folders directly inside it. */
                                 childIds: string[];
                             }[];
                         };
@@ -3995,6 +4197,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4027,19 +4238,31 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The folders. */
                             folders: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Identifier of the parent folder; null or empty at the top level. */
                                 parentId: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: {
-                                    /** @enum {string} */
+                                    /**
+                                     * @description Kind of record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     kind: "invoices" | "statements" | "proofs" | "signed";
                                     folderIds: string[];
+                                    /** @description Payout methods offered to the supplier: bank, bit. */
                                     payMethods: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
                                     accountIds: string[];
                                 } | null;
+                                /** @description Level in the tree: 0 at the top. */
                                 depth: number;
+                                /** @description Names of the folders from the top down to this one. */
                                 path: string[];
+                                /** @description Identifiers of the folders directly inside it. */
                                 childIds: string[];
                             }[];
                         };
@@ -4126,6 +4349,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4162,19 +4394,31 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The folders. */
                             folders: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Identifier of the parent folder; null or empty at the top level. */
                                 parentId: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: {
-                                    /** @enum {string} */
+                                    /**
+                                     * @description Kind of record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     kind: "invoices" | "statements" | "proofs" | "signed";
                                     folderIds: string[];
+                                    /** @description Payout methods offered to the supplier: bank, bit. */
                                     payMethods: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
                                     accountIds: string[];
                                 } | null;
+                                /** @description Level in the tree: 0 at the top. */
                                 depth: number;
+                                /** @description Names of the folders from the top down to this one. */
                                 path: string[];
+                                /** @description Identifiers of the folders directly inside it. */
                                 childIds: string[];
                             }[];
                         };
@@ -4261,6 +4505,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4309,11 +4562,17 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description Size of the file in bytes. */
                             size: number;
+                            /** @description How many files the ZIP holds. */
                             entries: number;
+                            /** @description What was looked for and not found (named in the README inside the ZIP). */
                             missing: number;
                         };
                     };
@@ -4406,6 +4665,176 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    accZipSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description First month, YYYY-MM (inclusive). */
+                    from: string;
+                    /** @description Last month, YYYY-MM (inclusive). */
+                    to: string;
+                    /** @description Email addresses, 1 to 10. */
+                    recipients: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Sender of the mail. */
+                            from: string;
+                            /** @description Recipient: an email address or a phone number in E.164 form. */
+                            to: string;
+                            /** @description Email addresses the package is sent to. */
+                            recipients: string[];
+                            /** @description Identifier of the stored file. */
+                            fileId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
+                            fileName: string;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            url: string;
+                            /** @description Size of the file in bytes. */
+                            size: number;
+                            /** @description How many files the ZIP holds. */
+                            entries: number;
+                            /** @description What was looked for and not found (named in the README inside the ZIP). */
+                            missing: number;
+                            attached: boolean;
+                            messageIds: string[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     analyzeInvoice: {
@@ -4456,86 +4885,160 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
+                            /** @description MIME type of the file, as checked from its bytes. */
                             contentType: string;
+                            /** @description Size of the file in bytes. */
                             size: number;
-                            /** @enum {string} */
+                            /**
+                             * @description Where it came from (one of the listed values).
+                             * @enum {string}
+                             */
                             source: "upload" | "mailbox" | "supplier";
+                            /** @description Identifier of the payment request (paymentGet); null when none. */
                             paymentId: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description unread (not read by AI yet), read, or failed (see readingError).
+                             * @enum {string}
+                             */
                             readingStatus: "unread" | "read" | "failed";
+                            /** @description Name of the issuer, as read from the document; null when not read. */
                             issuerName: string | null;
+                            /** @description Document number as printed on it; null when not read. */
                             number: string | null;
+                            /** @description Calendar date, YYYY-MM-DD. */
                             date: string;
+                            /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                             totalMinor: number | null;
+                            /** @description ISO 4217 currency code: ILS, USD or EUR. */
                             currency: string | null;
+                            /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                             docType: string | null;
+                            /** @description How it was paid, as read from the document; null when not read. */
                             payMethod: string | null;
+                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                             vendorKey: string | null;
+                            /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                             duplicateOf: string | null;
+                            /** @description Subject of the mail it came from; null for uploads. */
                             mailSubject: string | null;
+                            /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                             folderId: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How it was filed: rule, hand, or default.
+                             * @enum {string}
+                             */
                             folderBy: "rule" | "hand" | "default";
+                            /** @description Expense category id (categoriesList); empty when uncategorized. */
                             category: string;
+                            /** @description How the category was set: rule, ai or hand; null when none. */
                             categoryBy: ("rule" | "ai" | "hand") | null;
+                            /** @description Free note. */
                             note: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark set on this document by hand; empty when none.
+                             * @enum {string}
+                             */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @enum {string}
+                             */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string | null;
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
+                            /** @description What the AI read from the document; null when not read. */
                             reading: {
+                                /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
+                                    /** @description Display name. */
                                     name: string | null;
+                                    /** @description VAT or company id, as read from the document; null when not read. */
                                     vatId: string | null;
+                                    /** @description Email address. */
                                     email: string | null;
+                                    /** @description Phone number in E.164 form (+972…). */
                                     phone: string | null;
                                 };
+                                /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                 docType: ("tax_invoice" | "tax_invoice_receipt" | "receipt" | "proforma" | "credit_note" | "other") | null;
+                                /** @description Document number as printed on it; null when not read. */
                                 number: string | null;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string | null;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                 totalMinor: number | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: ("ILS" | "USD" | "EUR") | null;
+                                /** @description VAT in minor units of the currency; null when unknown. */
                                 vatMinor: number | null;
+                                /** @description How it was paid, as read from the document; null when not read. */
                                 payMethod: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other") | null;
+                                /** @description Last four digits of the card, as read from the document; null when not read. */
                                 cardEnding: string | null;
+                                /** @description Lines of the document, as read by the AI. */
                                 lineItems: {
+                                    /** @description Free text describing it. */
                                     description: string;
+                                    /** @description Quantity, as read; null when not printed. */
                                     quantity: number | null;
+                                    /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                     totalMinor: number | null;
                                 }[];
                                 bank: {
+                                    /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                     bankCode: string;
                                     branch: string;
                                     account: string;
                                     beneficiary: string;
                                 } | null;
+                                /** @description The tax authority's allocation number of the invoice; empty when none. */
                                 allocationNumber: string | null;
                             } | null;
+                            /** @description Why the AI reading failed or did not run; null when read. */
                             readingError: string | null;
+                            /** @description When the AI read it (ISO 8601, UTC); null when not read. */
                             readAt: string | null;
+                            /** @description The mailbox it came from. */
                             mailbox: {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description When the mail was received (ISO 8601, UTC). */
                                 receivedAt: string;
+                                /** @description Identifier of the mail at the mailbox provider. */
                                 messageId: string;
+                                /** @description Text of the mail body. */
                                 body: boolean;
                             } | null;
+                            /** @description Identifier of the folder rule that filed it; null when none. */
                             folderRuleId: string | null;
                             /** @enum {string} */
                             payRule: "" | "card" | "not_card";
                             categoryNeedsAi: boolean;
+                            /** @description Identifier of the supplier suggestion (supplierSuggestionsList). */
                             suggestionId: string | null;
+                            /** @description Identifier of the software tool (softwareList). */
                             softwareId: string | null;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
                         };
                     };
@@ -4621,6 +5124,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4659,6 +5171,11 @@ export interface operations {
                      */
                     dataBase64?: string;
                     /**
+                     * @description An upload from createUploadUrl (purpose signupDoc) whose PUT succeeded, instead of dataBase64.
+                     * @default
+                     */
+                    fileId?: string;
+                    /**
                      * @description A stored form to analyze again (send it alone).
                      * @default
                      */
@@ -4683,32 +5200,55 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @enum {string} */
+                            /**
+                             * @description File format: pdf or docx.
+                             * @enum {string}
+                             */
                             format: "pdf" | "docx";
+                            /** @description Size of the file in bytes. */
                             size: number;
+                            /** @description Number of pages. */
                             pageCount: number;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
+                            /** @description The fields of the form. */
                             fields: {
+                                /** @description Label shown to people. */
                                 label: string;
+                                /** @description The value. */
                                 value: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "text" | "date" | "signature" | "stamp" | "checkbox";
                                 page: number;
                                 box: number[];
                             }[];
-                            /** @enum {string} */
+                            /**
+                             * @description Whether the AI analysis ran: analyzed or failed.
+                             * @enum {string}
+                             */
                             analysisStatus: "analyzed" | "failed";
                             analysisError: string | null;
                             analyzedAt: string;
                             filled: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                         };
                     };
@@ -4794,6 +5334,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4839,15 +5388,25 @@ export interface operations {
                         ok: true;
                         result: {
                             apiKey: string;
+                            /** @description The key that identifies it. */
                             key: {
+                                /** @description Identifier of the API key (its hash, not the key). */
                                 keyId: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description The first characters of the key after bfo_, to tell keys apart. */
                                 prefix: string;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it was last used (ISO 8601, UTC, to the minute); null when never. */
                                 lastUsedAt: string | null;
+                                /** @description When it was revoked (ISO 8601, UTC); null while live. */
                                 revokedAt: string | null;
+                                /** @description Email of whoever created it. */
                                 createdBy: {
+                                    /** @description Identifier of the user. */
                                     userId: string;
+                                    /** @description Email address. */
                                     email: string;
                                 };
                             };
@@ -4942,6 +5501,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     apiKeyRevoke: {
@@ -4979,14 +5547,23 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the API key (its hash, not the key). */
                             keyId: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description The first characters of the key after bfo_, to tell keys apart. */
                             prefix: string;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it was last used (ISO 8601, UTC, to the minute); null when never. */
                             lastUsedAt: string | null;
+                            /** @description When it was revoked (ISO 8601, UTC); null while live. */
                             revokedAt: string | null;
+                            /** @description Email of whoever created it. */
                             createdBy: {
+                                /** @description Identifier of the user. */
                                 userId: string;
+                                /** @description Email address. */
                                 email: string;
                             };
                         };
@@ -5080,6 +5657,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     apiKeysListGet: {
@@ -5105,15 +5691,25 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the API key (its hash, not the key). */
                                 keyId: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description The first characters of the key after bfo_, to tell keys apart. */
                                 prefix: string;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it was last used (ISO 8601, UTC, to the minute); null when never. */
                                 lastUsedAt: string | null;
+                                /** @description When it was revoked (ISO 8601, UTC); null while live. */
                                 revokedAt: string | null;
+                                /** @description Email of whoever created it. */
                                 createdBy: {
+                                    /** @description Identifier of the user. */
                                     userId: string;
+                                    /** @description Email address. */
                                     email: string;
                                 };
                             }[];
@@ -5201,6 +5797,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5237,15 +5842,25 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the API key (its hash, not the key). */
                                 keyId: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description The first characters of the key after bfo_, to tell keys apart. */
                                 prefix: string;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it was last used (ISO 8601, UTC, to the minute); null when never. */
                                 lastUsedAt: string | null;
+                                /** @description When it was revoked (ISO 8601, UTC); null while live. */
                                 revokedAt: string | null;
+                                /** @description Email of whoever created it. */
                                 createdBy: {
+                                    /** @description Identifier of the user. */
                                     userId: string;
+                                    /** @description Email address. */
                                     email: string;
                                 };
                             }[];
@@ -5340,6 +5955,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     attentionGet: {
@@ -5366,134 +5990,258 @@ export interface operations {
                         ok: true;
                         result: {
                             ready: {
+                                /** @description The records of this page, in the documented order. */
                                 items: {
+                                    /** @description Identifier of this record; pass it to the operations that take this id. */
                                     id: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The state of the record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                                    /** @description Name of the supplier as shown to the business. */
                                     supplierName: string;
+                                    /** @description The supplier's phone in E.164 form, when known. */
                                     supplierPhone: string | null;
+                                    /** @description The supplier's email, when known. */
                                     supplierEmail: string | null;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                     supplierKey: string;
+                                    /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                     amountAgorot: number;
+                                    /** @description true: the supplier fills in the amount on the link page. */
                                     openAmount: boolean;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description ISO 4217 currency code: ILS, USD or EUR.
+                                     * @enum {string}
+                                     */
                                     currency: "ILS" | "USD" | "EUR";
+                                    /** @description true when the amount includes VAT. */
                                     vatIncluded: boolean;
+                                    /** @description true: the payment turns ready only once the supplier attached an invoice. */
                                     invoiceRequired: boolean;
+                                    /** @description Payout methods offered to the supplier: bank, bit. */
                                     payMethods: ("bank" | "bit")[];
+                                    /** @description Free text describing it. */
                                     description: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                     * @enum {string}
+                                     */
                                     channel: "wa" | "em" | "link";
+                                    /** @description The payment's link page, to share with the supplier. */
                                     link: string;
+                                    /** @description The first invoice file attached; null when none. */
                                     invoice: {
+                                        /** @description File name as stored (path parts and control characters removed). */
                                         fileName: string;
+                                        /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                         url: string | null;
                                     } | null;
+                                    /** @description How many invoice files are attached. */
                                     invoiceCount: number;
+                                    /** @description true when a proof of payment is attached. */
                                     hasProof: boolean;
+                                    /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                     itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                                     * @enum {string}
+                                     */
                                     filedBy: "business" | "public";
+                                    /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                                     needsReview: boolean;
+                                    /** @description true when the supplier changed their payout details from the ones on file. */
                                     payoutChanged: boolean;
+                                    /** @description The payout details before and after the supplier changed them; null when unchanged. */
                                     payoutChange: {
+                                        /** @description The value before the change. */
                                         previous: string;
+                                        /** @description The value the supplier filed. */
                                         filed: string;
                                     } | null;
+                                    /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
+                                    /** @description When it last changed (ISO 8601, UTC). */
                                     updatedAt: string;
+                                    /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                                     paidAt: string | null;
                                 }[];
                                 count: number;
                                 totals: {
+                                    /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
+                                    /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                     amountAgorot: number;
                                 }[];
                                 totalsComplete: boolean;
                             };
                             flagged: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                                /** @description Name of the supplier as shown to the business. */
                                 supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
                                 supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
+                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                 supplierKey: string;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
                                 openAmount: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
                                 currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
                                 vatIncluded: boolean;
+                                /** @description true: the payment turns ready only once the supplier attached an invoice. */
                                 invoiceRequired: boolean;
+                                /** @description Payout methods offered to the supplier: bank, bit. */
                                 payMethods: ("bank" | "bit")[];
+                                /** @description Free text describing it. */
                                 description: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "wa" | "em" | "link";
+                                /** @description The payment's link page, to share with the supplier. */
                                 link: string;
+                                /** @description The first invoice file attached; null when none. */
                                 invoice: {
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
                                 } | null;
+                                /** @description How many invoice files are attached. */
                                 invoiceCount: number;
+                                /** @description true when a proof of payment is attached. */
                                 hasProof: boolean;
+                                /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                 itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                                 * @enum {string}
+                                 */
                                 filedBy: "business" | "public";
+                                /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                                 needsReview: boolean;
+                                /** @description true when the supplier changed their payout details from the ones on file. */
                                 payoutChanged: boolean;
+                                /** @description The payout details before and after the supplier changed them; null when unchanged. */
                                 payoutChange: {
+                                    /** @description The value before the change. */
                                     previous: string;
+                                    /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
+                                /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                                 paidAt: string | null;
                             }[];
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
                                 unread: number;
+                                /** @description How many were duplicates of earlier records. */
                                 duplicates: number;
                                 noSupplier: number;
+                                /** @description The records of this page, in the documented order. */
                                 items: {
+                                    /** @description Identifier of the invoice document (invoiceGet). */
                                     docId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
                                     contentType: string;
+                                    /** @description Size of the file in bytes. */
                                     size: number;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description Where it came from (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     source: "upload" | "mailbox" | "supplier";
+                                    /** @description Identifier of the payment request (paymentGet); null when none. */
                                     paymentId: string | null;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description unread (not read by AI yet), read, or failed (see readingError).
+                                     * @enum {string}
+                                     */
                                     readingStatus: "unread" | "read" | "failed";
+                                    /** @description Name of the issuer, as read from the document; null when not read. */
                                     issuerName: string | null;
+                                    /** @description Document number as printed on it; null when not read. */
                                     number: string | null;
+                                    /** @description Calendar date, YYYY-MM-DD. */
                                     date: string;
+                                    /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                     totalMinor: number | null;
+                                    /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string | null;
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                     docType: string | null;
+                                    /** @description How it was paid, as read from the document; null when not read. */
                                     payMethod: string | null;
+                                    /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                                     vendorKey: string | null;
+                                    /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                                     duplicateOf: string | null;
+                                    /** @description Subject of the mail it came from; null for uploads. */
                                     mailSubject: string | null;
+                                    /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                                     folderId: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description How it was filed: rule, hand, or default.
+                                     * @enum {string}
+                                     */
                                     folderBy: "rule" | "hand" | "default";
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
+                                    /** @description How the category was set: rule, ai or hand; null when none. */
                                     categoryBy: ("rule" | "ai" | "hand") | null;
+                                    /** @description Free note. */
                                     note: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
                                     payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                                     * @enum {string}
+                                     */
                                     effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                     supplierKey: string | null;
+                                    /** @description Name of the supplier as shown to the business. */
                                     supplierName: string;
+                                    /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                                     supplierBy: ("hand" | "auto") | null;
+                                    /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
+                                    /** @description When it last changed (ISO 8601, UTC). */
                                     updatedAt: string;
                                 }[];
                             };
                             failedMessages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description When it happened (ISO 8601, UTC). */
                                 at: number;
                                 targetIds: string[];
+                                /** @description One line saying what happened. */
                                 summary: string;
                             }[];
                         };
@@ -5580,6 +6328,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5617,134 +6374,258 @@ export interface operations {
                         ok: true;
                         result: {
                             ready: {
+                                /** @description The records of this page, in the documented order. */
                                 items: {
+                                    /** @description Identifier of this record; pass it to the operations that take this id. */
                                     id: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The state of the record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                                    /** @description Name of the supplier as shown to the business. */
                                     supplierName: string;
+                                    /** @description The supplier's phone in E.164 form, when known. */
                                     supplierPhone: string | null;
+                                    /** @description The supplier's email, when known. */
                                     supplierEmail: string | null;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                     supplierKey: string;
+                                    /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                     amountAgorot: number;
+                                    /** @description true: the supplier fills in the amount on the link page. */
                                     openAmount: boolean;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description ISO 4217 currency code: ILS, USD or EUR.
+                                     * @enum {string}
+                                     */
                                     currency: "ILS" | "USD" | "EUR";
+                                    /** @description true when the amount includes VAT. */
                                     vatIncluded: boolean;
+                                    /** @description true: the payment turns ready only once the supplier attached an invoice. */
                                     invoiceRequired: boolean;
+                                    /** @description Payout methods offered to the supplier: bank, bit. */
                                     payMethods: ("bank" | "bit")[];
+                                    /** @description Free text describing it. */
                                     description: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                     * @enum {string}
+                                     */
                                     channel: "wa" | "em" | "link";
+                                    /** @description The payment's link page, to share with the supplier. */
                                     link: string;
+                                    /** @description The first invoice file attached; null when none. */
                                     invoice: {
+                                        /** @description File name as stored (path parts and control characters removed). */
                                         fileName: string;
+                                        /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                         url: string | null;
                                     } | null;
+                                    /** @description How many invoice files are attached. */
                                     invoiceCount: number;
+                                    /** @description true when a proof of payment is attached. */
                                     hasProof: boolean;
+                                    /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                     itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                                     * @enum {string}
+                                     */
                                     filedBy: "business" | "public";
+                                    /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                                     needsReview: boolean;
+                                    /** @description true when the supplier changed their payout details from the ones on file. */
                                     payoutChanged: boolean;
+                                    /** @description The payout details before and after the supplier changed them; null when unchanged. */
                                     payoutChange: {
+                                        /** @description The value before the change. */
                                         previous: string;
+                                        /** @description The value the supplier filed. */
                                         filed: string;
                                     } | null;
+                                    /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
+                                    /** @description When it last changed (ISO 8601, UTC). */
                                     updatedAt: string;
+                                    /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                                     paidAt: string | null;
                                 }[];
                                 count: number;
                                 totals: {
+                                    /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
+                                    /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                     amountAgorot: number;
                                 }[];
                                 totalsComplete: boolean;
                             };
                             flagged: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                                /** @description Name of the supplier as shown to the business. */
                                 supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
                                 supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
+                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                 supplierKey: string;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
                                 openAmount: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
                                 currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
                                 vatIncluded: boolean;
+                                /** @description true: the payment turns ready only once the supplier attached an invoice. */
                                 invoiceRequired: boolean;
+                                /** @description Payout methods offered to the supplier: bank, bit. */
                                 payMethods: ("bank" | "bit")[];
+                                /** @description Free text describing it. */
                                 description: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "wa" | "em" | "link";
+                                /** @description The payment's link page, to share with the supplier. */
                                 link: string;
+                                /** @description The first invoice file attached; null when none. */
                                 invoice: {
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
                                 } | null;
+                                /** @description How many invoice files are attached. */
                                 invoiceCount: number;
+                                /** @description true when a proof of payment is attached. */
                                 hasProof: boolean;
+                                /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                 itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                                 * @enum {string}
+                                 */
                                 filedBy: "business" | "public";
+                                /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                                 needsReview: boolean;
+                                /** @description true when the supplier changed their payout details from the ones on file. */
                                 payoutChanged: boolean;
+                                /** @description The payout details before and after the supplier changed them; null when unchanged. */
                                 payoutChange: {
+                                    /** @description The value before the change. */
                                     previous: string;
+                                    /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
+                                /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                                 paidAt: string | null;
                             }[];
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
                                 unread: number;
+                                /** @description How many were duplicates of earlier records. */
                                 duplicates: number;
                                 noSupplier: number;
+                                /** @description The records of this page, in the documented order. */
                                 items: {
+                                    /** @description Identifier of the invoice document (invoiceGet). */
                                     docId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
                                     contentType: string;
+                                    /** @description Size of the file in bytes. */
                                     size: number;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description Where it came from (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     source: "upload" | "mailbox" | "supplier";
+                                    /** @description Identifier of the payment request (paymentGet); null when none. */
                                     paymentId: string | null;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description unread (not read by AI yet), read, or failed (see readingError).
+                                     * @enum {string}
+                                     */
                                     readingStatus: "unread" | "read" | "failed";
+                                    /** @description Name of the issuer, as read from the document; null when not read. */
                                     issuerName: string | null;
+                                    /** @description Document number as printed on it; null when not read. */
                                     number: string | null;
+                                    /** @description Calendar date, YYYY-MM-DD. */
                                     date: string;
+                                    /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                     totalMinor: number | null;
+                                    /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string | null;
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                     docType: string | null;
+                                    /** @description How it was paid, as read from the document; null when not read. */
                                     payMethod: string | null;
+                                    /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                                     vendorKey: string | null;
+                                    /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                                     duplicateOf: string | null;
+                                    /** @description Subject of the mail it came from; null for uploads. */
                                     mailSubject: string | null;
+                                    /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                                     folderId: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description How it was filed: rule, hand, or default.
+                                     * @enum {string}
+                                     */
                                     folderBy: "rule" | "hand" | "default";
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
+                                    /** @description How the category was set: rule, ai or hand; null when none. */
                                     categoryBy: ("rule" | "ai" | "hand") | null;
+                                    /** @description Free note. */
                                     note: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
                                     payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                                     * @enum {string}
+                                     */
                                     effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                     supplierKey: string | null;
+                                    /** @description Name of the supplier as shown to the business. */
                                     supplierName: string;
+                                    /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                                     supplierBy: ("hand" | "auto") | null;
+                                    /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
+                                    /** @description When it last changed (ISO 8601, UTC). */
                                     updatedAt: string;
                                 }[];
                             };
                             failedMessages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description When it happened (ISO 8601, UTC). */
                                 at: number;
                                 targetIds: string[];
+                                /** @description One line saying what happened. */
                                 summary: string;
                             }[];
                         };
@@ -5831,6 +6712,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5889,30 +6779,53 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             type: "statements" | "mailbox_invoices";
+                            /** @description true for the built-in record, which cannot be deleted. */
                             system: boolean;
+                            /** @description Display name. */
                             name: string;
+                            /** @description false when switched off (kept, but not applied or run). */
                             enabled: boolean;
+                            /** @description Settings of the automation. */
                             config: {
+                                /** @description Email addresses the package is sent to. */
                                 recipients: string[];
                                 onlyWhenComplete: boolean;
                             } | {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Identifier of the mailbox label; empty for the whole inbox. */
                                 labelId: string | null;
+                                /** @description Name of the mailbox label. */
                                 labelName: string;
                             };
+                            /** @description The latest run; null before the first. */
                             lastRun: {
+                                /** @description Identifier of the run. */
                                 runId: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "running" | "done" | "failed";
+                                /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
+                                /** @description When it finished (ISO 8601, UTC); null while running. */
                                 finishedAt: string | null;
+                                /** @description One line saying what happened. */
                                 summary: string;
                             } | null;
+                            /** @description When the mailbox was last polled (ISO 8601, UTC); null before the first poll. */
                             lastPolledAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
                         };
                     };
@@ -6005,6 +6918,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     automationDelete: {
@@ -6042,8 +6964,12 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @constant */
+                            /**
+                             * @description true once deleted.
+                             * @constant
+                             */
                             deleted: true;
                             runsRemoved: number;
                         };
@@ -6137,6 +7063,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     automationListGet: {
@@ -6162,31 +7097,55 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 type: "statements" | "mailbox_invoices";
+                                /** @description true for the built-in record, which cannot be deleted. */
                                 system: boolean;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description false when switched off (kept, but not applied or run). */
                                 enabled: boolean;
+                                /** @description Settings of the automation. */
                                 config: {
+                                    /** @description Email addresses the package is sent to. */
                                     recipients: string[];
                                     onlyWhenComplete: boolean;
                                 } | {
+                                    /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
+                                    /** @description Identifier of the mailbox label; empty for the whole inbox. */
                                     labelId: string | null;
+                                    /** @description Name of the mailbox label. */
                                     labelName: string;
                                 };
+                                /** @description The latest run; null before the first. */
                                 lastRun: {
+                                    /** @description Identifier of the run. */
                                     runId: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The state of the record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     status: "running" | "done" | "failed";
+                                    /** @description When it started (ISO 8601, UTC). */
                                     startedAt: string;
+                                    /** @description When it finished (ISO 8601, UTC); null while running. */
                                     finishedAt: string | null;
+                                    /** @description One line saying what happened. */
                                     summary: string;
                                 } | null;
+                                /** @description When the mailbox was last polled (ISO 8601, UTC); null before the first poll. */
                                 lastPolledAt: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                         };
@@ -6273,6 +7232,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6309,31 +7277,55 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 type: "statements" | "mailbox_invoices";
+                                /** @description true for the built-in record, which cannot be deleted. */
                                 system: boolean;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description false when switched off (kept, but not applied or run). */
                                 enabled: boolean;
+                                /** @description Settings of the automation. */
                                 config: {
+                                    /** @description Email addresses the package is sent to. */
                                     recipients: string[];
                                     onlyWhenComplete: boolean;
                                 } | {
+                                    /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
+                                    /** @description Identifier of the mailbox label; empty for the whole inbox. */
                                     labelId: string | null;
+                                    /** @description Name of the mailbox label. */
                                     labelName: string;
                                 };
+                                /** @description The latest run; null before the first. */
                                 lastRun: {
+                                    /** @description Identifier of the run. */
                                     runId: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The state of the record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     status: "running" | "done" | "failed";
+                                    /** @description When it started (ISO 8601, UTC). */
                                     startedAt: string;
+                                    /** @description When it finished (ISO 8601, UTC); null while running. */
                                     finishedAt: string | null;
+                                    /** @description One line saying what happened. */
                                     summary: string;
                                 } | null;
+                                /** @description When the mailbox was last polled (ISO 8601, UTC); null before the first poll. */
                                 lastPolledAt: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                         };
@@ -6420,6 +7412,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6466,34 +7467,55 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the run. */
                             runId: string;
                             automationId: string;
                             /** @enum {string} */
                             trigger: "schedule" | "manual";
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "running" | "done" | "failed";
+                            /** @description One line saying what happened. */
                             summary: string;
+                            /** @description When it started (ISO 8601, UTC). */
                             startedAt: string;
+                            /** @description When it finished (ISO 8601, UTC); null while running. */
                             finishedAt: string | null;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string | null;
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Display name. */
                                 name: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "ready" | "failed";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
                             }[];
                             mailed: {
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string[];
+                                /** @description When it happened (ISO 8601, UTC). */
                                 at: string;
                                 messageIds: string[];
+                                /** @description What was looked for and not found (named in the README inside the ZIP). */
                                 missing: string[];
                             } | null;
                             import: {
+                                /** @description Identifier of the mailbox import (mailboxImportStart). */
                                 importId: string;
                                 found: number;
+                                /** @description The state of the record (one of the listed values). */
                                 status: string;
                                 seen: number;
+                                /** @description Invoice files attached, oldest first. */
                                 invoices: number;
                                 duplicates: number;
                                 errors: number;
@@ -6589,6 +7611,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     automationRunsGet: {
@@ -6616,35 +7647,57 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the run. */
                                 runId: string;
                                 automationId: string;
                                 /** @enum {string} */
                                 trigger: "schedule" | "manual";
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "running" | "done" | "failed";
+                                /** @description One line saying what happened. */
                                 summary: string;
+                                /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
+                                /** @description When it finished (ISO 8601, UTC); null while running. */
                                 finishedAt: string | null;
+                                /** @description Calendar month, YYYY-MM (Israel time). */
                                 month: string | null;
+                                /** @description The accounts it covers. */
                                 accounts: {
+                                    /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
+                                    /** @description Display name. */
                                     name: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The state of the record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     status: "pending" | "ready" | "failed";
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                     reason: string | null;
                                 }[];
                                 mailed: {
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
                                     to: string[];
+                                    /** @description When it happened (ISO 8601, UTC). */
                                     at: string;
                                     messageIds: string[];
+                                    /** @description What was looked for and not found (named in the README inside the ZIP). */
                                     missing: string[];
                                 } | null;
                                 import: {
+                                    /** @description Identifier of the mailbox import (mailboxImportStart). */
                                     importId: string;
                                     found: number;
+                                    /** @description The state of the record (one of the listed values). */
                                     status: string;
                                     seen: number;
+                                    /** @description Invoice files attached, oldest first. */
                                     invoices: number;
                                     duplicates: number;
                                     errors: number;
@@ -6734,6 +7787,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6773,35 +7835,57 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the run. */
                                 runId: string;
                                 automationId: string;
                                 /** @enum {string} */
                                 trigger: "schedule" | "manual";
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "running" | "done" | "failed";
+                                /** @description One line saying what happened. */
                                 summary: string;
+                                /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
+                                /** @description When it finished (ISO 8601, UTC); null while running. */
                                 finishedAt: string | null;
+                                /** @description Calendar month, YYYY-MM (Israel time). */
                                 month: string | null;
+                                /** @description The accounts it covers. */
                                 accounts: {
+                                    /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
+                                    /** @description Display name. */
                                     name: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description The state of the record (one of the listed values).
+                                     * @enum {string}
+                                     */
                                     status: "pending" | "ready" | "failed";
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                     reason: string | null;
                                 }[];
                                 mailed: {
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
                                     to: string[];
+                                    /** @description When it happened (ISO 8601, UTC). */
                                     at: string;
                                     messageIds: string[];
+                                    /** @description What was looked for and not found (named in the README inside the ZIP). */
                                     missing: string[];
                                 } | null;
                                 import: {
+                                    /** @description Identifier of the mailbox import (mailboxImportStart). */
                                     importId: string;
                                     found: number;
+                                    /** @description The state of the record (one of the listed values). */
                                     status: string;
                                     seen: number;
+                                    /** @description Invoice files attached, oldest first. */
                                     invoices: number;
                                     duplicates: number;
                                     errors: number;
@@ -6891,6 +7975,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6946,30 +8039,53 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             type: "statements" | "mailbox_invoices";
+                            /** @description true for the built-in record, which cannot be deleted. */
                             system: boolean;
+                            /** @description Display name. */
                             name: string;
+                            /** @description false when switched off (kept, but not applied or run). */
                             enabled: boolean;
+                            /** @description Settings of the automation. */
                             config: {
+                                /** @description Email addresses the package is sent to. */
                                 recipients: string[];
                                 onlyWhenComplete: boolean;
                             } | {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Identifier of the mailbox label; empty for the whole inbox. */
                                 labelId: string | null;
+                                /** @description Name of the mailbox label. */
                                 labelName: string;
                             };
+                            /** @description The latest run; null before the first. */
                             lastRun: {
+                                /** @description Identifier of the run. */
                                 runId: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "running" | "done" | "failed";
+                                /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
+                                /** @description When it finished (ISO 8601, UTC); null while running. */
                                 finishedAt: string | null;
+                                /** @description One line saying what happened. */
                                 summary: string;
                             } | null;
+                            /** @description When the mailbox was last polled (ISO 8601, UTC); null before the first poll. */
                             lastPolledAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
                         };
                     };
@@ -7062,6 +8178,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     cancelPayment: {
@@ -7099,82 +8224,161 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
                             supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
                             openAmount: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
                             currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
                             vatIncluded: boolean;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
                             invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
                             payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
                             description: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
                             channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
                             link: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description How many invoice files are attached. */
                             invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
                             hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
                             filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                             needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
                             payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
                             payoutChange: {
+                                /** @description The value before the change. */
                                 previous: string;
+                                /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                             paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
                             invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
                             viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             }[];
+                            /** @description The proof of payment attached; null when none. */
                             proof: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
                             payout: {
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode?: string;
+                                /** @description Bank branch number. */
                                 bankBranch?: string;
+                                /** @description Bank account number. */
                                 bankAccount?: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone?: string;
                             } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
                             supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
                             readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
                             canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
                             messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
                                 attempts: number;
+                                /** @description The last delivery error; null when none. */
                                 lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -7268,6 +8472,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     cardprocConnect: {
@@ -7305,16 +8518,27 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
+                            /** @description Calendar months, YYYY-MM. */
                             months: string[];
                         };
                     };
@@ -7400,6 +8624,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7536,6 +8769,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     cardprocListAccountsGet: {
@@ -7561,14 +8803,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -7655,6 +8907,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7691,14 +8952,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -7785,6 +9056,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7831,25 +9111,42 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: string;
+                            /** @description The account's name at the provider. */
                             accountName: string;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "pending" | "ready" | "failed";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string | null;
+                            /** @description The stored files. */
                             files: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string;
                             }[];
                             send: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
+                            /** @description When it was last synced (ISO 8601, UTC); null when never. */
                             syncedAt: string | null;
                         };
                     };
@@ -7942,6 +9239,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     categoriesListGet: {
@@ -7967,8 +9273,11 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Label shown to people. */
                                 label: string;
                             }[];
                         };
@@ -8055,6 +9364,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8091,8 +9409,11 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Label shown to people. */
                                 label: string;
                             }[];
                         };
@@ -8179,6 +9500,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8222,6 +9552,7 @@ export interface operations {
                         result: {
                             classified: number;
                             unclassified: number;
+                            /** @description How many are left to do. */
                             remaining: number;
                             needsAi: number;
                         };
@@ -8315,6 +9646,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     chatConnectStart: {
@@ -8358,7 +9698,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When the consent link stops working (ISO 8601, UTC). */
                             stateExpiresAt: string;
                         };
                     };
@@ -8451,6 +9793,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     chatDisconnect: {
@@ -8485,7 +9836,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
-                            /** @constant */
+                            /**
+                             * @description true while the connection is in place.
+                             * @constant
+                             */
                             connected: false;
                             removed: boolean;
                             revoked: boolean;
@@ -8580,6 +9934,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     chatImportUsers: {
@@ -8617,20 +9980,37 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description true when this call created it (false: it already existed and was updated). */
                             created: number;
+                            /** @description How many records were changed. */
                             updated: number;
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Title shown to people. */
                                 title: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "active" | "inactive";
-                                /** @enum {string} */
+                                /**
+                                 * @description Where it came from (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 source: "manual" | "chat";
+                                /** @description Identifier of the user in the workplace chat tool. */
                                 chatUserId: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                         };
@@ -8724,6 +10104,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     chatListUsersGet: {
@@ -8750,15 +10139,22 @@ export interface operations {
                         ok: true;
                         result: {
                             workspace: string;
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the user in the workplace chat tool. */
                                 chatUserId: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Title shown to people. */
                                 title: string | null;
                                 imported: boolean;
                                 employeeId: string | null;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                             truncated: boolean;
                         };
@@ -8845,6 +10241,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8882,15 +10287,22 @@ export interface operations {
                         ok: true;
                         result: {
                             workspace: string;
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the user in the workplace chat tool. */
                                 chatUserId: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Title shown to people. */
                                 title: string | null;
                                 imported: boolean;
                                 employeeId: string | null;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                             truncated: boolean;
                         };
@@ -8984,6 +10396,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     chatStatusGet: {
@@ -9009,9 +10430,11 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description true while the connection is in place. */
                             connected: boolean;
                             workspace: string | null;
                             teamId: string | null;
+                            /** @description When the account was connected (ISO 8601, UTC). */
                             connectedAt: string | null;
                             needsReconnect: boolean;
                             message: string;
@@ -9099,6 +10522,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9135,9 +10567,11 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description true while the connection is in place. */
                             connected: boolean;
                             workspace: string | null;
                             teamId: string | null;
+                            /** @description When the account was connected (ISO 8601, UTC). */
                             connectedAt: string | null;
                             needsReconnect: boolean;
                             message: string;
@@ -9232,6 +10666,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     checkPublicSlugGet: {
@@ -9259,6 +10702,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The lowercase name in the standing link address. */
                             slug: string;
                             available: boolean;
                             mine: boolean;
@@ -9346,6 +10790,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9385,6 +10838,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The lowercase name in the standing link address. */
                             slug: string;
                             available: boolean;
                             mine: boolean;
@@ -9472,6 +10926,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9551,84 +11014,170 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
                             supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
                             openAmount: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
                             currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
                             vatIncluded: boolean;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
                             invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
                             payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
                             description: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
                             channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
                             link: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description How many invoice files are attached. */
                             invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
                             hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
                             filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                             needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
                             payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
                             payoutChange: {
+                                /** @description The value before the change. */
                                 previous: string;
+                                /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                             paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
                             invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
                             viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             }[];
+                            /** @description The proof of payment attached; null when none. */
                             proof: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
                             payout: {
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode?: string;
+                                /** @description Bank branch number. */
                                 bankBranch?: string;
+                                /** @description Bank account number. */
                                 bankAccount?: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone?: string;
                             } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
                             supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
                             readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
                             canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
                             messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
                                 attempts: number;
+                                /** @description The last delivery error; null when none. */
                                 lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description The supplier record after this payment. A known supplier keeps its name (change it with saveSupplierContact); supplierName above names this payment only. */
+                            supplier: {
+                                /** @description The key that identifies it. */
+                                key: string;
+                                /** @description Display name. */
+                                name: string;
+                            };
                         };
                     };
                 };
@@ -9720,6 +11269,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     createSupplier: {
@@ -9767,11 +11325,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The key that identifies it. */
                             key: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Phone number in E.164 form (+972…). */
                             phone: string | null;
+                            /** @description Email address. */
                             email: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             kind: "supplier" | "freelancer";
                             manual: boolean;
                             paymentCount: number;
@@ -9867,6 +11432,172 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createUploadUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the file is: invoice (uploadInvoiceDoc), proof (markPaid), signupDoc (analyzeSignupDoc).
+                     * @enum {string}
+                     */
+                    purpose: "invoice" | "proof" | "signupDoc";
+                    /** @description File name to keep; path parts and control characters are removed. */
+                    fileName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Pass it as fileId once the PUT succeeded. */
+                            fileId: string;
+                            /** @description PUT the bytes here, once, before expiresAt; no Authorization header needed. */
+                            uploadUrl: string;
+                            /**
+                             * @description The payout method: bank or bit.
+                             * @constant
+                             */
+                            method: "PUT";
+                            /** @description ISO time after which the URL takes no PUT. */
+                            expiresAt: string;
+                            /** @description Largest file the PUT accepts. */
+                            maxBytes: number;
+                            /** @description Types the PUT accepts (checked from the bytes). */
+                            contentTypes: string[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteInvoiceDoc: {
@@ -9904,9 +11635,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @constant */
+                            /**
+                             * @description true once deleted.
+                             * @constant
+                             */
                             deleted: true;
                             fileRemoved: boolean;
                         };
@@ -10000,6 +11736,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteSignupDoc: {
@@ -10037,9 +11782,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @constant */
+                            /**
+                             * @description true once deleted.
+                             * @constant
+                             */
                             deleted: true;
                             filesRemoved: number;
                         };
@@ -10133,6 +11883,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     employeeCreate: {
@@ -10182,17 +11941,31 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Email address. */
                             email: string | null;
+                            /** @description Phone number in E.164 form (+972…). */
                             phone: string | null;
+                            /** @description Title shown to people. */
                             title: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "active" | "inactive";
-                            /** @enum {string} */
+                            /**
+                             * @description Where it came from (one of the listed values).
+                             * @enum {string}
+                             */
                             source: "manual" | "chat";
+                            /** @description Identifier of the user in the workplace chat tool. */
                             chatUserId: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
                         };
                     };
@@ -10285,6 +12058,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     employeeDelete: {
@@ -10322,9 +12104,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
-                            /** @constant */
+                            /**
+                             * @description true once deleted.
+                             * @constant
+                             */
                             deleted: true;
                         };
                     };
@@ -10417,6 +12204,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     employeesListGet: {
@@ -10442,20 +12238,36 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Title shown to people. */
                                 title: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "active" | "inactive";
-                                /** @enum {string} */
+                                /**
+                                 * @description Where it came from (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 source: "manual" | "chat";
+                                /** @description Identifier of the user in the workplace chat tool. */
                                 chatUserId: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                         };
                     };
@@ -10541,6 +12353,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10577,20 +12398,36 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Title shown to people. */
                                 title: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "active" | "inactive";
-                                /** @enum {string} */
+                                /**
+                                 * @description Where it came from (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 source: "manual" | "chat";
+                                /** @description Identifier of the user in the workplace chat tool. */
                                 chatUserId: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                         };
                     };
@@ -10676,6 +12513,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10734,17 +12580,31 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Email address. */
                             email: string | null;
+                            /** @description Phone number in E.164 form (+972…). */
                             phone: string | null;
+                            /** @description Title shown to people. */
                             title: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "active" | "inactive";
-                            /** @enum {string} */
+                            /**
+                             * @description Where it came from (one of the listed values).
+                             * @enum {string}
+                             */
                             source: "manual" | "chat";
+                            /** @description Identifier of the user in the workplace chat tool. */
                             chatUserId: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
                         };
                     };
@@ -10837,6 +12697,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     folderCreate: {
@@ -10879,12 +12748,20 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Identifier of the parent folder; null or empty at the top level. */
                             parentId: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             kind: "general" | "petty_cash" | "card" | "custom";
+                            /** @description Last four digits of the card, as read from the document; null when not read. */
                             cardEnding: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                         };
                     };
@@ -10977,6 +12854,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     folderDelete: {
@@ -11019,6 +12905,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
                             deletedFolderIds: string[];
                             movedTo: string;
@@ -11115,6 +13002,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     folderMove: {
@@ -11154,12 +13050,20 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Identifier of the parent folder; null or empty at the top level. */
                             parentId: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             kind: "general" | "petty_cash" | "card" | "custom";
+                            /** @description Last four digits of the card, as read from the document; null when not read. */
                             cardEnding: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                         };
                     };
@@ -11245,6 +13149,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11291,12 +13204,20 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Identifier of the parent folder; null or empty at the top level. */
                             parentId: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             kind: "general" | "petty_cash" | "card" | "custom";
+                            /** @description Last four digits of the card, as read from the document; null when not read. */
                             cardEnding: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                         };
                     };
@@ -11389,6 +13310,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     folderRuleApply: {
@@ -11426,9 +13356,11 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
                             refiled: number;
                             scanned: number;
+                            /** @description How many are left to do. */
                             remaining: number;
                             createdFolders: string[];
                         };
@@ -11522,6 +13454,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     folderRuleDelete: {
@@ -11559,8 +13500,12 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @constant */
+                            /**
+                             * @description true once deleted.
+                             * @constant
+                             */
                             deleted: true;
                         };
                     };
@@ -11653,6 +13598,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     folderRuleReorder: {
@@ -11690,10 +13644,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The rules, in the order they apply. */
                             rules: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
                                 when: {
+                                    /** @description Sender of the mail. */
                                     from: string;
+                                    /** @description Subject of the mail. */
                                     subject: string;
                                     words: string;
                                     notWords: string;
@@ -11701,18 +13659,28 @@ export interface operations {
                                     /** @enum {string} */
                                     amountOp: "" | "gt" | "lt";
                                     amount: number;
+                                    /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                     docType: string;
+                                    /** @description How it was paid, as read from the document; null when not read. */
                                     payMethod: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
+                                    /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
+                                    /** @description Where it came from (one of the listed values). */
                                     source: string;
                                 };
+                                /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                                 folderId: string;
                                 bodyInvoice: boolean;
+                                /** @description false when switched off (kept, but not applied or run). */
                                 enabled: boolean;
                                 order: number;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                         };
@@ -11799,6 +13767,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11928,9 +13905,12 @@ export interface operations {
                         ok: true;
                         result: {
                             rule: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
                                 when: {
+                                    /** @description Sender of the mail. */
                                     from: string;
+                                    /** @description Subject of the mail. */
                                     subject: string;
                                     words: string;
                                     notWords: string;
@@ -11938,23 +13918,35 @@ export interface operations {
                                     /** @enum {string} */
                                     amountOp: "" | "gt" | "lt";
                                     amount: number;
+                                    /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                     docType: string;
+                                    /** @description How it was paid, as read from the document; null when not read. */
                                     payMethod: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
+                                    /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
+                                    /** @description Where it came from (one of the listed values). */
                                     source: string;
                                 };
+                                /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                                 folderId: string;
                                 bodyInvoice: boolean;
+                                /** @description false when switched off (kept, but not applied or run). */
                                 enabled: boolean;
                                 order: number;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             };
+                            /** @description true when this call created it (false: it already existed and was updated). */
                             created: boolean;
                             applied: {
                                 refiled: number;
+                                /** @description How many are left to do. */
                                 remaining: number;
                             } | null;
                         };
@@ -12048,6 +14040,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     folderRulesListGet: {
@@ -12073,10 +14074,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The rules, in the order they apply. */
                             rules: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
                                 when: {
+                                    /** @description Sender of the mail. */
                                     from: string;
+                                    /** @description Subject of the mail. */
                                     subject: string;
                                     words: string;
                                     notWords: string;
@@ -12084,18 +14089,28 @@ export interface operations {
                                     /** @enum {string} */
                                     amountOp: "" | "gt" | "lt";
                                     amount: number;
+                                    /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                     docType: string;
+                                    /** @description How it was paid, as read from the document; null when not read. */
                                     payMethod: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
+                                    /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
+                                    /** @description Where it came from (one of the listed values). */
                                     source: string;
                                 };
+                                /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                                 folderId: string;
                                 bodyInvoice: boolean;
+                                /** @description false when switched off (kept, but not applied or run). */
                                 enabled: boolean;
                                 order: number;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                         };
@@ -12182,6 +14197,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12218,10 +14242,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The rules, in the order they apply. */
                             rules: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
                                 when: {
+                                    /** @description Sender of the mail. */
                                     from: string;
+                                    /** @description Subject of the mail. */
                                     subject: string;
                                     words: string;
                                     notWords: string;
@@ -12229,18 +14257,28 @@ export interface operations {
                                     /** @enum {string} */
                                     amountOp: "" | "gt" | "lt";
                                     amount: number;
+                                    /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                     docType: string;
+                                    /** @description How it was paid, as read from the document; null when not read. */
                                     payMethod: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
+                                    /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
+                                    /** @description Where it came from (one of the listed values). */
                                     source: string;
                                 };
+                                /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                                 folderId: string;
                                 bodyInvoice: boolean;
+                                /** @description false when switched off (kept, but not applied or run). */
                                 enabled: boolean;
                                 order: number;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                         };
@@ -12334,6 +14372,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     foldersListGet: {
@@ -12359,16 +14406,28 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The folders. */
                             folders: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Identifier of the parent folder; null or empty at the top level. */
                                 parentId: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "general" | "petty_cash" | "card" | "custom";
+                                /** @description Last four digits of the card, as read from the document; null when not read. */
                                 cardEnding: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description Level in the tree: 0 at the top. */
                                 depth: number;
+                                /** @description Names of the folders from the top down to this one. */
                                 path: string[];
+                                /** @description Identifiers of the folders directly inside it. */
                                 childIds: string[];
                                 count: number;
                             }[];
@@ -12457,6 +14516,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12493,16 +14561,28 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The folders. */
                             folders: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Identifier of the parent folder; null or empty at the top level. */
                                 parentId: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "general" | "petty_cash" | "card" | "custom";
+                                /** @description Last four digits of the card, as read from the document; null when not read. */
                                 cardEnding: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description Level in the tree: 0 at the top. */
                                 depth: number;
+                                /** @description Names of the folders from the top down to this one. */
                                 path: string[];
+                                /** @description Identifiers of the folders directly inside it. */
                                 childIds: string[];
                                 count: number;
                             }[];
@@ -12591,6 +14671,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12632,8 +14721,11 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description true when this call created it (false: it already existed and was updated). */
                             created: string[];
+                            /** @description The value the supplier filed. */
                             filed: number;
+                            /** @description How many are left to do. */
                             remaining: number;
                         };
                     };
@@ -12726,6 +14818,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     fxwalletConnect: {
@@ -12768,16 +14869,27 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
+                            /** @description Calendar months, YYYY-MM. */
                             months: string[];
                         };
                     };
@@ -12863,6 +14975,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12999,6 +15120,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     fxwalletListAccountsGet: {
@@ -13024,14 +15154,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -13118,6 +15258,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13154,14 +15303,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -13248,6 +15407,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13294,25 +15462,42 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: string;
+                            /** @description The account's name at the provider. */
                             accountName: string;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "pending" | "ready" | "failed";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string | null;
+                            /** @description The stored files. */
                             files: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string;
                             }[];
                             send: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
+                            /** @description When it was last synced (ISO 8601, UTC); null when never. */
                             syncedAt: string | null;
                         };
                     };
@@ -13405,6 +15590,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     gatewayConnect: {
@@ -13446,16 +15640,27 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
+                            /** @description Calendar months, YYYY-MM. */
                             months: string[];
                         };
                     };
@@ -13541,6 +15746,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13677,6 +15891,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     gatewayListAccountsGet: {
@@ -13702,14 +15925,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -13796,6 +16029,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13832,14 +16074,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -13926,6 +16178,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13972,25 +16233,42 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: string;
+                            /** @description The account's name at the provider. */
                             accountName: string;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "pending" | "ready" | "failed";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string | null;
+                            /** @description The stored files. */
                             files: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string;
                             }[];
                             send: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
+                            /** @description When it was last synced (ISO 8601, UTC); null when never. */
                             syncedAt: string | null;
                         };
                     };
@@ -14083,6 +16361,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     generateSignupDoc: {
@@ -14156,12 +16443,19 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
+                            /** @description MIME type of the file, as checked from its bytes. */
                             contentType: string;
+                            /** @description Size of the file in bytes. */
                             size: number;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                         };
                     };
@@ -14247,6 +16541,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14345,9 +16648,11 @@ export interface operations {
                             myName: string;
                             /** @description Your own name (English). */
                             myNameEn: string;
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
                             apps: {
                                 incoming: boolean;
+                                /** @description Invoice files attached, oldest first. */
                                 invoices: boolean;
                                 payments: boolean;
                                 software: boolean;
@@ -14358,24 +16663,35 @@ export interface operations {
                             };
                             integrations: {
                                 provider: string;
+                                /** @description true while the connection is in place. */
                                 connected: boolean;
+                                /** @description Free note. */
                                 note: string;
                                 hasApiKey: boolean;
                                 hasApiSecret: boolean;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
-                            /** @enum {string} */
+                            /**
+                             * @description admin (may manage the team, keys and settings) or user.
+                             * @enum {string}
+                             */
                             role: "admin" | "user";
                             ita: {
+                                /** @description true while the connection is in place. */
                                 connected: boolean;
+                                /** @description When it expires (ISO 8601, UTC). */
                                 expiresAt: string | null;
                             };
                             publicSlug: string | null;
                             publicLink: string | null;
                             docSignatureSet: boolean;
                             docStampSet: boolean;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
                         };
                     };
@@ -14461,6 +16777,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14563,9 +16888,11 @@ export interface operations {
                             myName: string;
                             /** @description Your own name (English). */
                             myNameEn: string;
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
                             apps: {
                                 incoming: boolean;
+                                /** @description Invoice files attached, oldest first. */
                                 invoices: boolean;
                                 payments: boolean;
                                 software: boolean;
@@ -14576,24 +16903,35 @@ export interface operations {
                             };
                             integrations: {
                                 provider: string;
+                                /** @description true while the connection is in place. */
                                 connected: boolean;
+                                /** @description Free note. */
                                 note: string;
                                 hasApiKey: boolean;
                                 hasApiSecret: boolean;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
-                            /** @enum {string} */
+                            /**
+                             * @description admin (may manage the team, keys and settings) or user.
+                             * @enum {string}
+                             */
                             role: "admin" | "user";
                             ita: {
+                                /** @description true while the connection is in place. */
                                 connected: boolean;
+                                /** @description When it expires (ISO 8601, UTC). */
                                 expiresAt: string | null;
                             };
                             publicSlug: string | null;
                             publicLink: string | null;
                             docSignatureSet: boolean;
                             docStampSet: boolean;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
                         };
                     };
@@ -14686,6 +17024,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getMyPublicLinkGet: {
@@ -14711,7 +17058,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The lowercase name in the standing link address. */
                             slug: string | null;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
                         };
                     };
@@ -14797,6 +17146,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14833,7 +17191,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The lowercase name in the standing link address. */
                             slug: string | null;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
                         };
                     };
@@ -14926,6 +17286,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getSignupDocFieldsGet: {
@@ -14953,32 +17322,55 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @enum {string} */
+                            /**
+                             * @description File format: pdf or docx.
+                             * @enum {string}
+                             */
                             format: "pdf" | "docx";
+                            /** @description Size of the file in bytes. */
                             size: number;
+                            /** @description Number of pages. */
                             pageCount: number;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
+                            /** @description The fields of the form. */
                             fields: {
+                                /** @description Label shown to people. */
                                 label: string;
+                                /** @description The value. */
                                 value: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "text" | "date" | "signature" | "stamp" | "checkbox";
                                 page: number;
                                 box: number[];
                             }[];
-                            /** @enum {string} */
+                            /**
+                             * @description Whether the AI analysis ran: analyzed or failed.
+                             * @enum {string}
+                             */
                             analysisStatus: "analyzed" | "failed";
                             analysisError: string | null;
                             analyzedAt: string;
                             filled: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                         };
                     };
@@ -15064,6 +17456,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15103,32 +17504,55 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @enum {string} */
+                            /**
+                             * @description File format: pdf or docx.
+                             * @enum {string}
+                             */
                             format: "pdf" | "docx";
+                            /** @description Size of the file in bytes. */
                             size: number;
+                            /** @description Number of pages. */
                             pageCount: number;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
+                            /** @description The fields of the form. */
                             fields: {
+                                /** @description Label shown to people. */
                                 label: string;
+                                /** @description The value. */
                                 value: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "text" | "date" | "signature" | "stamp" | "checkbox";
                                 page: number;
                                 box: number[];
                             }[];
-                            /** @enum {string} */
+                            /**
+                             * @description Whether the AI analysis ran: analyzed or failed.
+                             * @enum {string}
+                             */
                             analysisStatus: "analyzed" | "failed";
                             analysisError: string | null;
                             analyzedAt: string;
                             filled: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                         };
                     };
@@ -15221,6 +17645,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getSupplierContactGet: {
@@ -15248,11 +17681,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The key that identifies it. */
                             key: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Phone number in E.164 form (+972…). */
                             phone: string | null;
+                            /** @description Email address. */
                             email: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             kind: "supplier" | "freelancer";
                             fullName: string;
                             companyName: string;
@@ -15263,20 +17703,34 @@ export interface operations {
                             phone2: string;
                             personalEmail: string;
                             companyEmail: string;
+                            /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                             bankCode: string;
+                            /** @description Bank branch number. */
                             bankBranch: string;
+                            /** @description Bank account number. */
                             bankAccount: string;
+                            /** @description Name of the account holder. */
                             bankBeneficiary: string;
+                            /** @description Phone number registered with Bit, for payouts by Bit. */
                             bitPhone: string;
                             notes: string;
                             supplierSide: {
+                                /** @description Display name. */
                                 name: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode: string;
+                                /** @description Bank branch number. */
                                 bankBranch: string;
+                                /** @description Bank account number. */
                                 bankAccount: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone: string;
                                 submittedAt: string;
                             } | null;
@@ -15364,6 +17818,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15403,11 +17866,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The key that identifies it. */
                             key: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Phone number in E.164 form (+972…). */
                             phone: string | null;
+                            /** @description Email address. */
                             email: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             kind: "supplier" | "freelancer";
                             fullName: string;
                             companyName: string;
@@ -15418,20 +17888,34 @@ export interface operations {
                             phone2: string;
                             personalEmail: string;
                             companyEmail: string;
+                            /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                             bankCode: string;
+                            /** @description Bank branch number. */
                             bankBranch: string;
+                            /** @description Bank account number. */
                             bankAccount: string;
+                            /** @description Name of the account holder. */
                             bankBeneficiary: string;
+                            /** @description Phone number registered with Bit, for payouts by Bit. */
                             bitPhone: string;
                             notes: string;
                             supplierSide: {
+                                /** @description Display name. */
                                 name: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode: string;
+                                /** @description Bank branch number. */
                                 bankBranch: string;
+                                /** @description Bank account number. */
                                 bankAccount: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone: string;
                                 submittedAt: string;
                             } | null;
@@ -15519,6 +18003,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15568,6 +18061,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invite (listTeam). */
                             inviteId: string;
                             /** @description Email of the person to invite; the invite link goes there. */
                             email: string;
@@ -15576,10 +18070,14 @@ export interface operations {
                              * @enum {string}
                              */
                             role: "admin" | "user";
+                            /** @description The state of the record (one of the listed values). */
                             status: string;
+                            /** @description When it expires (ISO 8601, UTC). */
                             expiresAt: string;
                             expired: boolean;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string;
                         };
                     };
@@ -15672,6 +18170,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     invitePreviewGet: {
@@ -15700,11 +18207,16 @@ export interface operations {
                         ok: true;
                         result: {
                             businessName: string;
-                            /** @enum {string} */
+                            /**
+                             * @description admin (may manage the team, keys and settings) or user.
+                             * @enum {string}
+                             */
                             role: "admin" | "user";
+                            /** @description Email address. */
                             email: string;
                             /** @enum {string} */
                             state: "pending" | "expired" | "revoked" | "accepted";
+                            /** @description When it expires (ISO 8601, UTC). */
                             expiresAt: string;
                             forYou: boolean;
                         };
@@ -15791,6 +18303,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15831,11 +18352,16 @@ export interface operations {
                         ok: true;
                         result: {
                             businessName: string;
-                            /** @enum {string} */
+                            /**
+                             * @description admin (may manage the team, keys and settings) or user.
+                             * @enum {string}
+                             */
                             role: "admin" | "user";
+                            /** @description Email address. */
                             email: string;
                             /** @enum {string} */
                             state: "pending" | "expired" | "revoked" | "accepted";
+                            /** @description When it expires (ISO 8601, UTC). */
                             expiresAt: string;
                             forYou: boolean;
                         };
@@ -15922,6 +18448,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15973,10 +18508,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description How many records were changed. */
                             updated: number;
+                            /** @description The rules, in the order they apply. */
                             rules: string[];
                             propagated: {
+                                /** @description How many records were changed. */
                                 updated: number;
+                                /** @description How many are left to do. */
                                 remaining: number;
                             };
                         };
@@ -16070,6 +18609,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     invoiceGetGet: {
@@ -16097,86 +18645,160 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
+                            /** @description MIME type of the file, as checked from its bytes. */
                             contentType: string;
+                            /** @description Size of the file in bytes. */
                             size: number;
-                            /** @enum {string} */
+                            /**
+                             * @description Where it came from (one of the listed values).
+                             * @enum {string}
+                             */
                             source: "upload" | "mailbox" | "supplier";
+                            /** @description Identifier of the payment request (paymentGet); null when none. */
                             paymentId: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description unread (not read by AI yet), read, or failed (see readingError).
+                             * @enum {string}
+                             */
                             readingStatus: "unread" | "read" | "failed";
+                            /** @description Name of the issuer, as read from the document; null when not read. */
                             issuerName: string | null;
+                            /** @description Document number as printed on it; null when not read. */
                             number: string | null;
+                            /** @description Calendar date, YYYY-MM-DD. */
                             date: string;
+                            /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                             totalMinor: number | null;
+                            /** @description ISO 4217 currency code: ILS, USD or EUR. */
                             currency: string | null;
+                            /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                             docType: string | null;
+                            /** @description How it was paid, as read from the document; null when not read. */
                             payMethod: string | null;
+                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                             vendorKey: string | null;
+                            /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                             duplicateOf: string | null;
+                            /** @description Subject of the mail it came from; null for uploads. */
                             mailSubject: string | null;
+                            /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                             folderId: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How it was filed: rule, hand, or default.
+                             * @enum {string}
+                             */
                             folderBy: "rule" | "hand" | "default";
+                            /** @description Expense category id (categoriesList); empty when uncategorized. */
                             category: string;
+                            /** @description How the category was set: rule, ai or hand; null when none. */
                             categoryBy: ("rule" | "ai" | "hand") | null;
+                            /** @description Free note. */
                             note: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark set on this document by hand; empty when none.
+                             * @enum {string}
+                             */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @enum {string}
+                             */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string | null;
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
+                            /** @description What the AI read from the document; null when not read. */
                             reading: {
+                                /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
+                                    /** @description Display name. */
                                     name: string | null;
+                                    /** @description VAT or company id, as read from the document; null when not read. */
                                     vatId: string | null;
+                                    /** @description Email address. */
                                     email: string | null;
+                                    /** @description Phone number in E.164 form (+972…). */
                                     phone: string | null;
                                 };
+                                /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                 docType: ("tax_invoice" | "tax_invoice_receipt" | "receipt" | "proforma" | "credit_note" | "other") | null;
+                                /** @description Document number as printed on it; null when not read. */
                                 number: string | null;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string | null;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                 totalMinor: number | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: ("ILS" | "USD" | "EUR") | null;
+                                /** @description VAT in minor units of the currency; null when unknown. */
                                 vatMinor: number | null;
+                                /** @description How it was paid, as read from the document; null when not read. */
                                 payMethod: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other") | null;
+                                /** @description Last four digits of the card, as read from the document; null when not read. */
                                 cardEnding: string | null;
+                                /** @description Lines of the document, as read by the AI. */
                                 lineItems: {
+                                    /** @description Free text describing it. */
                                     description: string;
+                                    /** @description Quantity, as read; null when not printed. */
                                     quantity: number | null;
+                                    /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                     totalMinor: number | null;
                                 }[];
                                 bank: {
+                                    /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                     bankCode: string;
                                     branch: string;
                                     account: string;
                                     beneficiary: string;
                                 } | null;
+                                /** @description The tax authority's allocation number of the invoice; empty when none. */
                                 allocationNumber: string | null;
                             } | null;
+                            /** @description Why the AI reading failed or did not run; null when read. */
                             readingError: string | null;
+                            /** @description When the AI read it (ISO 8601, UTC); null when not read. */
                             readAt: string | null;
+                            /** @description The mailbox it came from. */
                             mailbox: {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description When the mail was received (ISO 8601, UTC). */
                                 receivedAt: string;
+                                /** @description Identifier of the mail at the mailbox provider. */
                                 messageId: string;
+                                /** @description Text of the mail body. */
                                 body: boolean;
                             } | null;
+                            /** @description Identifier of the folder rule that filed it; null when none. */
                             folderRuleId: string | null;
                             /** @enum {string} */
                             payRule: "" | "card" | "not_card";
                             categoryNeedsAi: boolean;
+                            /** @description Identifier of the supplier suggestion (supplierSuggestionsList). */
                             suggestionId: string | null;
+                            /** @description Identifier of the software tool (softwareList). */
                             softwareId: string | null;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
                         };
                     };
@@ -16262,6 +18884,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16301,86 +18932,160 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
+                            /** @description MIME type of the file, as checked from its bytes. */
                             contentType: string;
+                            /** @description Size of the file in bytes. */
                             size: number;
-                            /** @enum {string} */
+                            /**
+                             * @description Where it came from (one of the listed values).
+                             * @enum {string}
+                             */
                             source: "upload" | "mailbox" | "supplier";
+                            /** @description Identifier of the payment request (paymentGet); null when none. */
                             paymentId: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description unread (not read by AI yet), read, or failed (see readingError).
+                             * @enum {string}
+                             */
                             readingStatus: "unread" | "read" | "failed";
+                            /** @description Name of the issuer, as read from the document; null when not read. */
                             issuerName: string | null;
+                            /** @description Document number as printed on it; null when not read. */
                             number: string | null;
+                            /** @description Calendar date, YYYY-MM-DD. */
                             date: string;
+                            /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                             totalMinor: number | null;
+                            /** @description ISO 4217 currency code: ILS, USD or EUR. */
                             currency: string | null;
+                            /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                             docType: string | null;
+                            /** @description How it was paid, as read from the document; null when not read. */
                             payMethod: string | null;
+                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                             vendorKey: string | null;
+                            /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                             duplicateOf: string | null;
+                            /** @description Subject of the mail it came from; null for uploads. */
                             mailSubject: string | null;
+                            /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                             folderId: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How it was filed: rule, hand, or default.
+                             * @enum {string}
+                             */
                             folderBy: "rule" | "hand" | "default";
+                            /** @description Expense category id (categoriesList); empty when uncategorized. */
                             category: string;
+                            /** @description How the category was set: rule, ai or hand; null when none. */
                             categoryBy: ("rule" | "ai" | "hand") | null;
+                            /** @description Free note. */
                             note: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark set on this document by hand; empty when none.
+                             * @enum {string}
+                             */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @enum {string}
+                             */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string | null;
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
+                            /** @description What the AI read from the document; null when not read. */
                             reading: {
+                                /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
+                                    /** @description Display name. */
                                     name: string | null;
+                                    /** @description VAT or company id, as read from the document; null when not read. */
                                     vatId: string | null;
+                                    /** @description Email address. */
                                     email: string | null;
+                                    /** @description Phone number in E.164 form (+972…). */
                                     phone: string | null;
                                 };
+                                /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                 docType: ("tax_invoice" | "tax_invoice_receipt" | "receipt" | "proforma" | "credit_note" | "other") | null;
+                                /** @description Document number as printed on it; null when not read. */
                                 number: string | null;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string | null;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                 totalMinor: number | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: ("ILS" | "USD" | "EUR") | null;
+                                /** @description VAT in minor units of the currency; null when unknown. */
                                 vatMinor: number | null;
+                                /** @description How it was paid, as read from the document; null when not read. */
                                 payMethod: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other") | null;
+                                /** @description Last four digits of the card, as read from the document; null when not read. */
                                 cardEnding: string | null;
+                                /** @description Lines of the document, as read by the AI. */
                                 lineItems: {
+                                    /** @description Free text describing it. */
                                     description: string;
+                                    /** @description Quantity, as read; null when not printed. */
                                     quantity: number | null;
+                                    /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                     totalMinor: number | null;
                                 }[];
                                 bank: {
+                                    /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                     bankCode: string;
                                     branch: string;
                                     account: string;
                                     beneficiary: string;
                                 } | null;
+                                /** @description The tax authority's allocation number of the invoice; empty when none. */
                                 allocationNumber: string | null;
                             } | null;
+                            /** @description Why the AI reading failed or did not run; null when read. */
                             readingError: string | null;
+                            /** @description When the AI read it (ISO 8601, UTC); null when not read. */
                             readAt: string | null;
+                            /** @description The mailbox it came from. */
                             mailbox: {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description When the mail was received (ISO 8601, UTC). */
                                 receivedAt: string;
+                                /** @description Identifier of the mail at the mailbox provider. */
                                 messageId: string;
+                                /** @description Text of the mail body. */
                                 body: boolean;
                             } | null;
+                            /** @description Identifier of the folder rule that filed it; null when none. */
                             folderRuleId: string | null;
                             /** @enum {string} */
                             payRule: "" | "card" | "not_card";
                             categoryNeedsAi: boolean;
+                            /** @description Identifier of the supplier suggestion (supplierSuggestionsList). */
                             suggestionId: string | null;
+                            /** @description Identifier of the software tool (softwareList). */
                             softwareId: string | null;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
                         };
                     };
@@ -16466,6 +19171,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16514,10 +19228,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description How many records were changed. */
                             updated: number;
+                            /** @description The rules, in the order they apply. */
                             rules: string[];
                             propagated: {
+                                /** @description How many records were changed. */
                                 updated: number;
+                                /** @description How many are left to do. */
                                 remaining: number;
                             };
                         };
@@ -16604,6 +19322,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16663,10 +19390,16 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                             folderId: string;
-                            /** @constant */
+                            /**
+                             * @description How it was filed: rule, hand, or default.
+                             * @constant
+                             */
                             folderBy: "hand";
+                            /** @description Where it came from (one of the listed values). */
                             source: string;
                         };
                     };
@@ -16759,6 +19492,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     invoicesListGet: {
@@ -16796,46 +19538,90 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the invoice document (invoiceGet). */
                                 docId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
-                                /** @enum {string} */
+                                /**
+                                 * @description Where it came from (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 source: "upload" | "mailbox" | "supplier";
+                                /** @description Identifier of the payment request (paymentGet); null when none. */
                                 paymentId: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description unread (not read by AI yet), read, or failed (see readingError).
+                                 * @enum {string}
+                                 */
                                 readingStatus: "unread" | "read" | "failed";
+                                /** @description Name of the issuer, as read from the document; null when not read. */
                                 issuerName: string | null;
+                                /** @description Document number as printed on it; null when not read. */
                                 number: string | null;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                 totalMinor: number | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
+                                /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                 docType: string | null;
+                                /** @description How it was paid, as read from the document; null when not read. */
                                 payMethod: string | null;
+                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                                 vendorKey: string | null;
+                                /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                                 duplicateOf: string | null;
+                                /** @description Subject of the mail it came from; null for uploads. */
                                 mailSubject: string | null;
+                                /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                                 folderId: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How it was filed: rule, hand, or default.
+                                 * @enum {string}
+                                 */
                                 folderBy: "rule" | "hand" | "default";
+                                /** @description Expense category id (categoriesList); empty when uncategorized. */
                                 category: string;
+                                /** @description How the category was set: rule, ai or hand; null when none. */
                                 categoryBy: ("rule" | "ai" | "hand") | null;
+                                /** @description Free note. */
                                 note: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The pay mark set on this document by hand; empty when none.
+                                 * @enum {string}
+                                 */
                                 payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                                /** @enum {string} */
+                                /**
+                                 * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                                 * @enum {string}
+                                 */
                                 effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                 supplierKey: string | null;
+                                /** @description Name of the supplier as shown to the business. */
                                 supplierName: string;
+                                /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                                 supplierBy: ("hand" | "auto") | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                             totalIsEstimate: boolean;
+                            /** @description Page size used. */
                             limit: number;
+                            /** @description Records skipped before this page. */
                             offset: number;
+                            /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
                         };
                     };
@@ -16921,6 +19707,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16992,46 +19787,90 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the invoice document (invoiceGet). */
                                 docId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
-                                /** @enum {string} */
+                                /**
+                                 * @description Where it came from (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 source: "upload" | "mailbox" | "supplier";
+                                /** @description Identifier of the payment request (paymentGet); null when none. */
                                 paymentId: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description unread (not read by AI yet), read, or failed (see readingError).
+                                 * @enum {string}
+                                 */
                                 readingStatus: "unread" | "read" | "failed";
+                                /** @description Name of the issuer, as read from the document; null when not read. */
                                 issuerName: string | null;
+                                /** @description Document number as printed on it; null when not read. */
                                 number: string | null;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                 totalMinor: number | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
+                                /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                 docType: string | null;
+                                /** @description How it was paid, as read from the document; null when not read. */
                                 payMethod: string | null;
+                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                                 vendorKey: string | null;
+                                /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                                 duplicateOf: string | null;
+                                /** @description Subject of the mail it came from; null for uploads. */
                                 mailSubject: string | null;
+                                /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                                 folderId: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How it was filed: rule, hand, or default.
+                                 * @enum {string}
+                                 */
                                 folderBy: "rule" | "hand" | "default";
+                                /** @description Expense category id (categoriesList); empty when uncategorized. */
                                 category: string;
+                                /** @description How the category was set: rule, ai or hand; null when none. */
                                 categoryBy: ("rule" | "ai" | "hand") | null;
+                                /** @description Free note. */
                                 note: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The pay mark set on this document by hand; empty when none.
+                                 * @enum {string}
+                                 */
                                 payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                                /** @enum {string} */
+                                /**
+                                 * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                                 * @enum {string}
+                                 */
                                 effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                 supplierKey: string | null;
+                                /** @description Name of the supplier as shown to the business. */
                                 supplierName: string;
+                                /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                                 supplierBy: ("hand" | "auto") | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                             totalIsEstimate: boolean;
+                            /** @description Page size used. */
                             limit: number;
+                            /** @description Records skipped before this page. */
                             offset: number;
+                            /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
                         };
                     };
@@ -17124,6 +19963,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     itaConnectStart: {
@@ -17158,7 +20006,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When the consent link stops working (ISO 8601, UTC). */
                             stateExpiresAt: string;
                         };
                     };
@@ -17251,6 +20101,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     itaDisconnect: {
@@ -17285,7 +20144,10 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
-                            /** @constant */
+                            /**
+                             * @description true while the connection is in place.
+                             * @constant
+                             */
                             connected: false;
                             removed: boolean;
                         };
@@ -17379,6 +20241,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     itaVerifyAllocation: {
@@ -17420,9 +20291,12 @@ export interface operations {
                             paymentId: string;
                             /** @enum {string} */
                             verdict: "match" | "amount_mismatch" | "not_found";
+                            /** @description The tax authority's allocation number of the invoice; empty when none. */
                             allocationNumber: string;
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
                             checkedAt: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
                                 totalAgorot: number | null;
                                 vatAgorot: number | null;
@@ -17522,6 +20396,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listActivityGet: {
@@ -17549,14 +20432,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description When it happened (ISO 8601, UTC). */
                                 at: number;
                                 actorUserId: string;
                                 actorEmail: string;
                                 keyName: string;
                                 operation: string;
                                 targetIds: string[];
+                                /** @description One line saying what happened. */
                                 summary: string;
                             }[];
                             nextBefore: number | null;
@@ -17644,6 +20531,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17683,14 +20579,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description When it happened (ISO 8601, UTC). */
                                 at: number;
                                 actorUserId: string;
                                 actorEmail: string;
                                 keyName: string;
                                 operation: string;
                                 targetIds: string[];
+                                /** @description One line saying what happened. */
                                 summary: string;
                             }[];
                             nextBefore: number | null;
@@ -17785,6 +20685,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listIncomingPaymentsGet: {
@@ -17810,43 +20719,78 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the payment request (paymentGet); null when none. */
                                 paymentId: string;
+                                /** @description Identifier of the business. */
                                 businessId: string;
                                 businessName: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                                /** @description Name of the supplier as shown to the business. */
                                 supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
                                 supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
                                 openAmount: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
                                 currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
                                 vatIncluded: boolean;
+                                /** @description Free text describing it. */
                                 description: string;
+                                /** @description The payment's link page, to share with the supplier. */
                                 link: string;
+                                /** @description Invoice files attached, oldest first. */
                                 invoices: {
+                                    /** @description Identifier of the stored file. */
                                     fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
                                     contentType: string;
+                                    /** @description Size of the file in bytes. */
                                     size: number;
+                                    /** @description When the file was uploaded (ISO 8601, UTC). */
                                     uploadedAt: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
                                 }[];
+                                /** @description The proof of payment attached; null when none. */
                                 proof: {
+                                    /** @description Identifier of the stored file. */
                                     fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
                                     contentType: string;
+                                    /** @description Size of the file in bytes. */
                                     size: number;
+                                    /** @description When the file was uploaded (ISO 8601, UTC). */
                                     uploadedAt: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
                                 } | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                                 paidAt: string | null;
                             }[];
                             contacts: {
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
                             };
                         };
@@ -17933,6 +20877,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17969,43 +20922,78 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the payment request (paymentGet); null when none. */
                                 paymentId: string;
+                                /** @description Identifier of the business. */
                                 businessId: string;
                                 businessName: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                                /** @description Name of the supplier as shown to the business. */
                                 supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
                                 supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
                                 openAmount: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
                                 currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
                                 vatIncluded: boolean;
+                                /** @description Free text describing it. */
                                 description: string;
+                                /** @description The payment's link page, to share with the supplier. */
                                 link: string;
+                                /** @description Invoice files attached, oldest first. */
                                 invoices: {
+                                    /** @description Identifier of the stored file. */
                                     fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
                                     contentType: string;
+                                    /** @description Size of the file in bytes. */
                                     size: number;
+                                    /** @description When the file was uploaded (ISO 8601, UTC). */
                                     uploadedAt: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
                                 }[];
+                                /** @description The proof of payment attached; null when none. */
                                 proof: {
+                                    /** @description Identifier of the stored file. */
                                     fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
                                     contentType: string;
+                                    /** @description Size of the file in bytes. */
                                     size: number;
+                                    /** @description When the file was uploaded (ISO 8601, UTC). */
                                     uploadedAt: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
                                 } | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                                 paidAt: string | null;
                             }[];
                             contacts: {
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
                             };
                         };
@@ -18099,6 +21087,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listManualSuppliersGet: {
@@ -18125,11 +21122,18 @@ export interface operations {
                         ok: true;
                         result: {
                             suppliers: {
+                                /** @description The key that identifies it. */
                                 key: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Email address. */
                                 email: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "supplier" | "freelancer";
                                 manual: boolean;
                                 paymentCount: number;
@@ -18220,6 +21224,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18257,11 +21270,18 @@ export interface operations {
                         ok: true;
                         result: {
                             suppliers: {
+                                /** @description The key that identifies it. */
                                 key: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Email address. */
                                 email: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "supplier" | "freelancer";
                                 manual: boolean;
                                 paymentCount: number;
@@ -18359,6 +21379,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listSignupDocsGet: {
@@ -18385,23 +21414,40 @@ export interface operations {
                         ok: true;
                         result: {
                             docs: {
+                                /** @description Identifier of the invoice document (invoiceGet). */
                                 docId: string;
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description File format: pdf or docx.
+                                 * @enum {string}
+                                 */
                                 format: "pdf" | "docx";
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description Number of pages. */
                                 pageCount: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                                 fieldCount: number;
-                                /** @enum {string} */
+                                /**
+                                 * @description Whether the AI analysis ran: analyzed or failed.
+                                 * @enum {string}
+                                 */
                                 analysisStatus: "analyzed" | "failed";
                                 filled: {
+                                    /** @description Identifier of the stored file. */
                                     fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
+                                    /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
                                 }[];
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -18488,6 +21534,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18525,23 +21580,40 @@ export interface operations {
                         ok: true;
                         result: {
                             docs: {
+                                /** @description Identifier of the invoice document (invoiceGet). */
                                 docId: string;
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description File format: pdf or docx.
+                                 * @enum {string}
+                                 */
                                 format: "pdf" | "docx";
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description Number of pages. */
                                 pageCount: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                                 fieldCount: number;
-                                /** @enum {string} */
+                                /**
+                                 * @description Whether the AI analysis ran: analyzed or failed.
+                                 * @enum {string}
+                                 */
                                 analysisStatus: "analyzed" | "failed";
                                 filled: {
+                                    /** @description Identifier of the stored file. */
                                     fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
+                                    /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
                                 }[];
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -18635,6 +21707,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listTeamGet: {
@@ -18661,22 +21742,37 @@ export interface operations {
                         ok: true;
                         result: {
                             members: {
+                                /** @description Identifier of the user. */
                                 userId: string;
+                                /** @description Email address. */
                                 email: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description admin (may manage the team, keys and settings) or user.
+                                 * @enum {string}
+                                 */
                                 role: "admin" | "user";
+                                /** @description When the member joined (ISO 8601, UTC). */
                                 joinedAt: string;
                                 isYou: boolean;
                             }[];
                             invites: {
+                                /** @description Identifier of the invite (listTeam). */
                                 inviteId: string;
+                                /** @description Email address. */
                                 email: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description admin (may manage the team, keys and settings) or user.
+                                 * @enum {string}
+                                 */
                                 role: "admin" | "user";
+                                /** @description The state of the record (one of the listed values). */
                                 status: string;
+                                /** @description When it expires (ISO 8601, UTC). */
                                 expiresAt: string;
                                 expired: boolean;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                                 sentAt: string;
                             }[];
                         };
@@ -18763,6 +21859,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18800,22 +21905,37 @@ export interface operations {
                         ok: true;
                         result: {
                             members: {
+                                /** @description Identifier of the user. */
                                 userId: string;
+                                /** @description Email address. */
                                 email: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description admin (may manage the team, keys and settings) or user.
+                                 * @enum {string}
+                                 */
                                 role: "admin" | "user";
+                                /** @description When the member joined (ISO 8601, UTC). */
                                 joinedAt: string;
                                 isYou: boolean;
                             }[];
                             invites: {
+                                /** @description Identifier of the invite (listTeam). */
                                 inviteId: string;
+                                /** @description Email address. */
                                 email: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description admin (may manage the team, keys and settings) or user.
+                                 * @enum {string}
+                                 */
                                 role: "admin" | "user";
+                                /** @description The state of the record (one of the listed values). */
                                 status: string;
+                                /** @description When it expires (ISO 8601, UTC). */
                                 expiresAt: string;
                                 expired: boolean;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                                 sentAt: string;
                             }[];
                         };
@@ -18902,6 +22022,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18946,7 +22075,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When the consent link stops working (ISO 8601, UTC). */
                             stateExpiresAt: string;
                         };
                     };
@@ -19039,6 +22170,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     mailboxDisconnect: {
@@ -19076,6 +22216,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
                             /** @constant */
                             removed: true;
@@ -19171,6 +22312,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     mailboxImportCancel: {
@@ -19208,20 +22358,34 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the mailbox import (mailboxImportStart). */
                             importId: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
                             since: number;
+                            /** @description Identifier of the mailbox label; empty for the whole inbox. */
                             labelId: string | null;
-                            /** @enum {string} */
-                            status: "running" | "done" | "canceled" | "stopped";
+                            /**
+                             * @description partial: some mails were read, the provider kept failing on others; failed: none could be read; stopped: the AI quota ran out or the mailbox needs reconnecting.
+                             * @enum {string}
+                             */
+                            status: "running" | "done" | "partial" | "failed" | "canceled" | "stopped";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string;
                             total: number;
                             seen: number;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: number;
                             duplicates: number;
                             noInvoice: number;
                             errors: number;
+                            /** @description Mails left in a temporary provider error: the next import of this mailbox or its automation's next poll tries them again. */
+                            retryLater: number;
+                            /** @description While running but not moving (a batch waiting to retry, or its worker gone): when it goes on, at the latest. */
+                            resumesAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
                         };
                     };
@@ -19307,6 +22471,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19429,6 +22602,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19565,6 +22747,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     mailboxImportStart: {
@@ -19608,20 +22799,34 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the mailbox import (mailboxImportStart). */
                             importId: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
                             since: number;
+                            /** @description Identifier of the mailbox label; empty for the whole inbox. */
                             labelId: string | null;
-                            /** @enum {string} */
-                            status: "running" | "done" | "canceled" | "stopped";
+                            /**
+                             * @description partial: some mails were read, the provider kept failing on others; failed: none could be read; stopped: the AI quota ran out or the mailbox needs reconnecting.
+                             * @enum {string}
+                             */
+                            status: "running" | "done" | "partial" | "failed" | "canceled" | "stopped";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string;
                             total: number;
                             seen: number;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: number;
                             duplicates: number;
                             noInvoice: number;
                             errors: number;
+                            /** @description Mails left in a temporary provider error: the next import of this mailbox or its automation's next poll tries them again. */
+                            retryLater: number;
+                            /** @description While running but not moving (a batch waiting to retry, or its worker gone): when it goes on, at the latest. */
+                            resumesAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
                         };
                     };
@@ -19714,6 +22919,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     mailboxListAccountsGet: {
@@ -19739,13 +22953,20 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Email address. */
                                 email: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
                                 statusReason: string;
                                 automations: number;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -19832,6 +23053,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19868,13 +23098,20 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Email address. */
                                 email: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
                                 statusReason: string;
                                 automations: number;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -19968,6 +23205,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     mailboxListLabelsGet: {
@@ -19995,9 +23241,13 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Kind of record (one of the listed values). */
                                 type: string;
                             }[];
                         };
@@ -20084,6 +23334,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20123,9 +23382,13 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Kind of record (one of the listed values). */
                                 type: string;
                             }[];
                         };
@@ -20212,6 +23475,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20258,11 +23530,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the scanned mail (mailsList). */
                             seenId: string;
                             /** @enum {string} */
                             outcome: "imported" | "duplicate" | "error";
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string | null;
+                            /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                             duplicateOf: string | null;
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string;
                             ruleId: string | null;
                         };
@@ -20356,6 +23632,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     mailboxMailGetGet: {
@@ -20383,14 +23668,20 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the scanned mail (mailsList). */
                             seenId: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
                             result: string;
                             headers: {
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
                                 cc: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string;
                             };
                             html: string;
@@ -20479,6 +23770,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20518,14 +23818,20 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the scanned mail (mailsList). */
                             seenId: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
                             result: string;
                             headers: {
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
                                 cc: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string;
                             };
                             html: string;
@@ -20614,6 +23920,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20657,6 +23972,7 @@ export interface operations {
                         result: {
                             filled: number;
                             failed: number;
+                            /** @description How many are left to do. */
                             remaining: number;
                         };
                     };
@@ -20749,6 +24065,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     mailsListGet: {
@@ -20781,22 +24106,38 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the scanned mail (mailsList). */
                                 seenId: string;
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string;
                                 /** @enum {string} */
                                 result: "processing" | "imported" | "no_invoice" | "duplicate" | "error";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string;
+                                /** @description Invoice files attached, oldest first. */
                                 invoices: number;
                                 docIds: string[];
+                                /** @description Times the mail was processed. */
+                                attempts: number;
+                                /** @description The error is temporary (the provider failed): the next import of the mailbox or its automation's next poll tries again. */
+                                willRetry: boolean;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                             totalIsEstimate: boolean;
+                            /** @description Page size used. */
                             limit: number;
+                            /** @description Records skipped before this page. */
                             offset: number;
+                            /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
                         };
                     };
@@ -20882,6 +24223,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20940,22 +24290,38 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the scanned mail (mailsList). */
                                 seenId: string;
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string;
                                 /** @enum {string} */
                                 result: "processing" | "imported" | "no_invoice" | "duplicate" | "error";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string;
+                                /** @description Invoice files attached, oldest first. */
                                 invoices: number;
                                 docIds: string[];
+                                /** @description Times the mail was processed. */
+                                attempts: number;
+                                /** @description The error is temporary (the provider failed): the next import of the mailbox or its automation's next poll tries again. */
+                                willRetry: boolean;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                             totalIsEstimate: boolean;
+                            /** @description Page size used. */
                             limit: number;
+                            /** @description Records skipped before this page. */
                             offset: number;
+                            /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
                         };
                     };
@@ -21048,6 +24414,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     marketConnectStart: {
@@ -21085,7 +24460,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When the consent link stops working (ISO 8601, UTC). */
                             stateExpiresAt: string;
                         };
                     };
@@ -21171,6 +24548,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21307,6 +24693,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     marketListAccountsGet: {
@@ -21333,14 +24728,24 @@ export interface operations {
                         ok: true;
                         result: {
                             configured: boolean;
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -21427,6 +24832,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21464,14 +24878,24 @@ export interface operations {
                         ok: true;
                         result: {
                             configured: boolean;
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -21558,6 +24982,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21604,25 +25037,42 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: string;
+                            /** @description The account's name at the provider. */
                             accountName: string;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "pending" | "ready" | "failed";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string | null;
+                            /** @description The stored files. */
                             files: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string;
                             }[];
                             send: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
+                            /** @description When it was last synced (ISO 8601, UTC); null when never. */
                             syncedAt: string | null;
                         };
                     };
@@ -21715,6 +25165,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     marketTransactionsGet: {
@@ -21743,23 +25202,34 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
+                            /** @description The account's name at the provider. */
                             accountName: string;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "not_synced" | "pending" | "ready" | "failed";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string | null;
+                            /** @description When it was last synced (ISO 8601, UTC); null when never. */
                             syncedAt: string | null;
                             transactions: {
                                 /** @description Upwork's record id */
                                 id: string | null;
                                 /** @description YYYY-MM-DD */
                                 date: string | null;
+                                /** @description Kind of record (one of the listed values). */
                                 type: string | null;
                                 subtype: string | null;
+                                /** @description Free text describing it. */
                                 description: string | null;
                                 /** @description Decimal as a string, signed as Upwork reports it */
                                 amount: string | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
                                 /** @description Running balance after the transaction */
                                 balance: string | null;
@@ -21767,6 +25237,7 @@ export interface operations {
                                 agency: string | null;
                                 company: string | null;
                                 invoiceId: string | null;
+                                /** @description The state of the record (one of the listed values). */
                                 status: string | null;
                             }[];
                         };
@@ -21853,6 +25324,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21894,23 +25374,34 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
+                            /** @description The account's name at the provider. */
                             accountName: string;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "not_synced" | "pending" | "ready" | "failed";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string | null;
+                            /** @description When it was last synced (ISO 8601, UTC); null when never. */
                             syncedAt: string | null;
                             transactions: {
                                 /** @description Upwork's record id */
                                 id: string | null;
                                 /** @description YYYY-MM-DD */
                                 date: string | null;
+                                /** @description Kind of record (one of the listed values). */
                                 type: string | null;
                                 subtype: string | null;
+                                /** @description Free text describing it. */
                                 description: string | null;
                                 /** @description Decimal as a string, signed as Upwork reports it */
                                 amount: string | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
                                 /** @description Running balance after the transaction */
                                 balance: string | null;
@@ -21918,6 +25409,7 @@ export interface operations {
                                 agency: string | null;
                                 company: string | null;
                                 invoiceId: string | null;
+                                /** @description The state of the record (one of the listed values). */
                                 status: string | null;
                             }[];
                         };
@@ -22011,6 +25503,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     markPaid: {
@@ -22030,12 +25531,14 @@ export interface operations {
                     paymentId: string;
                     /** @description Optional proof of payment (a bank screenshot or PDF), stored with a download link. */
                     proof?: {
-                        /** @description File name of the proof; path parts and control characters are removed. */
-                        fileName: string;
-                        /** @description application/pdf, image/jpeg, image/png, image/webp or image/heic; must match the bytes. */
-                        mimeType: string;
-                        /** @description The file, base64 without a data: prefix, at most 5 MB decoded. */
-                        dataBase64: string;
+                        /** @description File name of the proof (required with dataBase64); path parts and control characters are removed. */
+                        fileName?: string;
+                        /** @description application/pdf, image/jpeg, image/png, image/webp or image/heic; must match the bytes. Required with dataBase64. */
+                        mimeType?: string;
+                        /** @description The file, base64 without a data: prefix, at most 5 MB decoded; or send fileId instead. */
+                        dataBase64?: string;
+                        /** @description An upload from createUploadUrl (purpose proof) whose PUT succeeded, instead of dataBase64. */
+                        fileId?: string;
                     };
                 };
             };
@@ -22057,82 +25560,161 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
                             supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
                             openAmount: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
                             currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
                             vatIncluded: boolean;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
                             invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
                             payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
                             description: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
                             channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
                             link: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description How many invoice files are attached. */
                             invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
                             hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
                             filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                             needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
                             payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
                             payoutChange: {
+                                /** @description The value before the change. */
                                 previous: string;
+                                /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                             paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
                             invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
                             viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             }[];
+                            /** @description The proof of payment attached; null when none. */
                             proof: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
                             payout: {
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode?: string;
+                                /** @description Bank branch number. */
                                 bankBranch?: string;
+                                /** @description Bank account number. */
                                 bankAccount?: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone?: string;
                             } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
                             supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
                             readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
                             canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
                             messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
                                 attempts: number;
+                                /** @description The last delivery error; null when none. */
                                 lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -22226,6 +25808,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     myBusinessesGet: {
@@ -22251,10 +25842,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the business. */
                                 businessId: string;
                                 businessName: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description admin (may manage the team, keys and settings) or user.
+                                 * @enum {string}
+                                 */
                                 role: "admin" | "user";
                             }[];
                         };
@@ -22341,6 +25937,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22377,10 +25982,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of the business. */
                                 businessId: string;
                                 businessName: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description admin (may manage the team, keys and settings) or user.
+                                 * @enum {string}
+                                 */
                                 role: "admin" | "user";
                             }[];
                         };
@@ -22474,6 +26084,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     paymentGetGet: {
@@ -22501,82 +26120,161 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
                             supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
                             openAmount: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
                             currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
                             vatIncluded: boolean;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
                             invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
                             payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
                             description: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
                             channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
                             link: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description How many invoice files are attached. */
                             invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
                             hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
                             filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                             needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
                             payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
                             payoutChange: {
+                                /** @description The value before the change. */
                                 previous: string;
+                                /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                             paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
                             invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
                             viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             }[];
+                            /** @description The proof of payment attached; null when none. */
                             proof: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
                             payout: {
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode?: string;
+                                /** @description Bank branch number. */
                                 bankBranch?: string;
+                                /** @description Bank account number. */
                                 bankAccount?: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone?: string;
                             } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
                             supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
                             readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
                             canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
                             messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
                                 attempts: number;
+                                /** @description The last delivery error; null when none. */
                                 lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -22663,6 +26361,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22702,82 +26409,161 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
                             supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
                             openAmount: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
                             currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
                             vatIncluded: boolean;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
                             invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
                             payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
                             description: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
                             channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
                             link: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description How many invoice files are attached. */
                             invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
                             hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
                             filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                             needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
                             payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
                             payoutChange: {
+                                /** @description The value before the change. */
                                 previous: string;
+                                /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                             paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
                             invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
                             viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             }[];
+                            /** @description The proof of payment attached; null when none. */
                             proof: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
                             payout: {
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode?: string;
+                                /** @description Bank branch number. */
                                 bankBranch?: string;
+                                /** @description Bank account number. */
                                 bankAccount?: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone?: string;
                             } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
                             supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
                             readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
                             canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
                             messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
                                 attempts: number;
+                                /** @description The last delivery error; null when none. */
                                 lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -22864,6 +26650,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22904,48 +26699,91 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                                /** @description Name of the supplier as shown to the business. */
                                 supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
                                 supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
+                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                 supplierKey: string;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
                                 openAmount: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
                                 currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
                                 vatIncluded: boolean;
+                                /** @description true: the payment turns ready only once the supplier attached an invoice. */
                                 invoiceRequired: boolean;
+                                /** @description Payout methods offered to the supplier: bank, bit. */
                                 payMethods: ("bank" | "bit")[];
+                                /** @description Free text describing it. */
                                 description: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "wa" | "em" | "link";
+                                /** @description The payment's link page, to share with the supplier. */
                                 link: string;
+                                /** @description The first invoice file attached; null when none. */
                                 invoice: {
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
                                 } | null;
+                                /** @description How many invoice files are attached. */
                                 invoiceCount: number;
+                                /** @description true when a proof of payment is attached. */
                                 hasProof: boolean;
+                                /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                 itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                                 * @enum {string}
+                                 */
                                 filedBy: "business" | "public";
+                                /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                                 needsReview: boolean;
+                                /** @description true when the supplier changed their payout details from the ones on file. */
                                 payoutChanged: boolean;
+                                /** @description The payout details before and after the supplier changed them; null when unchanged. */
                                 payoutChange: {
+                                    /** @description The value before the change. */
                                     previous: string;
+                                    /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
+                                /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                                 paidAt: string | null;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                             totalIsEstimate: boolean;
+                            /** @description Page size used. */
                             limit: number;
+                            /** @description Records skipped before this page. */
                             offset: number;
+                            /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
                         };
                     };
@@ -23031,6 +26869,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23091,48 +26938,91 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                                /** @description Name of the supplier as shown to the business. */
                                 supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
                                 supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
+                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                 supplierKey: string;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
                                 openAmount: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
                                 currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
                                 vatIncluded: boolean;
+                                /** @description true: the payment turns ready only once the supplier attached an invoice. */
                                 invoiceRequired: boolean;
+                                /** @description Payout methods offered to the supplier: bank, bit. */
                                 payMethods: ("bank" | "bit")[];
+                                /** @description Free text describing it. */
                                 description: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "wa" | "em" | "link";
+                                /** @description The payment's link page, to share with the supplier. */
                                 link: string;
+                                /** @description The first invoice file attached; null when none. */
                                 invoice: {
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string | null;
                                 } | null;
+                                /** @description How many invoice files are attached. */
                                 invoiceCount: number;
+                                /** @description true when a proof of payment is attached. */
                                 hasProof: boolean;
+                                /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                 itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                                 * @enum {string}
+                                 */
                                 filedBy: "business" | "public";
+                                /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                                 needsReview: boolean;
+                                /** @description true when the supplier changed their payout details from the ones on file. */
                                 payoutChanged: boolean;
+                                /** @description The payout details before and after the supplier changed them; null when unchanged. */
                                 payoutChange: {
+                                    /** @description The value before the change. */
                                     previous: string;
+                                    /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
+                                /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                                 paidAt: string | null;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                             totalIsEstimate: boolean;
+                            /** @description Page size used. */
                             limit: number;
+                            /** @description Records skipped before this page. */
                             offset: number;
+                            /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
                         };
                     };
@@ -23225,6 +27115,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     removeMember: {
@@ -23262,7 +27161,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the user. */
                             userId: string;
+                            /** @description Email address. */
                             email: string;
                             /** @constant */
                             removed: true;
@@ -23358,6 +27259,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     resendInvite: {
@@ -23395,6 +27305,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invite (listTeam). */
                             inviteId: string;
                             /** @description Email of the person to invite; the invite link goes there. */
                             email: string;
@@ -23403,10 +27314,14 @@ export interface operations {
                              * @enum {string}
                              */
                             role: "admin" | "user";
+                            /** @description The state of the record (one of the listed values). */
                             status: string;
+                            /** @description When it expires (ISO 8601, UTC). */
                             expiresAt: string;
                             expired: boolean;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string;
                         };
                     };
@@ -23499,6 +27414,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     resendPayment: {
@@ -23541,82 +27465,161 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
                             supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
                             openAmount: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
                             currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
                             vatIncluded: boolean;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
                             invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
                             payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
                             description: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
                             channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
                             link: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description How many invoice files are attached. */
                             invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
                             hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
                             filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                             needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
                             payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
                             payoutChange: {
+                                /** @description The value before the change. */
                                 previous: string;
+                                /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                             paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
                             invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
                             viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             }[];
+                            /** @description The proof of payment attached; null when none. */
                             proof: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
                             payout: {
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode?: string;
+                                /** @description Bank branch number. */
                                 bankBranch?: string;
+                                /** @description Bank account number. */
                                 bankAccount?: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone?: string;
                             } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
                             supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
                             readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
                             canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
                             messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
                                 attempts: number;
+                                /** @description The last delivery error; null when none. */
                                 lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -23703,6 +27706,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23752,82 +27764,161 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
                             supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
                             openAmount: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
                             currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
                             vatIncluded: boolean;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
                             invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
                             payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
                             description: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
                             channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
                             link: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description How many invoice files are attached. */
                             invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
                             hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
                             filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                             needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
                             payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
                             payoutChange: {
+                                /** @description The value before the change. */
                                 previous: string;
+                                /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                             paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
                             invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
                             viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             }[];
+                            /** @description The proof of payment attached; null when none. */
                             proof: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
                             payout: {
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode?: string;
+                                /** @description Bank branch number. */
                                 bankBranch?: string;
+                                /** @description Bank account number. */
                                 bankAccount?: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone?: string;
                             } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
                             supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
                             readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
                             canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
                             messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
                                 attempts: number;
+                                /** @description The last delivery error; null when none. */
                                 lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -23921,6 +28012,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     revokeInvite: {
@@ -23958,9 +28058,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invite (listTeam). */
                             inviteId: string;
+                            /** @description Email address. */
                             email: string;
-                            /** @constant */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @constant
+                             */
                             status: "revoked";
                         };
                     };
@@ -24053,6 +28158,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     saveBusinessIntegration: {
@@ -24102,7 +28216,9 @@ export interface operations {
                         ok: true;
                         result: {
                             provider: string;
+                            /** @description true while the connection is in place. */
                             connected: boolean;
+                            /** @description Free note. */
                             note: string;
                             hasApiKey: boolean;
                             hasApiSecret: boolean;
@@ -24197,6 +28313,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     saveSupplierContact: {
@@ -24219,6 +28344,8 @@ export interface operations {
                      * @enum {string}
                      */
                     kind?: "supplier" | "freelancer";
+                    /** @description The supplier's name, as lists show it. */
+                    name?: string;
                     /** @description Contact person. "" clears. */
                     fullName?: string;
                     /** @description Company name. "" clears. */
@@ -24269,11 +28396,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The key that identifies it. */
                             key: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Phone number in E.164 form (+972…). */
                             phone: string | null;
+                            /** @description Email address. */
                             email: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Kind of record (one of the listed values).
+                             * @enum {string}
+                             */
                             kind: "supplier" | "freelancer";
                             fullName: string;
                             companyName: string;
@@ -24284,20 +28418,34 @@ export interface operations {
                             phone2: string;
                             personalEmail: string;
                             companyEmail: string;
+                            /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                             bankCode: string;
+                            /** @description Bank branch number. */
                             bankBranch: string;
+                            /** @description Bank account number. */
                             bankAccount: string;
+                            /** @description Name of the account holder. */
                             bankBeneficiary: string;
+                            /** @description Phone number registered with Bit, for payouts by Bit. */
                             bitPhone: string;
                             notes: string;
                             supplierSide: {
+                                /** @description Display name. */
                                 name: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode: string;
+                                /** @description Bank branch number. */
                                 bankBranch: string;
+                                /** @description Bank account number. */
                                 bankAccount: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone: string;
                                 submittedAt: string;
                             } | null;
@@ -24392,6 +28540,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     setBusinessApp: {
@@ -24436,6 +28593,7 @@ export interface operations {
                         result: {
                             apps: {
                                 incoming: boolean;
+                                /** @description Invoice files attached, oldest first. */
                                 invoices: boolean;
                                 payments: boolean;
                                 software: boolean;
@@ -24535,6 +28693,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     setMyPublicLink: {
@@ -24572,7 +28739,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The lowercase name in the standing link address. */
                             slug: string;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
                         };
                     };
@@ -24665,6 +28834,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     softwareListGet: {
@@ -24690,15 +28868,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                                 vendorKey: string;
                                 hidden: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description How often it runs.
+                                 * @enum {string}
+                                 */
                                 cadence: "auto" | "monthly" | "yearly";
+                                /** @description How many invoice documents it holds. */
                                 docCount: number;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                         };
                     };
@@ -24784,6 +28971,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24820,15 +29016,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                                 vendorKey: string;
                                 hidden: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description How often it runs.
+                                 * @enum {string}
+                                 */
                                 cadence: "auto" | "monthly" | "yearly";
+                                /** @description How many invoice documents it holds. */
                                 docCount: number;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                         };
                     };
@@ -24914,6 +29119,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24964,6 +29178,7 @@ export interface operations {
                             classified: number;
                             software: number;
                             suppliers: number;
+                            /** @description How many are left to do. */
                             remaining: number;
                         };
                     };
@@ -25056,6 +29271,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     softwareToSupplier: {
@@ -25093,14 +29317,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Phone number in E.164 form (+972…). */
                             phone: string | null;
+                            /** @description Email address. */
                             email: string | null;
+                            /** @description VAT or company id, as read from the document; null when not read. */
                             vatId: string | null;
+                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                             vendorKey: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "open" | "dismissed" | "created" | "software";
+                            /** @description How many invoice documents it holds. */
                             docCount: number;
                         };
                     };
@@ -25186,6 +29420,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25239,12 +29482,19 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                             vendorKey: string;
                             hidden: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description How often it runs.
+                             * @enum {string}
+                             */
                             cadence: "auto" | "monthly" | "yearly";
+                            /** @description How many invoice documents it holds. */
                             docCount: number;
                         };
                     };
@@ -25337,6 +29587,744 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    spendExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description First invoice date, YYYY-MM-DD (inclusive). */
+                    from: string;
+                    /** @description Last invoice date, YYYY-MM-DD (inclusive); at most 731 days after from. */
+                    to: string;
+                    /**
+                     * @description The second dimension: category (categoriesList ids), supplier (supplierKey), or payMethod (the pay mark in force). Default category.
+                     * @default category
+                     * @enum {string}
+                     */
+                    by?: "category" | "supplier" | "payMethod";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of the stored file. */
+                            fileId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
+                            fileName: string;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            url: string;
+                            /** @description Size of the file in bytes. */
+                            size: number;
+                            rows: number;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    spendSummaryGet: {
+        parameters: {
+            query: {
+                from: string;
+                to: string;
+                by?: "category" | "supplier" | "payMethod";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Sender of the mail. */
+                            from: string;
+                            /** @description Recipient: an email address or a phone number in E.164 form. */
+                            to: string;
+                            /** @enum {string} */
+                            by: "category" | "supplier" | "payMethod";
+                            rows: {
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: string | null;
+                                /** @description The key that identifies it. */
+                                key: string | null;
+                                /** @description Label shown to people. */
+                                label: string | null;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                totalMinor: number;
+                                /** @description VAT in minor units of the currency; null when unknown. */
+                                vatMinor: number;
+                                netMinor: number;
+                                withoutVat: number;
+                                filter: {
+                                    /** @description Sender of the mail. */
+                                    from: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
+                                    category?: string;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    supplierKey?: string;
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
+                                    payMark?: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                };
+                                exact: boolean;
+                            }[];
+                            byMonth: {
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: string | null;
+                                /** @description The key that identifies it. */
+                                key: string | null;
+                                /** @description Label shown to people. */
+                                label: string | null;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                totalMinor: number;
+                                /** @description VAT in minor units of the currency; null when unknown. */
+                                vatMinor: number;
+                                netMinor: number;
+                                withoutVat: number;
+                                filter: {
+                                    /** @description Sender of the mail. */
+                                    from: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
+                                    category?: string;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    supplierKey?: string;
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
+                                    payMark?: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                };
+                                exact: boolean;
+                            }[];
+                            byKey: {
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: string | null;
+                                /** @description The key that identifies it. */
+                                key: string | null;
+                                /** @description Label shown to people. */
+                                label: string | null;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                totalMinor: number;
+                                /** @description VAT in minor units of the currency; null when unknown. */
+                                vatMinor: number;
+                                netMinor: number;
+                                withoutVat: number;
+                                filter: {
+                                    /** @description Sender of the mail. */
+                                    from: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
+                                    category?: string;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    supplierKey?: string;
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
+                                    payMark?: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                };
+                                exact: boolean;
+                            }[];
+                            totals: {
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: string | null;
+                                /** @description The key that identifies it. */
+                                key: string | null;
+                                /** @description Label shown to people. */
+                                label: string | null;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                totalMinor: number;
+                                /** @description VAT in minor units of the currency; null when unknown. */
+                                vatMinor: number;
+                                netMinor: number;
+                                withoutVat: number;
+                                filter: {
+                                    /** @description Sender of the mail. */
+                                    from: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
+                                    category?: string;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    supplierKey?: string;
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
+                                    payMark?: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                };
+                                exact: boolean;
+                            }[];
+                            withoutAmount: number;
+                            /** @description How many were duplicates of earlier records. */
+                            duplicates: number;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    spendSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description First invoice date, YYYY-MM-DD (inclusive). */
+                    from: string;
+                    /** @description Last invoice date, YYYY-MM-DD (inclusive); at most 731 days after from. */
+                    to: string;
+                    /**
+                     * @description The second dimension: category (categoriesList ids), supplier (supplierKey), or payMethod (the pay mark in force). Default category.
+                     * @default category
+                     * @enum {string}
+                     */
+                    by?: "category" | "supplier" | "payMethod";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Sender of the mail. */
+                            from: string;
+                            /** @description Recipient: an email address or a phone number in E.164 form. */
+                            to: string;
+                            /** @enum {string} */
+                            by: "category" | "supplier" | "payMethod";
+                            rows: {
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: string | null;
+                                /** @description The key that identifies it. */
+                                key: string | null;
+                                /** @description Label shown to people. */
+                                label: string | null;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                totalMinor: number;
+                                /** @description VAT in minor units of the currency; null when unknown. */
+                                vatMinor: number;
+                                netMinor: number;
+                                withoutVat: number;
+                                filter: {
+                                    /** @description Sender of the mail. */
+                                    from: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
+                                    category?: string;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    supplierKey?: string;
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
+                                    payMark?: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                };
+                                exact: boolean;
+                            }[];
+                            byMonth: {
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: string | null;
+                                /** @description The key that identifies it. */
+                                key: string | null;
+                                /** @description Label shown to people. */
+                                label: string | null;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                totalMinor: number;
+                                /** @description VAT in minor units of the currency; null when unknown. */
+                                vatMinor: number;
+                                netMinor: number;
+                                withoutVat: number;
+                                filter: {
+                                    /** @description Sender of the mail. */
+                                    from: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
+                                    category?: string;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    supplierKey?: string;
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
+                                    payMark?: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                };
+                                exact: boolean;
+                            }[];
+                            byKey: {
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: string | null;
+                                /** @description The key that identifies it. */
+                                key: string | null;
+                                /** @description Label shown to people. */
+                                label: string | null;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                totalMinor: number;
+                                /** @description VAT in minor units of the currency; null when unknown. */
+                                vatMinor: number;
+                                netMinor: number;
+                                withoutVat: number;
+                                filter: {
+                                    /** @description Sender of the mail. */
+                                    from: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
+                                    category?: string;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    supplierKey?: string;
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
+                                    payMark?: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                };
+                                exact: boolean;
+                            }[];
+                            totals: {
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: string | null;
+                                /** @description The key that identifies it. */
+                                key: string | null;
+                                /** @description Label shown to people. */
+                                label: string | null;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                totalMinor: number;
+                                /** @description VAT in minor units of the currency; null when unknown. */
+                                vatMinor: number;
+                                netMinor: number;
+                                withoutVat: number;
+                                filter: {
+                                    /** @description Sender of the mail. */
+                                    from: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Expense category id (categoriesList); empty when uncategorized. */
+                                    category?: string;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    supplierKey?: string;
+                                    /**
+                                     * @description The pay mark set on this document by hand; empty when none.
+                                     * @enum {string}
+                                     */
+                                    payMark?: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                                };
+                                exact: boolean;
+                            }[];
+                            withoutAmount: number;
+                            /** @description How many were duplicates of earlier records. */
+                            duplicates: number;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     statementDelete: {
@@ -25374,7 +30362,9 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description true once deleted. */
                             deleted: boolean;
                         };
                     };
@@ -25467,6 +30457,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     statementsListGet: {
@@ -25493,25 +30492,42 @@ export interface operations {
                         ok: true;
                         result: {
                             statements: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description The account's name at the provider. */
                                 accountName: string;
+                                /** @description Calendar month, YYYY-MM (Israel time). */
                                 month: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "ready" | "failed";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description The stored files. */
                                 files: {
+                                    /** @description Identifier of the stored file. */
                                     fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
                                     contentType: string;
+                                    /** @description Size of the file in bytes. */
                                     size: number;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string;
                                 }[];
                                 send: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description When it was requested (ISO 8601, UTC). */
                                 requestedAt: string;
+                                /** @description When it was last synced (ISO 8601, UTC); null when never. */
                                 syncedAt: string | null;
                             }[];
                         };
@@ -25598,6 +30614,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25635,25 +30660,42 @@ export interface operations {
                         ok: true;
                         result: {
                             statements: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description The account's name at the provider. */
                                 accountName: string;
+                                /** @description Calendar month, YYYY-MM (Israel time). */
                                 month: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "ready" | "failed";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description The stored files. */
                                 files: {
+                                    /** @description Identifier of the stored file. */
                                     fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
                                     fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
                                     contentType: string;
+                                    /** @description Size of the file in bytes. */
                                     size: number;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                     url: string;
                                 }[];
                                 send: {
                                     [key: string]: unknown;
                                 } | null;
+                                /** @description When it was requested (ISO 8601, UTC). */
                                 requestedAt: string;
+                                /** @description When it was last synced (ISO 8601, UTC); null when never. */
                                 syncedAt: string | null;
                             }[];
                         };
@@ -25740,6 +30782,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25786,10 +30837,15 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string;
+                            /** @description Recipient: an email address or a phone number in E.164 form. */
                             to: string[];
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description The accounts it covers. */
                             accounts: string[];
+                            /** @description What was looked for and not found (named in the README inside the ZIP). */
                             missing: string[];
                             messageIds: string[];
                         };
@@ -25883,6 +30939,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     statementsZip: {
@@ -25922,12 +30987,19 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description Size of the file in bytes. */
                             size: number;
+                            /** @description How many files the ZIP holds. */
                             entries: number;
+                            /** @description The accounts it covers. */
                             accounts: string[];
+                            /** @description What was looked for and not found (named in the README inside the ZIP). */
                             missing: string[];
                         };
                     };
@@ -26020,6 +31092,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     suppliersListGet: {
@@ -26045,17 +31126,26 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description The key that identifies it. */
                                 key: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Email address. */
                                 email: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "supplier" | "freelancer";
                                 manual: boolean;
                                 paymentCount: number;
                                 lastPaymentAt: string | null;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                         };
                     };
@@ -26141,6 +31231,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26177,17 +31276,26 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description The key that identifies it. */
                                 key: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Email address. */
                                 email: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 kind: "supplier" | "freelancer";
                                 manual: boolean;
                                 paymentCount: number;
                                 lastPaymentAt: string | null;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                         };
                     };
@@ -26273,6 +31381,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26332,16 +31449,22 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description true when this call created it (false: it already existed and was updated). */
                             created: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                                 supplierKey: string;
                                 existing: boolean;
                                 assigned: number;
                             }[];
                             needsContact: string[];
                             notFound: string[];
+                            /** @description true when nothing was stored because it duplicates an earlier record (see duplicateOf). */
                             skipped: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string;
                             }[];
                         };
@@ -26428,6 +31551,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26474,8 +31606,11 @@ export interface operations {
                         result: {
                             dismissed: string[];
                             notFound: string[];
+                            /** @description true when nothing was stored because it duplicates an earlier record (see duplicateOf). */
                             skipped: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string;
                             }[];
                         };
@@ -26569,6 +31704,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     supplierSuggestionsListGet: {
@@ -26594,17 +31738,29 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description VAT or company id, as read from the document; null when not read. */
                                 vatId: string | null;
+                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                                 vendorKey: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "open" | "dismissed" | "created" | "software";
+                                /** @description How many invoice documents it holds. */
                                 docCount: number;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                         };
                     };
@@ -26690,6 +31846,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26726,17 +31891,29 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The records of this page, in the documented order. */
                             items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Phone number in E.164 form (+972…). */
                                 phone: string | null;
+                                /** @description Email address. */
                                 email: string | null;
+                                /** @description VAT or company id, as read from the document; null when not read. */
                                 vatId: string | null;
+                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                                 vendorKey: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "open" | "dismissed" | "created" | "software";
+                                /** @description How many invoice documents it holds. */
                                 docCount: number;
                             }[];
+                            /** @description How many records match in all (not only on this page). */
                             total: number;
                         };
                     };
@@ -26822,6 +31999,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26866,12 +32052,19 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Display name. */
                             name: string;
+                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                             vendorKey: string;
                             hidden: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description How often it runs.
+                             * @enum {string}
+                             */
                             cadence: "auto" | "monthly" | "yearly";
+                            /** @description How many invoice documents it holds. */
                             docCount: number;
                         };
                     };
@@ -26957,6 +32150,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27228,6 +32430,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     updateInvoiceDoc: {
@@ -27276,86 +32487,160 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
+                            /** @description MIME type of the file, as checked from its bytes. */
                             contentType: string;
+                            /** @description Size of the file in bytes. */
                             size: number;
-                            /** @enum {string} */
+                            /**
+                             * @description Where it came from (one of the listed values).
+                             * @enum {string}
+                             */
                             source: "upload" | "mailbox" | "supplier";
+                            /** @description Identifier of the payment request (paymentGet); null when none. */
                             paymentId: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description unread (not read by AI yet), read, or failed (see readingError).
+                             * @enum {string}
+                             */
                             readingStatus: "unread" | "read" | "failed";
+                            /** @description Name of the issuer, as read from the document; null when not read. */
                             issuerName: string | null;
+                            /** @description Document number as printed on it; null when not read. */
                             number: string | null;
+                            /** @description Calendar date, YYYY-MM-DD. */
                             date: string;
+                            /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                             totalMinor: number | null;
+                            /** @description ISO 4217 currency code: ILS, USD or EUR. */
                             currency: string | null;
+                            /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                             docType: string | null;
+                            /** @description How it was paid, as read from the document; null when not read. */
                             payMethod: string | null;
+                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                             vendorKey: string | null;
+                            /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                             duplicateOf: string | null;
+                            /** @description Subject of the mail it came from; null for uploads. */
                             mailSubject: string | null;
+                            /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                             folderId: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How it was filed: rule, hand, or default.
+                             * @enum {string}
+                             */
                             folderBy: "rule" | "hand" | "default";
+                            /** @description Expense category id (categoriesList); empty when uncategorized. */
                             category: string;
+                            /** @description How the category was set: rule, ai or hand; null when none. */
                             categoryBy: ("rule" | "ai" | "hand") | null;
+                            /** @description Free note. */
                             note: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark set on this document by hand; empty when none.
+                             * @enum {string}
+                             */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @enum {string}
+                             */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string | null;
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
+                            /** @description What the AI read from the document; null when not read. */
                             reading: {
+                                /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
+                                    /** @description Display name. */
                                     name: string | null;
+                                    /** @description VAT or company id, as read from the document; null when not read. */
                                     vatId: string | null;
+                                    /** @description Email address. */
                                     email: string | null;
+                                    /** @description Phone number in E.164 form (+972…). */
                                     phone: string | null;
                                 };
+                                /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                 docType: ("tax_invoice" | "tax_invoice_receipt" | "receipt" | "proforma" | "credit_note" | "other") | null;
+                                /** @description Document number as printed on it; null when not read. */
                                 number: string | null;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string | null;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                 totalMinor: number | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: ("ILS" | "USD" | "EUR") | null;
+                                /** @description VAT in minor units of the currency; null when unknown. */
                                 vatMinor: number | null;
+                                /** @description How it was paid, as read from the document; null when not read. */
                                 payMethod: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other") | null;
+                                /** @description Last four digits of the card, as read from the document; null when not read. */
                                 cardEnding: string | null;
+                                /** @description Lines of the document, as read by the AI. */
                                 lineItems: {
+                                    /** @description Free text describing it. */
                                     description: string;
+                                    /** @description Quantity, as read; null when not printed. */
                                     quantity: number | null;
+                                    /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                     totalMinor: number | null;
                                 }[];
                                 bank: {
+                                    /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                     bankCode: string;
                                     branch: string;
                                     account: string;
                                     beneficiary: string;
                                 } | null;
+                                /** @description The tax authority's allocation number of the invoice; empty when none. */
                                 allocationNumber: string | null;
                             } | null;
+                            /** @description Why the AI reading failed or did not run; null when read. */
                             readingError: string | null;
+                            /** @description When the AI read it (ISO 8601, UTC); null when not read. */
                             readAt: string | null;
+                            /** @description The mailbox it came from. */
                             mailbox: {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description When the mail was received (ISO 8601, UTC). */
                                 receivedAt: string;
+                                /** @description Identifier of the mail at the mailbox provider. */
                                 messageId: string;
+                                /** @description Text of the mail body. */
                                 body: boolean;
                             } | null;
+                            /** @description Identifier of the folder rule that filed it; null when none. */
                             folderRuleId: string | null;
                             /** @enum {string} */
                             payRule: "" | "card" | "not_card";
                             categoryNeedsAi: boolean;
+                            /** @description Identifier of the supplier suggestion (supplierSuggestionsList). */
                             suggestionId: string | null;
+                            /** @description Identifier of the software tool (softwareList). */
                             softwareId: string | null;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
                         };
                     };
@@ -27448,6 +32733,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     updateMemberRole: {
@@ -27490,9 +32784,14 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the user. */
                             userId: string;
+                            /** @description Email address. */
                             email: string;
-                            /** @enum {string} */
+                            /**
+                             * @description admin (may manage the team, keys and settings) or user.
+                             * @enum {string}
+                             */
                             role: "admin" | "user";
                         };
                     };
@@ -27585,6 +32884,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     updatePaymentSettings: {
@@ -27648,82 +32956,161 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
                             supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
                             openAmount: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
                             currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
                             vatIncluded: boolean;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
                             invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
                             payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
                             description: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
                             channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
                             link: string;
+                            /** @description The first invoice file attached; null when none. */
                             invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description How many invoice files are attached. */
                             invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
                             hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
-                            /** @enum {string} */
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
                             filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
                             needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
                             payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
                             payoutChange: {
+                                /** @description The value before the change. */
                                 previous: string;
+                                /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
                             paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
                             invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
                             viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
                             invoices: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             }[];
+                            /** @description The proof of payment attached; null when none. */
                             proof: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
                                 uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string | null;
                             } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
                             payout: {
-                                /** @enum {string} */
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
                                 method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                 bankCode?: string;
+                                /** @description Bank branch number. */
                                 bankBranch?: string;
+                                /** @description Bank account number. */
                                 bankAccount?: string;
+                                /** @description Name of the account holder. */
                                 bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
                                 bitPhone?: string;
                             } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
                             sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
                             supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
                             readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
                             canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
                             messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
                                 channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
                                 to: string;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
                                 attempts: number;
+                                /** @description The last delivery error; null when none. */
                                 lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
                         };
@@ -27817,6 +33204,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     uploadInvoiceDoc: {
@@ -27832,12 +33228,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description File name; path parts and control characters are removed. */
-                    fileName: string;
-                    /** @description application/pdf, image/jpeg, image/png, image/webp or image/heic; must match the bytes. */
-                    mimeType: string;
-                    /** @description The file, base64 without a data: prefix, at most 5 MB decoded. */
-                    dataBase64: string;
+                    /** @description File name (required with dataBase64; with fileId it replaces the upload's name); path parts and control characters are removed. */
+                    fileName?: string;
+                    /** @description application/pdf, image/jpeg or image/png; must match the bytes. Required with dataBase64. */
+                    mimeType?: string;
+                    /** @description The file, base64 without a data: prefix, at most 5 MB decoded; or send fileId instead. */
+                    dataBase64?: string;
+                    /** @description An upload from createUploadUrl (purpose invoice) whose PUT succeeded, instead of dataBase64. */
+                    fileId?: string;
                     /** @description Assign to this supplier (phone or email). */
                     supplierKey?: string;
                     /** @description Supplier name to show with the assignment. */
@@ -27874,94 +33272,178 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
+                            /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
+                            /** @description MIME type of the file, as checked from its bytes. */
                             contentType: string;
+                            /** @description Size of the file in bytes. */
                             size: number;
-                            /** @enum {string} */
+                            /**
+                             * @description Where it came from (one of the listed values).
+                             * @enum {string}
+                             */
                             source: "upload" | "mailbox" | "supplier";
+                            /** @description Identifier of the payment request (paymentGet); null when none. */
                             paymentId: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description unread (not read by AI yet), read, or failed (see readingError).
+                             * @enum {string}
+                             */
                             readingStatus: "unread" | "read" | "failed";
+                            /** @description Name of the issuer, as read from the document; null when not read. */
                             issuerName: string | null;
+                            /** @description Document number as printed on it; null when not read. */
                             number: string | null;
+                            /** @description Calendar date, YYYY-MM-DD. */
                             date: string;
+                            /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                             totalMinor: number | null;
+                            /** @description ISO 4217 currency code: ILS, USD or EUR. */
                             currency: string | null;
+                            /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                             docType: string | null;
+                            /** @description How it was paid, as read from the document; null when not read. */
                             payMethod: string | null;
+                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
                             vendorKey: string | null;
+                            /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                             duplicateOf: string | null;
+                            /** @description Subject of the mail it came from; null for uploads. */
                             mailSubject: string | null;
+                            /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
                             folderId: string;
-                            /** @enum {string} */
+                            /**
+                             * @description How it was filed: rule, hand, or default.
+                             * @enum {string}
+                             */
                             folderBy: "rule" | "hand" | "default";
+                            /** @description Expense category id (categoriesList); empty when uncategorized. */
                             category: string;
+                            /** @description How the category was set: rule, ai or hand; null when none. */
                             categoryBy: ("rule" | "ai" | "hand") | null;
+                            /** @description Free note. */
                             note: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark set on this document by hand; empty when none.
+                             * @enum {string}
+                             */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
-                            /** @enum {string} */
+                            /**
+                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @enum {string}
+                             */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
                             supplierKey: string | null;
+                            /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
+                            /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
                             updatedAt: string;
+                            /** @description Identifier of the stored file. */
                             fileId: string;
+                            /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
+                            /** @description What the AI read from the document; null when not read. */
                             reading: {
+                                /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
+                                    /** @description Display name. */
                                     name: string | null;
+                                    /** @description VAT or company id, as read from the document; null when not read. */
                                     vatId: string | null;
+                                    /** @description Email address. */
                                     email: string | null;
+                                    /** @description Phone number in E.164 form (+972…). */
                                     phone: string | null;
                                 };
+                                /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
                                 docType: ("tax_invoice" | "tax_invoice_receipt" | "receipt" | "proforma" | "credit_note" | "other") | null;
+                                /** @description Document number as printed on it; null when not read. */
                                 number: string | null;
+                                /** @description Calendar date, YYYY-MM-DD. */
                                 date: string | null;
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                 totalMinor: number | null;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: ("ILS" | "USD" | "EUR") | null;
+                                /** @description VAT in minor units of the currency; null when unknown. */
                                 vatMinor: number | null;
+                                /** @description How it was paid, as read from the document; null when not read. */
                                 payMethod: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other") | null;
+                                /** @description Last four digits of the card, as read from the document; null when not read. */
                                 cardEnding: string | null;
+                                /** @description Lines of the document, as read by the AI. */
                                 lineItems: {
+                                    /** @description Free text describing it. */
                                     description: string;
+                                    /** @description Quantity, as read; null when not printed. */
                                     quantity: number | null;
+                                    /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
                                     totalMinor: number | null;
                                 }[];
                                 bank: {
+                                    /** @description Israeli bank code (e.g. 12 for Hapoalim). */
                                     bankCode: string;
                                     branch: string;
                                     account: string;
                                     beneficiary: string;
                                 } | null;
+                                /** @description The tax authority's allocation number of the invoice; empty when none. */
                                 allocationNumber: string | null;
                             } | null;
+                            /** @description Why the AI reading failed or did not run; null when read. */
                             readingError: string | null;
+                            /** @description When the AI read it (ISO 8601, UTC); null when not read. */
                             readAt: string | null;
+                            /** @description The mailbox it came from. */
                             mailbox: {
+                                /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
+                                /** @description Sender of the mail. */
                                 from: string;
+                                /** @description Subject of the mail. */
                                 subject: string;
+                                /** @description When the mail was received (ISO 8601, UTC). */
                                 receivedAt: string;
+                                /** @description Identifier of the mail at the mailbox provider. */
                                 messageId: string;
+                                /** @description Text of the mail body. */
                                 body: boolean;
                             } | null;
+                            /** @description Identifier of the folder rule that filed it; null when none. */
                             folderRuleId: string | null;
                             /** @enum {string} */
                             payRule: "" | "card" | "not_card";
                             categoryNeedsAi: boolean;
+                            /** @description Identifier of the supplier suggestion (supplierSuggestionsList). */
                             suggestionId: string | null;
+                            /** @description Identifier of the software tool (softwareList). */
                             softwareId: string | null;
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
-                            /** @constant */
+                            /**
+                             * @description true when nothing was stored because it duplicates an earlier record (see duplicateOf).
+                             * @constant
+                             */
                             skipped: false;
                         } | {
-                            /** @constant */
+                            /**
+                             * @description true when nothing was stored because it duplicates an earlier record (see duplicateOf).
+                             * @constant
+                             */
                             skipped: true;
+                            /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
                             duplicateOf: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Why: a short explanation, or a reason code (one of the listed values).
+                             * @enum {string}
+                             */
                             reason: "sha256" | "number" | "date_total";
                         };
                     };
@@ -28054,6 +33536,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     usbankConnect: {
@@ -28091,16 +33582,27 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
+                            /** @description Calendar months, YYYY-MM. */
                             months: string[];
                         };
                     };
@@ -28186,6 +33688,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28322,6 +33833,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     usbankListAccountsGet: {
@@ -28347,14 +33867,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -28441,6 +33971,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28477,14 +34016,24 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The accounts it covers. */
                             accounts: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
+                                /** @description Where it came from (one of the listed values). */
                                 source: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                 currency: string | null;
-                                /** @enum {string} */
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
                                 status: "connected" | "needs_reconnect";
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
                                 reason: string | null;
+                                /** @description When the account was connected (ISO 8601, UTC). */
                                 connectedAt: string;
                             }[];
                         };
@@ -28571,6 +34120,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28617,25 +34175,42 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                             accountId: string;
+                            /** @description Where it came from (one of the listed values). */
                             source: string;
+                            /** @description The account's name at the provider. */
                             accountName: string;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
                             month: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
                             status: "pending" | "ready" | "failed";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
                             reason: string | null;
+                            /** @description The stored files. */
                             files: {
+                                /** @description Identifier of the stored file. */
                                 fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
                                 fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
                                 contentType: string;
+                                /** @description Size of the file in bytes. */
                                 size: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                                 url: string;
                             }[];
                             send: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
+                            /** @description When it was last synced (ISO 8601, UTC); null when never. */
                             syncedAt: string | null;
                         };
                     };
@@ -28728,6 +34303,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     vendorCategoryRuleSet: {
@@ -28769,12 +34353,17 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The key that identifies it. */
                             key: string;
+                            /** @description Display name. */
                             name: string;
                             /** @enum {string} */
                             payRule: "" | "card" | "not_card";
+                            /** @description Expense category id (categoriesList); empty when uncategorized. */
                             category: string;
+                            /** @description How many records were changed. */
                             updated: number;
+                            /** @description How many are left to do. */
                             remaining: number;
                         };
                     };
@@ -28860,6 +34449,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28911,12 +34509,17 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description The key that identifies it. */
                             key: string;
+                            /** @description Display name. */
                             name: string;
                             /** @enum {string} */
                             payRule: "" | "card" | "not_card";
+                            /** @description Expense category id (categoriesList); empty when uncategorized. */
                             category: string;
+                            /** @description How many records were changed. */
                             updated: number;
+                            /** @description How many are left to do. */
                             remaining: number;
                         };
                     };
@@ -29009,6 +34612,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     vendorRulesListGet: {
@@ -29035,17 +34647,25 @@ export interface operations {
                         ok: true;
                         result: {
                             payRules: {
+                                /** @description The key that identifies it. */
                                 key: string;
+                                /** @description Display name. */
                                 name: string;
                                 /** @enum {string} */
                                 rule: "card" | "not_card";
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                             categoryRules: {
+                                /** @description The key that identifies it. */
                                 key: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Expense category id (categoriesList); empty when uncategorized. */
                                 category: string;
+                                /** @description Label shown to people. */
                                 label: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                         };
@@ -29132,6 +34752,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29169,17 +34798,25 @@ export interface operations {
                         ok: true;
                         result: {
                             payRules: {
+                                /** @description The key that identifies it. */
                                 key: string;
+                                /** @description Display name. */
                                 name: string;
                                 /** @enum {string} */
                                 rule: "card" | "not_card";
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                             categoryRules: {
+                                /** @description The key that identifies it. */
                                 key: string;
+                                /** @description Display name. */
                                 name: string;
+                                /** @description Expense category id (categoriesList); empty when uncategorized. */
                                 category: string;
+                                /** @description Label shown to people. */
                                 label: string;
+                                /** @description When it last changed (ISO 8601, UTC). */
                                 updatedAt: string;
                             }[];
                         };
@@ -29273,6 +34910,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     whoamiGet: {
@@ -29298,12 +34944,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the business. */
                             businessId: string;
                             businessName: string;
+                            /** @description Identifier of the user. */
                             userId: string;
+                            /** @description Email address. */
                             email: string;
                             keyName: string;
-                            /** @enum {string} */
+                            /**
+                             * @description admin (may manage the team, keys and settings) or user.
+                             * @enum {string}
+                             */
                             role: "admin" | "user";
                         };
                     };
@@ -29389,6 +35041,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29425,12 +35086,18 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
+                            /** @description Identifier of the business. */
                             businessId: string;
                             businessName: string;
+                            /** @description Identifier of the user. */
                             userId: string;
+                            /** @description Email address. */
                             email: string;
                             keyName: string;
-                            /** @enum {string} */
+                            /**
+                             * @description admin (may manage the team, keys and settings) or user.
+                             * @enum {string}
+                             */
                             role: "admin" | "user";
                         };
                     };
@@ -29516,6 +35183,15 @@ export interface operations {
             };
             /** @description internal; the message carries the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
