@@ -106,6 +106,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
             targetIds: [r.ref ?? r.id],
             summary: `a ${r.channel} message to ${r.to} (${r.reason}) failed after ${r.attempts} attempts: ${reason}`,
           }),
+        // A month package shows its send as sent or failed where statementsList shows it.
+        onSettled: async (r, status, reason) => {
+          if (r.reason !== 'statementsSend' && r.reason !== 'automationStatements') return;
+          const { settlePackageMessage } = await import('./domain/monthPackage.ts');
+          await settlePackageMessage(store, r, status, reason);
+        },
       });
     },
     [STATEMENT_SYNC_QUEUE]: (payload) => runStatementSync(services, payload),

@@ -91,6 +91,8 @@ export interface DeliveryOptions {
   maxAttempts?: number;
   /** Told when a message ends failed, so the business sees it (an activity row). */
   onFailed?: (record: OutboxRecord, reason: string) => Promise<void>;
+  /** Told once a message is final (delivered, undelivered or failed), so what it was sent for can show the outcome. */
+  onSettled?: (record: OutboxRecord, status: Exclude<OutboxStatus, 'pending'>, reason: string | null) => Promise<void>;
 }
 
 /**
@@ -110,8 +112,8 @@ export async function deliverOutboxRecord(
   const record = doc.data as unknown as OutboxRecord;
   if (record.status !== 'pending') return record.status;
   // A final record stays 90 days (the payment lists it), then TTL deletes it.
-  const final = (status: OutboxStatus, fields: Record<string, unknown>) =>
-    store.update(path, {
+  const final = async (status: Exclude<OutboxStatus, 'pending'>, fields: Record<string, unknown> & { lastError: string | null }) => {
+    await store.update(path, {
       ...fields,
       status,
       message: redactMessage(record.message),
@@ -120,6 +122,8 @@ export async function deliverOutboxRecord(
       expireAt: new Date(now() + FINAL_KEPT_MS).toISOString(),
       expireAtMs: now() + FINAL_KEPT_MS,
     } as never);
+    await opts.onSettled?.(record, status, fields.lastError).catch((err) => logger.error('could not record a message outcome', { path, error: String(err) }));
+  };
   const sender = senders[record.channel] as Sender;
   if (!sender.configured) {
     const reason = `${record.channel} channel is not configured`;

@@ -1,7 +1,7 @@
 import archiver from 'archiver';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Services } from '../core/context.ts';
-import type { FileRef } from '../core/files.ts';
+import { ZIP_LIFETIME_MS, type FileRef } from '../core/files.ts';
 import { sanitizeFileName } from '../core/text.ts';
 import { invoicesPath, type InvoiceDoc } from './invoices.ts';
 import { paymentsPath, type PaymentRecord } from './payments.ts';
@@ -137,7 +137,8 @@ export async function writeZip(s: Services, businessId: string, zipName: string,
   const out = new PassThrough({ highWaterMark: 256 * 1024 });
   archive.pipe(out);
   let missing = 0;
-  const saving = s.files.saveStream(businessId, { fileName: zipName, contentType: 'application/zip' }, out);
+  // A generated package is a copy: its link works ZIP_LIFETIME_MS, then the file is deleted.
+  const saving = s.files.saveStream(businessId, { fileName: zipName, contentType: 'application/zip', lifetimeMs: ZIP_LIFETIME_MS }, out);
   const feeding = (async () => {
     if (!entries.length) archive.append(readme, { name: 'README.txt' });
     for (const e of entries) {

@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { input, month } from '../../core/schema.ts';
 import { invalid, notFound } from '../../core/errors.ts';
 import { accFoldersPath } from '../../domain/accountant.ts';
+import { pastMonth } from '../../domain/months.ts';
 import { planAccZip, rangeText, writeZip } from '../../domain/accZip.ts';
 
 export default defineOperation({
@@ -12,15 +13,16 @@ export default defineOperation({
   description:
     'Entries mirror the accountant folders (names as they are, Hebrew included; collisions get " (2)"), filled by each folder\'s source rule; ' +
     'from/to limit by invoice date and payment date. An empty selection still makes a ZIP, with a README of what was searched. ' +
-    'Returns when the ZIP is stored, with its download link; large ZIPs can take longer than Hosting\'s 60 seconds: call {direct_url}/accZip.',
+    'Returns when the ZIP is stored, with its download link, which works for 7 days (expiresAt), then answers 410 and the ZIP is deleted; large ZIPs can take longer than Hosting\'s 60 seconds: call {direct_url}/accZip.',
   flags: {},
   input: input({
     folderId: z.string().max(128).optional().describe('Accountant folder to ZIP, with everything below it; omit for the whole tree.'),
     from: month().optional().describe('First month, YYYY-MM (inclusive).'),
     to: month().optional().describe('Last month, YYYY-MM (inclusive).'),
   }),
-  output: z.object({ fileId: z.string(), fileName: z.string(), url: z.string(), size: z.int(), entries: z.int(), missing: z.int() }),
+  output: z.object({ fileId: z.string(), fileName: z.string(), url: z.string(), expiresAt: z.string().describe('When the link stops working (410) and the ZIP is deleted: 7 days after it was made.'), size: z.int(), entries: z.int(), missing: z.int() }),
   async run({ folderId, from, to }, ctx) {
+    for (const [field, v] of [['from', from], ['to', to]] as const) if (v) pastMonth(v, ctx.clock.now(), field);
     if (from && to && from > to) throw invalid('from', `${from} is after to (${to})`);
     const { businessId } = ctx.caller;
     if (folderId && !(await ctx.store.get(accFoldersPath(businessId, folderId)))) throw notFound(`folderId: accountant folder ${folderId}`);
@@ -36,7 +38,7 @@ export default defineOperation({
     const stamp = new Date(ctx.clock.now()).toISOString().slice(0, 10);
     const zipName = `accountant-${from || to ? `${from ?? 'start'}_${to ?? 'now'}` : stamp}.zip`;
     const { file, entries: n, missing } = await writeZip(ctx, businessId, zipName, entries, readme);
-    return { fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries: n, missing };
+    return { fileId: file.fileId, fileName: file.fileName, url: file.url, expiresAt: file.expiresAt!, size: file.size, entries: n, missing };
   },
   activity: (input, result) => ({ targetIds: [result.fileId], summary: `built an accountant ZIP of ${result.entries} file(s) (${rangeText(input)})` }),
 });
