@@ -12,6 +12,8 @@ const USER = 'api-user-77';
 const PASSWORD = 'S3cret-Cardcom-Pw!';
 const last = addMonths(currentMonth(Date.now()), -1);
 const prev = addMonths(last, -1);
+/** The payouts summary's BOM and bilingual header (core/csv.ts). */
+const SUMMARY_HEADER = '\uFEFFמזהה הפקדה / Deposit ID,תאריך הפקדה / Deposit date,מטבע / Currency,עסקאות / Transactions,ברוטו / Gross,עמלות / Fees,מע״מ על עמלות / VAT on fees,הופקד / Deposited\r\n';
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-2)!;
 const open = async (url: string) => (await h.app.services.files.open(tokenOf(url)))?.bytes.toString() ?? null;
 
@@ -136,12 +138,13 @@ test('connect lists the merchants and the months with payouts; a month stores it
   const summary = st.files.find((f: any) => f.fileName.endsWith('payouts.csv'));
   assert.equal(
     await open(summary.url),
-    'deposit_id,deposit_date,currency,transactions,gross,fees,vat_on_fees,deposited\r\n' +
+    SUMMARY_HEADER +
       `7001,${last}-02,ILS,1,100.00,1.50,0.27,98.23\r\n` +
       `7002,${last}-10,ILS,2,300.00,4.50,0.82,294.68\r\n`,
   );
   const d7002 = (await open(st.files.find((f: any) => f.fileName.endsWith('7002.csv')).url))!.split('\r\n');
-  assert.equal(d7002[1], `2,${last}-03,Mastercard,0042,1/3,250.00,3.75,0.68,245.57,ILS`);
+  // The card ending and the installment in the text form a spreadsheet keeps (core/csv.ts): not 42, not a date.
+  assert.equal(d7002[1], `2,${last}-03,Mastercard,"=""0042""","=""1/3""",250.00,3.75,0.68,245.57,ILS`);
   assert.equal(d7002.length, 4); // header, two lines, final newline
   const sq = cardcom.requests.at(-1)!.body;
   assert.equal(sq.FromCreateDate, `01${last.slice(5)}${last.slice(0, 4)}`);
@@ -173,7 +176,7 @@ test('a refusal during a sync fails the month with Cardcom\'s reason and leaves 
   const empty = (await h.call('statementsList')).statements.find((s: any) => s.accountId === m2.id && s.month === prev);
   assert.equal(empty.status, 'ready');
   assert.equal(empty.files.length, 1);
-  assert.equal(await open(empty.files[0].url), 'deposit_id,deposit_date,currency,transactions,gross,fees,vat_on_fees,deposited\r\n');
+  assert.equal(await open(empty.files[0].url), SUMMARY_HEADER);
 });
 
 test('a rate limit (429 + Retry-After) is retried within the call', async () => {

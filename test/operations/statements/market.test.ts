@@ -158,7 +158,7 @@ test('sync a month: transactions stored as rows and one CSV with a working link;
   const csv = await download(st.files[0].url);
   assert.equal(csv.status, 200);
   const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
-  assert.equal(lines[0], 'id,date,type,subtype,description,amount,currency,balance,freelancer,agency,company,invoiceId,status');
+  assert.equal(lines[0], 'מזהה / ID,תאריך / Date,סוג / Type,תת-סוג / Subtype,תיאור / Description,סכום / Amount,מטבע / Currency,יתרה / Balance,פרילנסר / Freelancer,סוכנות / Agency,חברה / Company,מספר חשבונית / Invoice ID,סטטוס / Status');
   assert.equal(lines.length, 3, 'the previous month is not included');
   assert.match(lines[1], new RegExp(`^r1,${last}-03,Payment,Hourly,"Invoice for Dana, week 1",-250.00,USD,`));
   assert.match(lines[2], /,"'=HYPERLINK\(""x""\)",-12.50,/, 'a formula-looking text is neutralised');

@@ -11,7 +11,7 @@
  * with Cardcom's description; 429 retried (Retry-After).
  */
 import { ApiError, invalid, precondition } from '../../core/errors.ts';
-import { csvBytes } from '../../core/csv.ts';
+import { csvFile, type CsvColumn, type CsvValue } from '../../core/csv.ts';
 import { NeedsReconnect, registerStatementSource, retryAfterFetch, type SourceEnv, type StatementFile, type StatementSource } from '../../domain/statementSources.ts';
 
 interface CardcomFinancialTransaction {
@@ -104,6 +104,29 @@ async function financialTransactions(
 const money = (agorot: number) => (agorot / 100).toFixed(2);
 const agorotOf = (n: number | undefined) => Math.round((Number.isFinite(n) ? Number(n) : 0) * 100);
 
+const SUMMARY_COLUMNS: CsvColumn[] = [
+  { he: 'מזהה הפקדה', en: 'Deposit ID' },
+  { he: 'תאריך הפקדה', en: 'Deposit date' },
+  { he: 'מטבע', en: 'Currency' },
+  { he: 'עסקאות', en: 'Transactions' },
+  { he: 'ברוטו', en: 'Gross' },
+  { he: 'עמלות', en: 'Fees' },
+  { he: 'מע״מ על עמלות', en: 'VAT on fees' },
+  { he: 'הופקד', en: 'Deposited' },
+];
+const DETAIL_COLUMNS: CsvColumn[] = [
+  { he: 'מזהה עסקה', en: 'Transaction ID' },
+  { he: 'תאריך רכישה', en: 'Purchase date' },
+  { he: 'מותג כרטיס', en: 'Card brand' },
+  { he: '4 ספרות אחרונות', en: 'Card last 4' },
+  { he: 'תשלום', en: 'Installment' },
+  { he: 'ברוטו', en: 'Gross' },
+  { he: 'עמלות', en: 'Fees' },
+  { he: 'מע״מ על עמלות', en: 'VAT on fees' },
+  { he: 'הופקד', en: 'Deposited' },
+  { he: 'מטבע', en: 'Currency' },
+];
+
 /** The month's deposits of one merchant: a summary CSV and one CSV of lines per deposit. */
 function payoutReports(merchant: string, month: string, rows: CardcomFinancialTransaction[]): StatementFile[] {
   const deposits = new Map<number, CardcomFinancialTransaction[]>();
@@ -114,7 +137,7 @@ function payoutReports(merchant: string, month: string, rows: CardcomFinancialTr
     deposits.set(r.BankDepositesId, list);
   }
   const ids = [...deposits.keys()].sort((a, b) => String(deposits.get(a)![0].BankDepositAt).localeCompare(String(deposits.get(b)![0].BankDepositAt)) || a - b);
-  const summary: (string | number)[][] = [['deposit_id', 'deposit_date', 'currency', 'transactions', 'gross', 'fees', 'vat_on_fees', 'deposited']];
+  const summary: CsvValue[][] = [];
   const files: StatementFile[] = [];
   for (const id of ids) {
     const lines = deposits.get(id)!;
@@ -131,7 +154,7 @@ function payoutReports(merchant: string, month: string, rows: CardcomFinancialTr
       money(sum((r) => agorotOf(r.VatIfNisDepoCur))),
       money(sum((r) => agorotOf(r.DepositeAmount))),
     ]);
-    const detail: (string | number)[][] = [['transaction_id', 'purchase_date', 'brand', 'card_last4', 'payment', 'gross', 'fees', 'vat_on_fees', 'deposited', 'currency']];
+    const detail: CsvValue[][] = [];
     for (const r of [...lines].sort((a, b) => (a.Id ?? 0) - (b.Id ?? 0))) {
       detail.push([
         r.Id ?? '',
@@ -146,9 +169,9 @@ function payoutReports(merchant: string, month: string, rows: CardcomFinancialTr
         currencyOf(r.DepositeCurrency),
       ]);
     }
-    files.push({ fileName: `cardcom-${merchant}-${month}-deposit-${id}.csv`, contentType: 'text/csv', bytes: csvBytes(detail) });
+    files.push({ fileName: `cardcom-${merchant}-${month}-deposit-${id}.csv`, contentType: 'text/csv', bytes: csvFile(DETAIL_COLUMNS, detail) });
   }
-  return [{ fileName: `cardcom-${merchant}-${month}-payouts.csv`, contentType: 'text/csv', bytes: csvBytes(summary) }, ...files];
+  return [{ fileName: `cardcom-${merchant}-${month}-payouts.csv`, contentType: 'text/csv', bytes: csvFile(SUMMARY_COLUMNS, summary) }, ...files];
 }
 
 export const gatewaySource: StatementSource = {

@@ -9,7 +9,7 @@
  * once with the refresh token and the new pair saved sealed (env.saveCredentials); invalid_grant on refresh → NeedsReconnect.
  */
 import { ApiError, precondition } from '../../core/errors.ts';
-import { csvBytes } from '../../core/csv.ts';
+import { csvFile, type CsvColumn } from '../../core/csv.ts';
 import { addMonths } from '../../domain/months.ts';
 import { NeedsReconnect, registerStatementSource, retryAfterFetch, type StatementSource } from '../../domain/statementSources.ts';
 
@@ -283,14 +283,28 @@ export async function monthTransactions(session: MarketSession, organizationId: 
   return rows.filter((r) => r.date === null || r.date.startsWith(month));
 }
 
-/** RFC 4180 CSV with a BOM (spreadsheets then read Hebrew right); text that a spreadsheet would run as a formula is quoted with '. */
+const MARKET_COLUMNS: Record<(typeof MARKET_ROW_FIELDS)[number], CsvColumn> = {
+  id: { he: 'מזהה', en: 'ID' },
+  date: { he: 'תאריך', en: 'Date' },
+  type: { he: 'סוג', en: 'Type' },
+  subtype: { he: 'תת-סוג', en: 'Subtype' },
+  description: { he: 'תיאור', en: 'Description' },
+  amount: { he: 'סכום', en: 'Amount' },
+  currency: { he: 'מטבע', en: 'Currency' },
+  balance: { he: 'יתרה', en: 'Balance' },
+  freelancer: { he: 'פרילנסר', en: 'Freelancer' },
+  agency: { he: 'סוכנות', en: 'Agency' },
+  company: { he: 'חברה', en: 'Company' },
+  invoiceId: { he: 'מספר חשבונית', en: 'Invoice ID' },
+  status: { he: 'סטטוס', en: 'Status' },
+};
+
+/** The month's transactions as the service's CSV (core/csv.ts: BOM, Hebrew and English headers, safe cells). */
 export function transactionsCsv(rows: MarketRow[]): Buffer {
-  const numeric = new Set(['amount', 'balance']);
-  const guard = (v: string | null, f: string) => {
-    const s = v ?? '';
-    return !numeric.has(f) && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  };
-  return csvBytes([MARKET_ROW_FIELDS, ...rows.map((r) => MARKET_ROW_FIELDS.map((f) => guard(r[f], f)))], { bom: true });
+  return csvFile(
+    MARKET_ROW_FIELDS.map((f) => MARKET_COLUMNS[f]),
+    rows.map((r) => MARKET_ROW_FIELDS.map((f) => r[f])),
+  );
 }
 
 /** Settings from configuration; a missing client id or secret is refused naming the variables. */
