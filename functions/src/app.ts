@@ -99,6 +99,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     [OUTBOX_QUEUE]: async (payload) => {
       await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
         maxAttempts: config.outboxMaxAttempts,
+        sealKey: services.config.credentialsKey,
         // The business sees a message that never went out: an activity row naming the recipient and the reason.
         onFailed: (r, reason) =>
           appendActivity(store, ids, { businessId: r.businessId, userId: 'system', email: '', role: 'user', keyName: 'outbox' }, clock.now(), {

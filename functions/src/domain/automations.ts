@@ -442,7 +442,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
   const staged = await s.store.runTransaction(async (tx) => {
     const cur = (await tx.get(path))?.data as unknown as RunRecord | undefined;
     if (!cur || cur.status !== 'running') return null;
-    const paths = zip && profile ? recipients.map((to) => stageMessage(tx, businessId, s.ids(), monthPackageEmail(to, profile.businessName || profile.name, run.month!, zip), 'automationStatements', now, runId)) : [];
+    const paths = zip && profile ? recipients.map((to) => stageMessage(tx, businessId, s.ids(), monthPackageEmail(to, profile.businessName || profile.name, run.month!, zip), 'automationStatements', now, runId, s.config.credentialsKey)) : [];
     const mailed = zip ? { to: recipients, at, messageIds: paths.map((p) => p.split('/').at(-1)!), missing: zip.missing } : null;
     if (mailed) summary += `; mailed to ${recipients.join(', ')}${zip!.missing.length ? ` (missing: ${zip!.missing.join(', ')})` : ''}`;
     tx.update(path, { status: 'done', accounts, summary, finishedAt: at, mailed });
