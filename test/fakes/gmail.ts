@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
+import { TEST_APP_ORIGINS } from '../harness.ts';
 
 /**
  * A fake Google OAuth 2.0 + Gmail API (developers.google.com/gmail/api/reference/rest) speaking the wire format:
@@ -280,6 +281,7 @@ export const gmailEnv = (fake: FakeGmail): Record<string, string> => ({
   MAILBOX_AUTH_URL: fake.authUrl,
   MAILBOX_TOKEN_URL: fake.tokenUrl,
   MAILBOX_BASE_URL: fake.baseUrl,
+  ALLOWED_ORIGINS: TEST_APP_ORIGINS,
 });
 
 /** Opens the consent URL at the fake (which approves at once) and follows the redirect into our return page. */

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
+import { TEST_APP_ORIGINS } from '../harness.ts';
 
 /**
  * A fake Slack speaking the Web API's wire format (api.slack.com/web):
@@ -243,6 +244,7 @@ export const slackEnv = (fake: FakeSlack, over: Record<string, string> = {}) => 
   CHAT_CLIENT_SECRET: FAKE_SLACK_CLIENT.clientSecret,
   OAUTH_RETURN_BASE: 'https://app.example.com',
   CREDENTIALS_KEY: 'test-credentials-key-for-chat',
+  ALLOWED_ORIGINS: TEST_APP_ORIGINS,
   ...over,
 });
 

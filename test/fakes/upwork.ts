@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
+import { TEST_APP_ORIGINS } from '../harness.ts';
 
 /**
  * A fake of Upwork as functions/src/adapters/market/upwork.ts calls it:
@@ -222,6 +223,7 @@ export const upworkEnv = (fake: FakeUpwork): Record<string, string> => ({
   MARKET_BASE_URL: fake.graphqlUrl,
   MARKET_CLIENT_ID: FAKE_UPWORK_CLIENT.clientId,
   MARKET_CLIENT_SECRET: FAKE_UPWORK_CLIENT.clientSecret,
+  ALLOWED_ORIGINS: TEST_APP_ORIGINS,
 });
 
 /** Opens the consent URL at the fake (which approves at once) and follows its redirect into our return page. */

@@ -50,9 +50,16 @@ export function chatClientFor(config: Config): SlackClient {
 
 export const chatRedirectUri = (config: Config) => `${config.oauthReturnBase}${CHAT_CALLBACK_PATH}`;
 
-/** `origin` as the caller sends it: an http(s) origin only (no path), so the return page can link back. */
-export function normalizeOrigin(raw: string | undefined, fallback: string): string {
-  if (!raw?.trim()) return new URL(fallback).origin;
+/** The origins a consent may return to: the dashboard's and ALLOWED_ORIGINS (docs/decisions.md). */
+export const consentOrigins = (config: Pick<Config, 'dashboardUrl' | 'allowedOrigins'>): string[] => [...new Set([new URL(config.dashboardUrl).origin, ...config.allowedOrigins])];
+
+/**
+ * `origin` as the caller sends it: an http(s) origin (a path is dropped) that is one of the configured origins, since
+ * the return page shows it as "Back to the dashboard". Omitted: the dashboard's.
+ */
+export function normalizeOrigin(raw: string | undefined, config: Pick<Config, 'dashboardUrl' | 'allowedOrigins'>): string {
+  const allowed = consentOrigins(config);
+  if (!raw?.trim()) return allowed[0];
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -60,6 +67,7 @@ export function normalizeOrigin(raw: string | undefined, fallback: string): stri
     throw invalid('origin', 'expected an http(s) origin such as https://app.example.com');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('origin', 'expected an http(s) origin such as https://app.example.com');
+  if (!allowed.includes(url.origin)) throw invalid('origin', `${url.origin.slice(0, 200)} is not one of this service's configured origins (DASHBOARD_URL, ALLOWED_ORIGINS): ${allowed.join(', ')}; omit it to return to the dashboard`);
   return url.origin;
 }
 

@@ -14,11 +14,11 @@ export default defineOperation({
     'The URL works once, within 15 minutes. Connecting again renews the connection and keeps the account ids.',
   flags: { openWorld: true },
   input: input({
-    origin: z.string().max(200).optional().describe('Origin of the app to return to after the consent, e.g. https://app.example.com (default: the dashboard).'),
+    origin: z.string().max(200).optional().describe('Origin of the app to return to after the consent: the dashboard\'s (the default) or one of ALLOWED_ORIGINS; any other is refused.'),
   }),
   output: z.object({ url: z.string(), stateExpiresAt: z.string() }),
   async run({ origin }, ctx) {
-    const o = normalizeOrigin(origin, ctx.config.dashboardUrl);
+    const o = normalizeOrigin(origin, ctx.config);
     return startMarketConsent(ctx, ctx.caller, { origin: o });
   },
   activity: () => ({ targetIds: ['market'], summary: 'started connecting the freelance marketplace' }),
