@@ -5,7 +5,7 @@ import { ApiError, invalid, precondition } from '../core/errors.ts';
 import { seal, unseal } from '../core/secrets.ts';
 import { appendActivity } from '../core/activity.ts';
 import { profileOf } from './business.ts';
-import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE, type StateFailureReason } from './oauthState.ts';
+import { createOAuthState, holdConsent, spendOAuthState, StateFailure, takeConsent, MAX_CODE, type ConsentToConfirm, type StateFailureReason } from './oauthState.ts';
 import { slackClient, SlackError, type SlackClient, type SlackMember } from '../adapters/chat/slackClient.ts';
 import { chatEmployeeId, employeePath, employeesPath, fromChatProfile, MAX_EMPLOYEES, type EmployeeRecord } from './employees.ts';
 
@@ -94,11 +94,24 @@ export class ChatConsentFailure extends Error {
   }
 }
 
-/** GET /oauth/chat/callback: spends the state once, exchanges the code (oauth.v2.access), stores the bot token sealed. */
-export async function completeChatConsent(
+interface ChatGrant {
+  accessToken: string;
+  teamId: string;
+  teamName: string;
+  botUserId: string | null;
+  scope: string;
+}
+
+const nextOf = (config: Config, extra: Record<string, string> | undefined) => ({ origin: extra?.origin ?? new URL(config.dashboardUrl).origin, returnView: extra?.returnView ?? 'employees' });
+
+/**
+ * GET /oauth/chat/callback: spends the state once and exchanges the code (oauth.v2.access); nothing is connected yet:
+ * the bot token waits, sealed, for the confirmation (holdConsent).
+ */
+export async function receiveChatConsent(
   services: Services,
   params: { state: string | null; code: string | null; error: string | null },
-): Promise<{ businessName: string; teamName: string; origin: string; returnView: string }> {
+): Promise<ConsentToConfirm & { next: { origin: string; returnView: string } }> {
   const { store, config, clock, logger } = services;
   const now = clock.now();
   let spent;
@@ -108,8 +121,8 @@ export async function completeChatConsent(
     if (e instanceof StateFailure) throw new ChatConsentFailure(e.reason);
     throw e;
   }
-  const { record, caller, business } = spent;
-  const next = { origin: record.extra?.origin ?? new URL(config.dashboardUrl).origin, returnView: record.extra?.returnView ?? 'employees' };
+  const { record, business } = spent;
+  const next = nextOf(config, record.extra);
   if (params.error) throw new ChatConsentFailure('declined', next);
   const code = params.code ?? '';
   if (!code || code.length > MAX_CODE) throw new ChatConsentFailure('missing_code', next);
@@ -127,6 +140,25 @@ export async function completeChatConsent(
     logger.warn('chat code exchange failed', { businessId: record.businessId, error: e.error });
     throw new ChatConsentFailure(e.failure === 'unavailable' || e.failure === 'ratelimited' ? 'unavailable' : 'code_refused', next);
   }
+  const payload: ChatGrant = { accessToken: grant.accessToken, teamId: grant.teamId, teamName: grant.teamName, botUserId: grant.botUserId, scope: grant.scope };
+  const held = await holdConsent(store, config.credentialsKey, spent, payload, now);
+  const profile = profileOf(business);
+  return { token: held.token, businessName: profile.businessName || profile.name, account: grant.teamName, startedBy: record.email, origin: next.origin, next };
+}
+
+/** POST /oauth/chat/confirm: the person confirmed the page; the bot token is stored sealed. */
+export async function confirmChatConsent(services: Services, token: string | null): Promise<{ businessName: string; teamName: string; origin: string; returnView: string }> {
+  const { store, config, clock } = services;
+  const now = clock.now();
+  let taken;
+  try {
+    taken = await takeConsent<ChatGrant>(store, config.credentialsKey, 'chat', token, now);
+  } catch (e) {
+    if (e instanceof StateFailure) throw new ChatConsentFailure(e.reason);
+    throw e;
+  }
+  const { record, caller, business, payload: grant } = taken;
+  const next = nextOf(config, record.extra);
   const at = new Date(now).toISOString();
   const connection: ChatConnectionRecord = {
     provider: 'chat',

@@ -29,7 +29,7 @@ import { sha256 } from '../core/ids.ts';
 import type { FileRef } from '../core/files.ts';
 import { deleteDocs } from '../ports/store.ts';
 import { closedMonth, closedMonths } from './months.ts';
-import { NeedsReconnect, statementSource, type ProviderAccount, type SourceEnv, type StatementRow } from './statementSources.ts';
+import { NeedsReconnect, statementSource, type ConnectResult, type ProviderAccount, type SourceEnv, type StatementRow } from './statementSources.ts';
 
 export const STATEMENT_SYNC_QUEUE = 'statementSync';
 /** A transient failure is retried by the queue; after this many runs the statement is marked failed. */
@@ -158,16 +158,27 @@ export function accountView(a: AccountRecord) {
  * Connect: the adapter validates the credential first (a refusal stores nothing), then one connection and its
  * accounts are written in one batch. Returns the accounts and the months to pull.
  */
-export async function connectSource(ctx: Services & { caller: Pick<Caller, 'businessId'> }, sourceName: string, credentials: Record<string, string>, meta: Record<string, string | boolean> = {}) {
+/** Asks the provider which accounts the credentials reach, storing nothing. */
+export async function probeSource(ctx: Services, sourceName: string, credentials: Record<string, string>): Promise<ConnectResult> {
   const source = statementSource(sourceName);
   if (!source) throw new ApiError('unavailable', `statement source ${sourceName} is not available`);
-  const env = sourceEnv(ctx);
-  let result;
   try {
-    result = await source.connect(credentials, env);
+    return await source.connect(credentials, sourceEnv(ctx));
   } catch (e) {
     throw connectError(e);
   }
+}
+
+/** Connects the accounts the credentials reach; `probed` is a probeSource answer already in hand (a consent being confirmed). */
+export async function connectSource(
+  ctx: Services & { caller: Pick<Caller, 'businessId'> },
+  sourceName: string,
+  credentials: Record<string, string>,
+  meta: Record<string, string | boolean> = {},
+  probed?: ConnectResult,
+) {
+  const env = sourceEnv(ctx);
+  const result = probed ?? (await probeSource(ctx, sourceName, credentials));
   const { businessId } = ctx.caller;
   const now = iso(ctx.clock.now());
   const sealed = seal(credentials, ctx.config.credentialsKey);
