@@ -104,6 +104,8 @@ test('confirming connects once; replays, forged tokens, other providers, GET and
   assert.equal(get.status, 405);
   const json = await h.http({ method: 'POST', path: '/oauth/mailbox/confirm', query: '', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ token })) });
   assert.equal(json.status, 415);
+  const noButton = await h.http({ method: 'POST', path: '/oauth/mailbox/confirm', query: '', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(`token=${token}`) });
+  assert.equal(noButton.status, 400, 'a post without the Connect button is not a confirmation');
   assert.equal((await postConfirm(h.http, '/oauth/chat/callback', token)).status, 400, "another provider's confirm does not take it");
   assert.match(String((await postConfirm(h.http, page.path, 'x'.repeat(43))).body), /not recognised/);
   // The state itself is not a confirmation token.

@@ -8,7 +8,7 @@ export default defineOperation({
   group: 'employees',
   summary: 'Start connecting Slack; returns the consent URL to open',
   description:
-    'Start the Slack (chat tool) consent: returns the URL to open in a browser. After the user approves, the return page stores the connection and links back to `origin` at the `returnView` screen. The URL works once, within 15 minutes. Connecting again replaces the earlier connection.',
+    'Start the Slack (chat tool) consent: returns the URL to open in a browser. After the user approves, the return page names the business and the workspace and asks to confirm; the confirmation stores the connection and links back to `origin` at the `returnView` screen. The URL works once, within 15 minutes. Connecting again replaces the earlier connection.',
   flags: {},
   input: input({
     origin: z.string().max(200).optional().describe('Origin of the app to return to after the consent: the dashboard\'s (the default) or one of ALLOWED_ORIGINS; any other is refused.'),

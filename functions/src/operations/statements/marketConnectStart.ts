@@ -9,7 +9,7 @@ export default defineOperation({
   group: 'statements',
   summary: 'Start connecting Upwork (freelance marketplace); returns the consent URL',
   description:
-    'Start the Upwork consent: returns the URL to open in a browser. After the user approves, the return page connects every ' +
+    'Start the Upwork consent: returns the URL to open in a browser. After the user approves, the return page names the business and the organizations and asks to confirm; the confirmation connects every ' +
     'Upwork organization the user can see as a statement account (marketListAccounts) and links back to `origin` (default: the dashboard). ' +
     'The URL works once, within 15 minutes. Connecting again renews the connection and keeps the account ids.',
   flags: { openWorld: true },

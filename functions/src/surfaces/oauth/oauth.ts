@@ -99,6 +99,8 @@ export function createOAuthHandler(app: App): HttpHandler {
       if (type !== 'application/x-www-form-urlencoded') return failurePage(415, 'הטופס לא נשלח כראוי.', 'The confirmation must be sent by the page\'s form.');
       if ((req.body?.length ?? 0) > MAX_FORM_BYTES) return failurePage(413, 'הטופס גדול מדי.', 'The form is too large.');
       input = new URLSearchParams((req.body ?? Buffer.alloc(0)).toString('utf8'));
+      // One of the page's two buttons; anything else is not the page's form.
+      if (input.get('decision') !== 'confirm' && input.get('decision') !== 'cancel') return failurePage(400, 'הטופס לא נשלח כראוי.', 'The confirmation must be sent by the page\'s Connect or Cancel button.');
     } else {
       input = new URLSearchParams(req.query);
     }
