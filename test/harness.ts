@@ -40,6 +40,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The dashboards consent tests return to (ALLOWED_ORIGINS): a consent start takes no other `origin`. */
+export const TEST_APP_ORIGINS = 'https://app.example.com,https://dash.example.com,https://x.example.com';
+
 let counter = 0;
 
 export async function createHarness(opts: { env?: Record<string, string>; registry?: Registry; overrides?: AppOverrides } = {}): Promise<Harness> {

@@ -101,6 +101,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     [OUTBOX_QUEUE]: async (payload) => {
       await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
         maxAttempts: config.outboxMaxAttempts,
+        sealKey: services.config.credentialsKey,
         // The business sees a message that never went out: an activity row naming the recipient and the reason.
         onFailed: (r, reason) =>
           appendActivity(store, ids, { businessId: r.businessId, userId: 'system', email: '', role: 'user', keyName: 'outbox' }, clock.now(), {
@@ -108,6 +109,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
             targetIds: [r.ref ?? r.id],
             summary: `a ${r.channel} message to ${r.to} (${r.reason}) failed after ${r.attempts} attempts: ${reason}`,
           }),
+        // A month package shows its send as sent or failed where statementsList shows it.
+        onSettled: async (r, status, reason) => {
+          if (r.reason !== 'statementsSend' && r.reason !== 'automationStatements') return;
+          const { settlePackageMessage } = await import('./domain/accountant/monthPackage.ts');
+          await settlePackageMessage(store, r, status, reason);
+        },
       });
     },
     [STATEMENT_SYNC_QUEUE]: (payload) => runStatementSync(services, payload),

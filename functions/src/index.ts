@@ -199,6 +199,13 @@ export const outboxSweep = onSchedule({ region, schedule: 'every 5 minutes', tim
   if (n) services.logger.warn('outbox sweep re-queued lost deliveries', { count: n });
 });
 
+/** Generated ZIPs past their lifetime (core/files.ts ZIP_LIFETIME_MS): bytes and record deleted, the link kept answering 410. Locally, server.ts. */
+export const filesExpire = onSchedule({ region, schedule: 'every 60 minutes', timeoutSeconds: 300, memory: '256MiB' }, async () => {
+  const { services } = await getApp();
+  const n = await services.files.purgeExpired();
+  if (n) services.logger.info('expired files deleted', { count: n });
+});
+
 /** The monthly statements automation: on the 2nd, Israel time, one run per business for the month just closed. Locally, server.ts. */
 export const automationsMonthly = onSchedule({ region, schedule: '0 6 2 * *', timeZone: 'Asia/Jerusalem', timeoutSeconds: 300, memory: '256MiB' }, async () => {
   const [{ services }, { scheduleMonthlyStatements }] = await Promise.all([getApp(), import('./domain/automations/statementsRun.ts')]);

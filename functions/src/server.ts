@@ -82,7 +82,12 @@ void sweep();
 setInterval(sweep, 60_000).unref();
 // Firestore's TTL policies have no local engine: expired records (spent OAuth states, old quota
 // counters, final outbox records, rate-limit windows, finished tasks) are deleted here, hourly.
-const expire = () => sweepExpired(app.services.store, Date.now()).catch((e) => app.services.logger.error('TTL sweep failed', { error: String(e) }));
+// Generated ZIPs past their lifetime are deleted in the same round (index.ts: filesExpire in production).
+const expire = () =>
+  Promise.all([
+    sweepExpired(app.services.store, Date.now()).catch((e) => app.services.logger.error('TTL sweep failed', { error: String(e) })),
+    app.services.files.purgeExpired().catch((e) => app.services.logger.error('expired files sweep failed', { error: String(e) })),
+  ]);
 void expire();
 setInterval(expire, 3_600_000).unref();
 

@@ -99,7 +99,7 @@ test('WhatsApp goes to the Cloud API as a template with the link; a refusal is r
   cleanups.push(() => wa.close(), () => h.close());
   const { store, ids, clock } = h.app.services;
   const msg: WhatsAppMessage = { channel: 'whatsapp', to: '+972501234567', template: 'payment_request', language: 'he', bodyParams: ['Studio Dana', '₪1,200.00'], urlButtonParam: 'p/abc123' };
-  const path = await store.runTransaction(async (tx) => stageMessage(tx, h.owner.businessId, ids(), msg, 'test', clock.now()));
+  const path = await store.runTransaction(async (tx) => stageMessage(tx, h.owner.businessId, ids(), msg, 'test', clock.now(), null, h.app.services.config.credentialsKey));
   wa.failNext(1);
   await assert.rejects(deliverOutboxRecord(store, h.app.senders, silentLogger, path, () => Date.now()));
   assert.equal(await deliverOutboxRecord(store, h.app.senders, silentLogger, path, () => Date.now()), 'delivered');
@@ -118,7 +118,7 @@ test('WhatsApp goes to the Cloud API as a template with the link; a refusal is r
 
   const badToken = await createHarness({ env: { WHATSAPP_BASE_URL: wa.baseUrl, WHATSAPP_TOKEN: 'wrong', WHATSAPP_PHONE_NUMBER_ID: '1055' } });
   cleanups.push(() => badToken.close());
-  const p2 = await badToken.app.services.store.runTransaction(async (tx) => stageMessage(tx, badToken.owner.businessId, 'm2', msg, 'test', Date.now()));
+  const p2 = await badToken.app.services.store.runTransaction(async (tx) => stageMessage(tx, badToken.owner.businessId, 'm2', msg, 'test', Date.now(), null, badToken.app.services.config.credentialsKey));
   assert.equal(await deliverOutboxRecord(badToken.app.services.store, badToken.app.senders, silentLogger, p2, () => Date.now()), 'undelivered');
   assert.match(String((await badToken.app.services.store.get(p2))!.data.lastError), /401/);
 });
@@ -130,7 +130,7 @@ test('the sweeper re-enqueues pending records that were never enqueued', async (
   cleanups.push(() => smtp.close(), () => h.close());
   const { store } = h.app.services;
   const path = await store.runTransaction(async (tx) =>
-    stageMessage(tx, h.owner.businessId, 'lost1', { channel: 'email', to: 'lost@example.com', subject: 's', text: 't' }, 'test', now),
+    stageMessage(tx, h.owner.businessId, 'lost1', { channel: 'email', to: 'lost@example.com', subject: 's', text: 't' }, 'test', now, null, h.app.services.config.credentialsKey),
   );
   assert.equal(path, outboxPath(h.owner.businessId, 'lost1'));
   assert.equal(await sweepOutbox(h.app.services), 0, 'too fresh to be lost');

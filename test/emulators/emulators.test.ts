@@ -15,6 +15,7 @@ import { startSmtp, mailText } from '../fakes/smtp.ts';
 import { startFakeGmail, gmailEnv, type FakeGmail } from '../fakes/gmail.ts';
 import { invoicePdf } from '../fakes/pdfs.ts';
 import { get, post } from '../http.ts';
+import { confirmToken } from '../consent.ts';
 
 /**
  * Boots the Firebase emulator suite (functions, hosting, tasks) on the functions entry, calls the API
@@ -290,7 +291,13 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
     const location = consent.headers.get('location') ?? '';
     assert.ok(location.startsWith(`${hosting}/oauth/`), `the consent returns to the Hosting origin: ${location}`);
     const back = await fetch(location);
-    assert.equal(back.status, 200, `the return page: ${await back.clone().text()}${tail()}`);
+    const asked = await back.text();
+    assert.equal(back.status, 200, `the return page: ${asked}${tail()}`);
+    // The page asks which business and mailbox to connect; the person confirms with its form (a POST behind Hosting).
+    const token = confirmToken(asked);
+    assert.ok(token, `the return page asks to confirm: ${asked}`);
+    const confirmed = await fetch(new URL('confirm', location), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, decision: 'confirm' }) });
+    assert.equal(confirmed.status, 200, `the confirmation: ${await confirmed.clone().text()}${tail()}`);
     const accounts = await post(hosting, '/v1/mailboxListAccounts', {}, owner.apiKey);
     const accountId = accounts.body.result.items.at(-1)?.accountId;
     assert.ok(accountId, `the mailbox is connected: ${JSON.stringify(accounts.body)}`);

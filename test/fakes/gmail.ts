@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
+import { returnAndConfirm } from '../consent.ts';
+import { TEST_APP_ORIGINS } from '../harness.ts';
 
 /**
  * A fake Google OAuth 2.0 + Gmail API (developers.google.com/gmail/api/reference/rest) speaking the wire format:
@@ -330,6 +332,7 @@ export const gmailEnv = (fake: FakeGmail): Record<string, string> => ({
   MAILBOX_AUTH_URL: fake.authUrl,
   MAILBOX_TOKEN_URL: fake.tokenUrl,
   MAILBOX_BASE_URL: fake.baseUrl,
+  ALLOWED_ORIGINS: TEST_APP_ORIGINS,
 });
 
 /** Opens the consent URL at the fake (which approves at once) and follows the redirect into our return page. */
@@ -338,8 +341,9 @@ export async function approveMailboxConsent(http: HttpHandler, consentUrl: strin
   const location = r.headers.get('location');
   if (r.status !== 302 || !location) throw new Error(`the fake refused the consent URL: ${r.status} ${await r.text()}`);
   const back = new URL(location);
-  const res = await http({ method: 'GET', path: back.pathname, query: back.search.slice(1), headers: {}, body: undefined });
-  return { res, back, body: String(res.body) };
+  // The return page asks which business and account to connect; the person confirms (test/consent.ts).
+  const { res, body, asked } = await returnAndConfirm(http, back);
+  return { res, back, body, asked };
 }
 
 /** Connects the user's business to the fake mailbox through the real consent path; returns the accountId. */

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
+import { returnAndConfirm } from '../consent.ts';
 
 /**
  * A fake of the Israel Tax Authority's OAuth server and invoice-information API, following the ITA's official sample
@@ -276,6 +277,7 @@ export async function approveConsent(http: HttpHandler, consentUrl: string) {
   const location = r.headers.get('location');
   if (r.status !== 302 || !location) throw new Error(`the fake refused the consent URL: ${r.status} ${await r.text()}`);
   const back = new URL(location);
-  const res = await http({ method: 'GET', path: back.pathname, query: back.search.slice(1), headers: {}, body: undefined });
-  return { res, back, body: String(res.body) };
+  // The return page asks which business and account to connect; the person confirms (test/consent.ts).
+  const { res, body, asked } = await returnAndConfirm(http, back);
+  return { res, back, body, asked };
 }

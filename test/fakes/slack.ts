@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
+import { returnAndConfirm } from '../consent.ts';
+import { TEST_APP_ORIGINS } from '../harness.ts';
 
 /**
  * A fake Slack speaking the Web API's wire format (api.slack.com/web), method by method as Slack's reference pages
@@ -246,6 +248,7 @@ export const slackEnv = (fake: FakeSlack, over: Record<string, string> = {}) => 
   CHAT_CLIENT_SECRET: FAKE_SLACK_CLIENT.clientSecret,
   OAUTH_RETURN_BASE: 'https://app.example.com',
   CREDENTIALS_KEY: 'test-credentials-key-for-chat',
+  ALLOWED_ORIGINS: TEST_APP_ORIGINS,
   ...over,
 });
 
@@ -255,8 +258,9 @@ export async function approveChatConsent(http: HttpHandler, consentUrl: string) 
   const location = r.headers.get('location');
   if (r.status !== 302 || !location) throw new Error(`the fake refused the consent URL: ${r.status} ${await r.text()}`);
   const back = new URL(location);
-  const res = await http({ method: 'GET', path: back.pathname, query: back.search.slice(1), headers: {}, body: undefined });
-  return { res, back, body: String(res.body) };
+  // The return page asks which business and account to connect; the person confirms (test/consent.ts).
+  const { res, body, asked } = await returnAndConfirm(http, back);
+  return { res, back, body, asked };
 }
 
 /** Connects the user's business to the fake workspace through the real consent path; returns the bot token. */

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { HttpHandler } from '../../functions/src/surfaces/http/types.ts';
+import { returnAndConfirm } from '../consent.ts';
+import { TEST_APP_ORIGINS } from '../harness.ts';
 
 /**
  * A fake of Upwork as functions/src/adapters/market/upwork.ts calls it, following Upwork's published definitions: the
@@ -237,6 +239,7 @@ export const upworkEnv = (fake: FakeUpwork): Record<string, string> => ({
   MARKET_BASE_URL: fake.graphqlUrl,
   MARKET_CLIENT_ID: FAKE_UPWORK_CLIENT.clientId,
   MARKET_CLIENT_SECRET: FAKE_UPWORK_CLIENT.clientSecret,
+  ALLOWED_ORIGINS: TEST_APP_ORIGINS,
 });
 
 /** Opens the consent URL at the fake (which approves at once) and follows its redirect into our return page. */
@@ -245,6 +248,7 @@ export async function approveMarketConsent(http: HttpHandler, consentUrl: string
   const location = r.headers.get('location');
   if (r.status !== 302 || !location) throw new Error(`the fake refused the consent URL: ${r.status} ${await r.text()}`);
   const back = new URL(location);
-  const res = await http({ method: 'GET', path: back.pathname, query: back.search.slice(1), headers: {}, body: undefined });
-  return { res, back, body: String(res.body) };
+  // The return page asks which business and account to connect; the person confirms (test/consent.ts).
+  const { res, body, asked } = await returnAndConfirm(http, back);
+  return { res, back, body, asked };
 }

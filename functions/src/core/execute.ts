@@ -39,7 +39,7 @@ export async function execute(
     requestId,
     meter,
     outbox(tx, message, meta) {
-      const path = stageMessage(tx, caller.businessId, services.ids(), message, meta?.reason ?? op.name, services.clock.now(), meta?.ref ?? null);
+      const path = stageMessage(tx, caller.businessId, services.ids(), message, meta?.reason ?? op.name, services.clock.now(), meta?.ref ?? null, services.config.credentialsKey);
       staged.push(path);
       return path;
     },

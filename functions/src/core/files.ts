@@ -1,7 +1,7 @@
 import { newSecret, sha256, type IdSource } from './ids.ts';
 import { sanitizeFileName } from './text.ts';
 import { Transform, type Readable } from 'node:stream';
-import type { DocStore } from '../ports/store.ts';
+import { DELETE_FIELD, type DocStore } from '../ports/store.ts';
 import type { FileStore } from '../ports/files.ts';
 
 /** A stored file as records and results carry it. */
@@ -11,7 +11,14 @@ export interface FileRef {
   contentType: string;
   size: number;
   url: string;
+  /** Set on files with a lifetime (generated ZIPs): after it the link answers 410 and the file is deleted. */
+  expiresAt?: string;
 }
+
+/** How long a generated ZIP's link works (docs/decisions.md); then the file is deleted and the link answers 410. */
+export const ZIP_LIFETIME_MS = 7 * 86_400_000;
+/** How long an expired link still says "expired" (410) rather than "not found" (404). */
+const EXPIRED_LINK_KEPT_MS = 90 * 86_400_000;
 
 interface FileRecord {
   fileId: string;
@@ -21,6 +28,22 @@ interface FileRecord {
   /** The capability secret of the download link; only its hash keys the global link record. */
   token: string;
   createdAt: string;
+  validUntilMs?: number;
+}
+
+/**
+ * The global record of a download link, keyed by the hash of its token. A link with a lifetime carries `validUntilMs`
+ * (kept after the file is gone, so the link can say it expired), `purgeAtMs` until the file is deleted (the sweep's
+ * query), and `expireAtMs` when TTL removes the record itself.
+ */
+interface LinkRecord {
+  businessId: string;
+  fileId: string;
+  fileName?: string;
+  validUntilMs?: number;
+  purgeAtMs?: number;
+  expireAt?: string;
+  expireAtMs?: number;
 }
 
 const filePath = (businessId: string, fileId: string) => `businesses/${businessId}/files/${fileId}`;
@@ -38,13 +61,34 @@ export interface Files {
   readStream(businessId: string, fileId: string): Promise<Readable | null>;
   /** As open, streamed (large files are never held in memory). */
   openStream(token: string): Promise<{ fileName: string; contentType: string; size: number; stream: Readable } | null>;
-  /** Stores a file written as a stream (a ZIP), counting its size on the way. */
-  saveStream(businessId: string, file: { fileName: string; contentType: string }, source: Readable): Promise<FileRef>;
+  /** Stores a file written as a stream (a ZIP), counting its size on the way; `lifetimeMs` makes its link expire. */
+  saveStream(businessId: string, file: { fileName: string; contentType: string; lifetimeMs?: number }, source: Readable): Promise<FileRef>;
+  /** A link whose lifetime has passed: what it was, and since when it is expired; null for any other token. */
+  expiredLink(token: string): Promise<{ fileName: string; expiredAt: string } | null>;
+  /** Deletes the files whose lifetime has passed (bytes and record), keeping their links as "expired"; returns how many. */
+  purgeExpired(): Promise<number>;
 }
 
 export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string, ids: IdSource, now: () => number): Files {
   const url = (r: FileRecord) => `${filesUrl}/${r.token}/${encodeURIComponent(r.fileName)}`;
-  const toRef = (r: FileRecord): FileRef => ({ fileId: r.fileId, fileName: r.fileName, contentType: r.contentType, size: r.size, url: url(r) });
+  const toRef = (r: FileRecord): FileRef => ({
+    fileId: r.fileId,
+    fileName: r.fileName,
+    contentType: r.contentType,
+    size: r.size,
+    url: url(r),
+    ...(r.validUntilMs !== undefined ? { expiresAt: new Date(r.validUntilMs).toISOString() } : {}),
+  });
+  const expired = (l: LinkRecord) => l.validUntilMs !== undefined && l.validUntilMs <= now();
+  /** The file of an expired link goes (bytes, then record); the link stays, saying what it was, until TTL removes it. */
+  const purge = async (linkDocPath: string, l: LinkRecord) => {
+    const doc = await store.get(filePath(l.businessId, l.fileId));
+    await blobs.delete(`${l.businessId}/${l.fileId}`);
+    const batch = store.batch();
+    if (doc) batch.delete(doc.path);
+    batch.update(linkDocPath, { purgeAtMs: DELETE_FIELD, ...(doc ? { fileName: String(doc.data.fileName) } : {}) } as never);
+    await batch.commit();
+  };
   return {
     async save(businessId, file) {
       const record: FileRecord = {
@@ -95,18 +139,47 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
       });
       source.on('error', (e) => counter.destroy(e));
       await blobs.putStream(`${businessId}/${fileId}`, source.pipe(counter), file.contentType);
-      const record: FileRecord = { fileId, fileName: sanitizeFileName(file.fileName), contentType: file.contentType, size, token: newSecret(), createdAt: new Date(now()).toISOString() };
+      const at = now();
+      const record: FileRecord = { fileId, fileName: sanitizeFileName(file.fileName), contentType: file.contentType, size, token: newSecret(), createdAt: new Date(at).toISOString() };
+      const link: LinkRecord = { businessId, fileId };
+      if (file.lifetimeMs !== undefined) {
+        record.validUntilMs = link.validUntilMs = link.purgeAtMs = at + file.lifetimeMs;
+        link.expireAtMs = at + file.lifetimeMs + EXPIRED_LINK_KEPT_MS;
+        link.expireAt = new Date(link.expireAtMs).toISOString();
+      }
       const batch = store.batch();
       batch.set(filePath(businessId, fileId), { ...record });
-      batch.set(linkPath(record.token), { businessId, fileId });
+      batch.set(linkPath(record.token), { ...link });
       await batch.commit();
       return toRef(record);
+    },
+    async expiredLink(token) {
+      if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+      const link = (await store.get(linkPath(token)))?.data as unknown as LinkRecord | undefined;
+      if (!link || !expired(link)) return null;
+      const name = link.fileName ?? ((await store.get(filePath(link.businessId, link.fileId)))?.data.fileName as string | undefined) ?? 'file';
+      return { fileName: name, expiredAt: new Date(link.validUntilMs!).toISOString() };
+    },
+    async purgeExpired() {
+      let n = 0;
+      for (;;) {
+        const due = await store.query({ collection: 'fileLinks', where: [['purgeAtMs', '<=', now()]], orderBy: [['purgeAtMs', 'asc']], limit: 100 });
+        for (const d of due) await purge(d.path, d.data as unknown as LinkRecord);
+        n += due.length;
+        if (due.length < 100) return n;
+      }
     },
     async openStream(token) {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
       const link = await store.get(linkPath(token));
       if (!link) return null;
-      const { businessId, fileId } = link.data as { businessId: string; fileId: string };
+      const l = link.data as unknown as LinkRecord;
+      if (expired(l)) {
+        // Opened before the sweep came by: the file goes now.
+        if (l.purgeAtMs !== undefined) await purge(link.path, l);
+        return null;
+      }
+      const { businessId, fileId } = l;
       const doc = await store.get(filePath(businessId, fileId));
       if (!doc) return null;
       const stream = await blobs.readStream(`${businessId}/${fileId}`);
@@ -117,8 +190,8 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
     async open(token) {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
       const link = await store.get(linkPath(token));
-      if (!link) return null;
-      const { businessId, fileId } = link.data as { businessId: string; fileId: string };
+      if (!link || expired(link.data as unknown as LinkRecord)) return null;
+      const { businessId, fileId } = link.data as unknown as LinkRecord;
       const doc = await store.get(filePath(businessId, fileId));
       const blob = await blobs.get(`${businessId}/${fileId}`);
       if (!doc || !blob) return null;

@@ -1,4 +1,5 @@
-import type { DocStore, Transaction } from '../ports/store.ts';
+import { DELETE_FIELD, type DocStore, type Transaction } from '../ports/store.ts';
+import { seal, unseal } from './secrets.ts';
 import type { OutboundMessage, Sender } from '../ports/outbox.ts';
 import type { TaskQueue } from '../ports/tasks.ts';
 import type { Logger } from './logger.ts';
@@ -37,18 +38,26 @@ export interface OutboxRecord {
   providerId: string | null;
   /** Set once capability links were removed from the stored message (after a final status). */
   redacted?: boolean;
+  /** The message's capability links, sealed with the credentials key; `message` holds placeholders for them until delivery. */
+  sealedSecrets?: string;
 }
 
 export const outboxPath = (businessId: string, id: string) => `businesses/${businessId}/outbox/${id}`;
 
-/** Writes the message inside the caller's transaction; delivery happens later, by task. */
-export function stageMessage(tx: Transaction, businessId: string, id: string, message: OutboundMessage, reason: string, now: number, ref: string | null = null): string {
+/**
+ * Writes the message inside the caller's transaction; delivery happens later, by task. With `sealKey` (the credentials
+ * key), its capability links are sealed apart and the stored message holds placeholders: the store never holds a
+ * working link in clear, not even in SQLite's WAL or free pages after the record is redacted (docs/decisions.md).
+ */
+export function stageMessage(tx: Transaction, businessId: string, id: string, message: OutboundMessage, reason: string, now: number, ref: string | null, sealKey: string): string {
+  const sealed = sealKey ? sealSecrets(message, sealKey) : { message };
   const record: OutboxRecord = {
     id,
     businessId,
     channel: message.channel,
     to: message.to,
-    message,
+    message: sealed.message,
+    ...(sealed.sealedSecrets ? { sealedSecrets: sealed.sealedSecrets } : {}),
     reason,
     ref,
     status: 'pending',
@@ -81,16 +90,55 @@ export type Senders = { [C in OutboundMessage['channel']]: Sender<Extract<Outbou
  * from a message once it is final: the store keeps what was sent, not a working link.
  */
 const SECRET = /[A-Za-z0-9_-]{43}/g;
-const redactText = (s: string | undefined) => s?.replace(SECRET, '[link removed after delivery]');
+/** Where a sealed secret was taken out of a staged message. */
+const PLACEHOLDER = /\{\{sealed:(\d{1,3})\}\}/g;
+
+/** The text fields of a message that may carry a capability link, each through `f`. */
+function mapLinkFields(m: OutboundMessage, f: (s: string, field: 'text' | 'button') => string): OutboundMessage {
+  if (m.channel === 'email') return { ...m, text: f(m.text, 'text'), ...(m.html !== undefined ? { html: f(m.html, 'text') } : {}) };
+  return m.urlButtonParam === undefined ? m : { ...m, urlButtonParam: f(m.urlButtonParam, 'button') };
+}
+
 export function redactMessage(m: OutboundMessage): OutboundMessage {
-  if (m.channel === 'email') return { ...m, text: redactText(m.text) ?? '', ...(m.html !== undefined ? { html: redactText(m.html) } : {}) };
-  return m.urlButtonParam === undefined ? m : { ...m, urlButtonParam: m.urlButtonParam.replace(SECRET, '[removed]') };
+  return mapLinkFields(m, (s, field) => {
+    const removed = field === 'text' ? '[link removed after delivery]' : '[removed]';
+    return s.replace(PLACEHOLDER, removed).replace(SECRET, removed);
+  });
+}
+
+/** Takes the capability secrets out of a message: placeholders in their place, the secrets sealed together. */
+export function sealSecrets(m: OutboundMessage, key: string): { message: OutboundMessage; sealedSecrets?: string } {
+  const secrets: string[] = [];
+  const message = mapLinkFields(m, (s) =>
+    s.replace(SECRET, (tok) => {
+      const i = secrets.indexOf(tok) >= 0 ? secrets.indexOf(tok) : secrets.push(tok) - 1;
+      return `{{sealed:${i}}}`;
+    }),
+  );
+  if (!secrets.length) return { message: m };
+  return { message, sealedSecrets: seal(Object.fromEntries(secrets.map((t, i) => [String(i), t])), key) };
+}
+
+/** The message as it is sent: the sealed secrets put back. */
+export function unsealMessage(r: Pick<OutboxRecord, 'message' | 'sealedSecrets'>, key: string): OutboundMessage {
+  if (!r.sealedSecrets) return r.message;
+  const secrets = unseal(r.sealedSecrets, key);
+  return mapLinkFields(r.message, (s) =>
+    s.replace(PLACEHOLDER, (ph, i: string) => {
+      if (!Object.hasOwn(secrets, i)) throw new Error(`outbox message placeholder ${ph} has no sealed secret`);
+      return secrets[i];
+    }),
+  );
 }
 
 export interface DeliveryOptions {
   maxAttempts?: number;
   /** Told when a message ends failed, so the business sees it (an activity row). */
   onFailed?: (record: OutboxRecord, reason: string) => Promise<void>;
+  /** Told once a message is final (delivered, undelivered or failed), so what it was sent for can show the outcome. */
+  onSettled?: (record: OutboxRecord, status: Exclude<OutboxStatus, 'pending'>, reason: string | null) => Promise<void>;
+  /** The credentials key that sealed the message's links (stageMessage). */
+  sealKey?: string;
 }
 
 /**
@@ -110,16 +158,19 @@ export async function deliverOutboxRecord(
   const record = doc.data as unknown as OutboxRecord;
   if (record.status !== 'pending') return record.status;
   // A final record stays 90 days (the payment lists it), then TTL deletes it.
-  const final = (status: OutboxStatus, fields: Record<string, unknown>) =>
-    store.update(path, {
+  const final = async (status: Exclude<OutboxStatus, 'pending'>, fields: Record<string, unknown> & { lastError: string | null }) => {
+    await store.update(path, {
       ...fields,
       status,
       message: redactMessage(record.message),
       redacted: true,
+      sealedSecrets: DELETE_FIELD,
       lastAttemptAtMs: now(),
       expireAt: new Date(now() + FINAL_KEPT_MS).toISOString(),
       expireAtMs: now() + FINAL_KEPT_MS,
     } as never);
+    await opts.onSettled?.(record, status, fields.lastError).catch((err) => logger.error('could not record a message outcome', { path, error: String(err) }));
+  };
   const sender = senders[record.channel] as Sender;
   if (!sender.configured) {
     const reason = `${record.channel} channel is not configured`;
@@ -130,7 +181,7 @@ export async function deliverOutboxRecord(
   const attempts = (record.attempts ?? 0) + 1;
   let result;
   try {
-    result = await sender.send(record.message, record.id);
+    result = await sender.send(unsealMessage(record, opts.sealKey ?? ''), record.id);
   } catch (e) {
     const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
     const max = opts.maxAttempts ?? DEFAULT_MAX_DELIVERY_ATTEMPTS;

@@ -14,6 +14,8 @@ export const TTL_COLLECTIONS: { collection: string; group: boolean }[] = [
   { collection: 'outbox', group: true },
   { collection: 'idempotency', group: true },
   { collection: 'linkFilings', group: true },
+  // Links of expired files, kept 90 days to answer 410 (core/files.ts).
+  { collection: 'fileLinks', group: false },
 ];
 
 export async function sweepExpired(store: DocStore, now: number): Promise<number> {

@@ -6,6 +6,9 @@ export const MONTHS_BACK = 24;
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
+/** The earliest month any month input takes: nothing in this service predates it (docs/decisions.md). */
+export const FIRST_MONTH = '2000-01';
+
 /** The current month in Israel, `YYYY-MM`. */
 export const currentMonth = (nowMs: number) => jerusalemDay(nowMs).slice(0, 7);
 
@@ -22,7 +25,16 @@ export const lastClosedMonth = (nowMs: number) => addMonths(currentMonth(nowMs),
 /** A strict `YYYY-MM` that is closed in Israel (before the current month); else `invalid-argument` naming the field. */
 export function closedMonth(value: string, nowMs: number, field = 'month'): string {
   if (!MONTH.test(value)) throw invalid(field, 'must be a month as YYYY-MM');
+  if (value < FIRST_MONTH) throw invalid(field, `${value} is before ${FIRST_MONTH}; months from ${FIRST_MONTH} on are accepted`);
   if (value >= currentMonth(nowMs)) throw invalid(field, `${value} is not closed yet; only months before ${currentMonth(nowMs)} can be synced`);
+  return value;
+}
+
+/** A strict `YYYY-MM` from FIRST_MONTH to the current month in Israel (a range bound: the current month may be asked for). */
+export function pastMonth(value: string, nowMs: number, field: string): string {
+  if (!MONTH.test(value)) throw invalid(field, 'must be a month as YYYY-MM');
+  if (value < FIRST_MONTH) throw invalid(field, `${value} is before ${FIRST_MONTH}; months from ${FIRST_MONTH} on are accepted`);
+  if (value > currentMonth(nowMs)) throw invalid(field, `${value} is in the future; the latest month is ${currentMonth(nowMs)}`);
   return value;
 }
 

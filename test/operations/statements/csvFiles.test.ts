@@ -52,7 +52,7 @@ before(async () => {
     { recordId: 'c1', date: `${last}-04`, type: 'Payment', description: HOSTILE[0], amount: '-250.00', freelancer: HOSTILE[2] },
     { recordId: '0042', date: `${last}-05`, type: '@SUM(1+1)', description: '1/3', amount: '-12.50', freelancer: 'דנה לוי' },
   ]);
-  h = await createHarness({ env: { GATEWAY_BASE_URL: cardcom.baseUrl, GATEWAY_SANDBOX_BASE_URL: cardcom.baseUrl, ...upworkEnv(upwork), ALLOWED_ORIGINS: 'https://app.example.com' } });
+  h = await createHarness({ env: { GATEWAY_BASE_URL: cardcom.baseUrl, GATEWAY_SANDBOX_BASE_URL: cardcom.baseUrl, ...upworkEnv(upwork) } });
 });
 after(async () => {
   await h.close();

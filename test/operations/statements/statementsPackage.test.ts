@@ -87,7 +87,7 @@ test('another business gets its own empty package, never these statements', asyn
 });
 
 test('a package of 10 MB or more is sent as its link only', () => {
-  const zip = { businessId: 'b', fileId: 'f', fileName: 'statements-2026-03.zip', url: 'https://x/files/t', entries: 3, accounts: ['Bank'], missing: [] };
+  const zip = { businessId: 'b', fileId: 'f', fileName: 'statements-2026-03.zip', url: 'https://x/files/t', expiresAt: '2026-04-12T08:00:00.000Z', entries: 3, accounts: ['Bank'], missing: [] };
   const small = monthPackageEmail('cpa@example.com', 'Biz', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES - 1 });
   assert.equal(small.attachments?.length, 1);
   const big = monthPackageEmail('cpa@example.com', 'Biz', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES });

@@ -56,6 +56,9 @@ export class Core {
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
+    // Deleted and overwritten rows are zeroed, not left in free pages where a copy of the file would still show them
+    // (a redacted record, a deleted document): docs/decisions.md.
+    db.exec('PRAGMA secure_delete = ON');
     db.exec(`CREATE TABLE IF NOT EXISTS docs (
       path TEXT PRIMARY KEY,
       parent TEXT NOT NULL,

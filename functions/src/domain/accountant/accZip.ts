@@ -1,7 +1,7 @@
 import archiver from 'archiver';
 import { PassThrough, type Readable } from 'node:stream';
 import type { Services } from '../../core/context.ts';
-import type { FileRef } from '../../core/files.ts';
+import { ZIP_LIFETIME_MS, type FileRef } from '../../core/files.ts';
 import { sanitizeFileName } from '../../core/text.ts';
 import { csvFile, type CsvColumn } from '../../core/csv.ts';
 import { formatAmount, type Currency } from '../money.ts';
@@ -216,7 +216,8 @@ export async function writeZip(s: Services, businessId: string, zipName: string,
   const out = new PassThrough({ highWaterMark: 256 * 1024 });
   archive.pipe(out);
   let missing = 0;
-  const saving = s.files.saveStream(businessId, { fileName: zipName, contentType: 'application/zip' }, out);
+  // A generated package is a copy: its link works ZIP_LIFETIME_MS, then the file is deleted.
+  const saving = s.files.saveStream(businessId, { fileName: zipName, contentType: 'application/zip', lifetimeMs: ZIP_LIFETIME_MS }, out);
   const feeding = (async () => {
     // Every package explains itself: a README (Hebrew, then English) and an index of its files.
     archive.append(readme, { name: 'README.txt' });

@@ -1,9 +1,10 @@
 import type { Services } from '../../core/context.ts';
 import type { DocStore } from '../../ports/store.ts';
-import { accountsPath, statementsPath, type AccountRecord, type StatementRecord } from '../statements/statements.ts';
+import { accountsPath, statementsPath, type AccountRecord, type SendState, type StatementRecord } from '../statements/statements.ts';
 import { readyStatements, uniqueNames, writeZip, zipReadme } from './accZip.ts';
 import { sanitizeFileName } from '../../core/text.ts';
 import type { EmailMessage } from '../../ports/outbox.ts';
+import type { OutboxRecord } from '../../core/outbox.ts';
 
 /**
  * The month package: every ready statement of a month in one ZIP (account/month/file), and the email
@@ -15,6 +16,8 @@ export interface MonthZip {
   fileId: string;
   fileName: string;
   url: string;
+  /** When the link stops working and the ZIP is deleted (ZIP_LIFETIME_MS after it was made). */
+  expiresAt: string;
   size: number;
   entries: number;
   /** Names of the accounts whose statement is in, and of those missing (not synced, or failed). */
@@ -41,7 +44,7 @@ export async function buildStatementsZip(s: Services, businessId: string, month:
         : { he: ['לא מחובר אף חשבון.'], en: ['No statement account is connected.'] },
   });
   const { file, entries: n } = await writeZip(s, businessId, `statements-${month}.zip`, entries, readme);
-  return { businessId, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries: n, accounts: [...new Set(ready.map((st) => st.accountName))], missing };
+  return { businessId, fileId: file.fileId, fileName: file.fileName, url: file.url, expiresAt: file.expiresAt!, size: file.size, entries: n, accounts: [...new Set(ready.map((st) => st.accountName))], missing };
 }
 
 /** The ZIP rides along when under this size; a larger one is sent as its link only (mail servers refuse big messages). */
@@ -56,6 +59,7 @@ export function monthPackageEmail(to: string, businessName: string, month: strin
     zip.missing.length ? `Missing: ${zip.missing.join(', ')}.` : 'Nothing is missing.',
     '',
     `Download the package (${(zip.size / 1048576).toFixed(1)} MB): ${zip.url}`,
+    `The link works until ${zip.expiresAt.slice(0, 10)}; then the package is deleted.`,
     ...(attach ? ['The package is also attached.'] : []),
     '',
   ];
@@ -101,11 +105,65 @@ export async function systemAutomationRecipients(store: DocStore, businessId: st
   return Array.isArray(r) ? r.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/** The per-month send state on every statement of the month (statementsList shows it). */
-export async function recordSend(store: DocStore, businessId: string, month: string, send: Record<string, unknown>): Promise<void> {
+/** The `ref` statementsSend gives the package's messages (the automation's is its run id). */
+export const sendRef = (month: string) => `statements_${month}`;
+
+/** The per-month send state on every statement of the month (statementsList shows it): `sending` until the outbox settles it. */
+export async function recordSend(
+  store: DocStore,
+  businessId: string,
+  month: string,
+  send: Omit<SendState, 'status' | 'reason' | 'outcomes'>,
+): Promise<void> {
   const docs = (await store.query({ collection: statementsPath(businessId), where: [['month', '==', month]] })).map((d) => d.data as unknown as StatementRecord);
   if (!docs.length) return;
+  const state: SendState = { ...send, status: 'sending', reason: null, outcomes: {} };
   const batch = store.batch();
-  for (const st of docs) batch.update(statementsPath(businessId, st.id), { send });
+  for (const st of docs) batch.update(statementsPath(businessId, st.id), { send: { ...state } });
   await batch.commit();
+}
+
+type Outcome = SendState['outcomes'][string];
+
+/** The send after one more message settled: one failed or undelivered message fails it, naming the recipient and the reason. */
+export function settleSend<T extends { messageIds: string[]; outcomes?: Record<string, Outcome> }>(
+  send: T,
+  message: { id: string; to: string },
+  status: Outcome['status'],
+  reason: string | null,
+): T & Pick<SendState, 'status' | 'reason' | 'outcomes'> {
+  const outcomes = { ...send.outcomes, [message.id]: { to: message.to, status, reason: status === 'delivered' ? null : (reason || status).slice(0, 300) } };
+  const bad = Object.values(outcomes).filter((o) => o.status !== 'delivered');
+  const settled = send.messageIds.every((id) => id in outcomes);
+  return {
+    ...send,
+    outcomes,
+    status: bad.length ? 'failed' : settled ? 'sent' : 'sending',
+    reason: bad.length ? `not delivered to ${bad.map((o) => `${o.to} (${o.reason})`).join('; ')}`.slice(0, 1000) : null,
+  };
+}
+
+/**
+ * A package message reached a final outbox status: recorded on the month's send (only on the send that message
+ * belongs to, never on a later one), and on the automation run that mailed it.
+ */
+export async function settlePackageMessage(store: DocStore, r: OutboxRecord, status: Outcome['status'], reason: string | null): Promise<void> {
+  const message = { id: r.id, to: r.to };
+  let month = r.ref?.startsWith('statements_') ? r.ref.slice('statements_'.length) : null;
+  if (r.reason === 'automationStatements' && r.ref && !r.ref.includes('/')) {
+    const runPath = `businesses/${r.businessId}/automationRuns/${r.ref}`;
+    month = await store.runTransaction(async (tx) => {
+      const run = (await tx.get(runPath))?.data as { month?: string; mailed?: { messageIds: string[] } | null } | undefined;
+      if (run?.mailed?.messageIds?.includes(r.id)) tx.update(runPath, { mailed: { ...settleSend(run.mailed, message, status, reason) } });
+      return run?.month ?? null;
+    });
+  }
+  if (!month || !/^\d{4}-\d{2}$/.test(month)) return;
+  await store.runTransaction(async (tx) => {
+    const docs = await tx.query({ collection: statementsPath(r.businessId), where: [['month', '==', month]] });
+    for (const d of docs) {
+      const send = (d.data as unknown as StatementRecord).send;
+      if (send?.messageIds?.includes(r.id)) tx.update(d.path, { send: { ...settleSend(send, message, status, reason) } });
+    }
+  });
 }

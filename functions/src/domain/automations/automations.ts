@@ -111,7 +111,8 @@ export interface RunRecord {
   /** Set (once) by the transaction that saw the last account settle: the completion step is queued. */
   completing?: boolean;
   deadlineAtMs: number;
-  mailed: { to: string[]; at: string; messageIds: string[]; missing: string[] } | null;
+  /** status/reason/outcomes follow the outbox (domain/accountant/monthPackage.ts settleSend); absent until a message settled. */
+  mailed: { to: string[]; at: string; messageIds: string[]; missing: string[]; status?: 'sending' | 'sent' | 'failed'; reason?: string | null; outcomes?: Record<string, { to: string; status: 'delivered' | 'undelivered' | 'failed'; reason: string | null }> } | null;
   /** Mailbox polls: the import fed with the new mails. */
   importId: string | null;
   found: number;
@@ -269,7 +270,7 @@ export async function runView(s: Services, r: RunRecord) {
     finishedAt: r.finishedAt,
     month: r.month,
     accounts: r.accounts,
-    mailed: r.mailed,
+    mailed: r.mailed ? { to: r.mailed.to, at: r.mailed.at, messageIds: r.mailed.messageIds, missing: r.mailed.missing, status: r.mailed.status ?? 'sending', reason: r.mailed.reason ?? null } : null,
     import: r.importId
       ? { importId: r.importId, found: r.found, status: imp?.status ?? 'running', seen: imp?.seen ?? 0, invoices: imp?.invoices ?? 0, duplicates: imp?.duplicates ?? 0, errors: imp?.errors ?? 0 }
       : null,
@@ -352,7 +353,16 @@ export const runOutput = z.object({
   finishedAt: z.string().nullable(),
   month: z.string().nullable(),
   accounts: z.array(z.object({ accountId: z.string(), name: z.string(), status: z.enum(['pending', 'ready', 'failed']), reason: z.string().nullable() })),
-  mailed: z.object({ to: z.array(z.string()), at: z.string(), messageIds: z.array(z.string()), missing: z.array(z.string()) }).nullable(),
+  mailed: z
+    .object({
+      to: z.array(z.string()),
+      at: z.string(),
+      messageIds: z.array(z.string()),
+      missing: z.array(z.string()),
+      status: z.enum(['sending', 'sent', 'failed']).describe('sending until every message is final; sent once all were delivered; failed when one was not.'),
+      reason: z.string().nullable().describe('Why the mailing failed, naming the recipients; null otherwise.'),
+    })
+    .nullable(),
   import: z
     .object({ importId: z.string(), found: z.number(), status: z.string(), seen: z.number(), invoices: z.number(), duplicates: z.number(), errors: z.number() })
     .nullable(),

@@ -163,7 +163,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
   const staged = await s.store.runTransaction(async (tx) => {
     const cur = (await tx.get(path))?.data as unknown as RunRecord | undefined;
     if (!cur || cur.status !== 'running') return null;
-    const paths = zip && profile ? recipients.map((to) => stageMessage(tx, businessId, s.ids(), monthPackageEmail(to, profile.businessName || profile.name, run.month!, zip), 'automationStatements', now, runId)) : [];
+    const paths = zip && profile ? recipients.map((to) => stageMessage(tx, businessId, s.ids(), monthPackageEmail(to, profile.businessName || profile.name, run.month!, zip), 'automationStatements', now, runId, s.config.credentialsKey)) : [];
     const mailed = zip ? { to: recipients, at, messageIds: paths.map((p) => p.split('/').at(-1)!), missing: zip.missing } : null;
     if (mailed) summary += `; mailed to ${recipients.join(', ')}${zip!.missing.length ? ` (missing: ${zip!.missing.join(', ')})` : ''}`;
     tx.update(path, { status: 'done', accounts, summary, finishedAt: at, mailed });
@@ -177,7 +177,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
       s.logger.error('could not enqueue outbox delivery; the outbox sweep re-queues it', { path: p, error: String(e) });
     }
   }
-  if (staged.mailed && zip) await recordSend(s.store, businessId, run.month, { at, to: recipients, zipFileId: zip.fileId, accounts: zip.accounts, missing: zip.missing, runId });
+  if (staged.mailed && zip) await recordSend(s.store, businessId, run.month, { at, to: recipients, messageIds: staged.mailed.messageIds, zipFileId: zip.fileId, accounts: zip.accounts, missing: zip.missing, runId });
   await setLastRun(s, { ...run, status: 'done', summary, finishedAt: at });
 }
 

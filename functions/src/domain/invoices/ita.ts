@@ -7,7 +7,7 @@ import { ApiError, precondition } from '../../core/errors.ts';
 import { seal, unseal } from '../../core/secrets.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { profileOf } from '../business.ts';
-import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE } from '../oauthState.ts';
+import { createOAuthState, holdConsent, spendOAuthState, StateFailure, takeConsent, MAX_CODE, type ConsentToConfirm } from '../oauthState.ts';
 import { taxAuthority, ItaError, type ItaClient, type ItaInvoiceDetails, type ItaSettings, type ItaTokens } from '../../ports/taxAuthority.ts';
 
 /**
@@ -123,14 +123,14 @@ const consentRecord = (tokens: ItaTokens, secret: string, now: number, grantedBy
 });
 
 /**
- * GET /oauth/ita/callback: spends the state (once), exchanges the code, stores the tokens sealed
- * with a 90-day expiry and appends an activity row. Throws ConsentFailure with the reason.
+ * GET /oauth/ita/callback: spends the state (once) and exchanges the code; nothing is stored as the consent yet: the
+ * tokens wait, sealed, for the confirmation (holdConsent). Throws ConsentFailure with the reason.
  */
-export async function completeItaConsent(
+export async function receiveItaConsent(
   services: Services,
   params: { state: string | null; code: string | null; error: string | null },
   client?: ItaClient,
-): Promise<{ businessId: string; businessName: string; expiresAt: string }> {
+): Promise<ConsentToConfirm> {
   const { store, config, clock, logger } = services;
   const now = clock.now();
   let spent;
@@ -140,7 +140,7 @@ export async function completeItaConsent(
     if (e instanceof StateFailure) throw fail(e.reason);
     throw e;
   }
-  const { record, caller, business } = spent;
+  const { record, business } = spent;
 
   if (params.error) throw fail('declined', `the consent was not given (${params.error.slice(0, 60)})`);
   const code = params.code ?? '';
@@ -163,8 +163,31 @@ export async function completeItaConsent(
     if (e.failure === 'invalid_client') throw fail('client_refused', e.message);
     throw fail('unavailable', e.message);
   }
+  // The ITA's token answer names no account: the page names the business and who started the consent.
+  const held = await holdConsent(store, config.credentialsKey, spent, { tokens, grantedAtMs: now } satisfies ItaGrant, now);
+  const profile = profileOf(business);
+  return { token: held.token, businessName: profile.businessName || profile.name, account: null, startedBy: record.email, origin: null };
+}
 
-  const consent = consentRecord(tokens, config.credentialsKey, now, record.userId, services.ids());
+interface ItaGrant {
+  tokens: ItaTokens;
+  /** When the code was exchanged: the access token's lifetime counts from then. */
+  grantedAtMs: number;
+}
+
+/** POST /oauth/ita/confirm: the person confirmed the page; the tokens are stored sealed with a 90-day expiry. */
+export async function confirmItaConsent(services: Services, token: string | null): Promise<{ businessId: string; businessName: string; expiresAt: string }> {
+  const { store, config, clock } = services;
+  const now = clock.now();
+  let taken;
+  try {
+    taken = await takeConsent<ItaGrant>(store, config.credentialsKey, 'ita', token, now);
+  } catch (e) {
+    if (e instanceof StateFailure) throw fail(e.reason);
+    throw e;
+  }
+  const { record, caller, business, payload } = taken;
+  const consent = consentRecord(payload.tokens, config.credentialsKey, payload.grantedAtMs, record.userId, services.ids());
   // A new grant replaces any earlier one, and starts a new 90 days.
   await store.set(itaConsentPath(record.businessId), { ...consent });
   await appendActivity(store, services.ids, caller, now, {

@@ -6,7 +6,7 @@ import { seal, unseal } from '../../core/secrets.ts';
 import { sha256 } from '../../core/ids.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { profileOf } from '../business.ts';
-import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE, type StateFailureReason } from '../oauthState.ts';
+import { createOAuthState, holdConsent, spendOAuthState, StateFailure, takeConsent, MAX_CODE, type ConsentToConfirm, type StateFailureReason } from '../oauthState.ts';
 import { mailboxProvider, MailboxError, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
 
 /**
@@ -77,11 +77,17 @@ export class MailboxConsentFailure extends Error {
   }
 }
 
-/** GET /oauth/mailbox/callback: spends the state once, exchanges the code, stores the refresh token sealed. */
-export async function completeMailboxConsent(
-  services: Services,
-  params: { state: string | null; code: string | null; error: string | null },
-): Promise<{ businessName: string; email: string; origin: string }> {
+interface MailboxGrant {
+  email: string;
+  refreshToken: string;
+  scope: string;
+}
+
+/**
+ * GET /oauth/mailbox/callback: spends the state once, exchanges the code and reads the mailbox's address; nothing is
+ * connected yet: the grant waits, sealed, for the confirmation (holdConsent).
+ */
+export async function receiveMailboxConsent(services: Services, params: { state: string | null; code: string | null; error: string | null }): Promise<ConsentToConfirm> {
   const { store, config, clock, logger } = services;
   const now = clock.now();
   let spent;
@@ -91,7 +97,7 @@ export async function completeMailboxConsent(
     if (e instanceof StateFailure) throw new MailboxConsentFailure(e.reason);
     throw e;
   }
-  const { record, caller, business } = spent;
+  const { record, business } = spent;
   const origin = record.extra?.origin ?? new URL(config.dashboardUrl).origin;
   if (params.error) throw new MailboxConsentFailure('declined', origin);
   const code = params.code ?? '';
@@ -112,19 +118,45 @@ export async function completeMailboxConsent(
     logger.warn('mailbox code exchange failed', { businessId: record.businessId, failure: e.failure });
     throw new MailboxConsentFailure(e.failure === 'unavailable' || e.failure === 'ratelimited' ? 'unavailable' : 'code_refused', origin);
   }
-  const accountId = mailboxAccountId(email);
-  const existing = await store.count({ collection: mailboxesPath(record.businessId) });
-  const again = await store.get(mailboxesPath(record.businessId, accountId));
+  await checkRoom(store, record.businessId, email, origin);
+  const held = await holdConsent(store, config.credentialsKey, spent, { email, refreshToken: grant.refreshToken, scope: grant.scope } satisfies MailboxGrant, now);
+  const profile = profileOf(business);
+  return { token: held.token, businessName: profile.businessName || profile.name, account: email, startedBy: record.email, origin };
+}
+
+/** A new mailbox past MAX_MAILBOXES is refused (the same one again renews its connection). */
+async function checkRoom(store: DocStore, businessId: string, email: string, origin: string) {
+  const existing = await store.count({ collection: mailboxesPath(businessId) });
+  const again = await store.get(mailboxesPath(businessId, mailboxAccountId(email)));
   if (!again && existing >= MAX_MAILBOXES) throw new MailboxConsentFailure('too_many', origin);
+  return again;
+}
+
+/** POST /oauth/mailbox/confirm: the person confirmed the page; the mailbox is connected, its refresh token sealed. */
+export async function confirmMailboxConsent(services: Services, token: string | null): Promise<{ businessName: string; email: string; origin: string }> {
+  const { store, config, clock } = services;
+  const now = clock.now();
+  let taken;
+  try {
+    taken = await takeConsent<MailboxGrant>(store, config.credentialsKey, 'mailbox', token, now);
+  } catch (e) {
+    if (e instanceof StateFailure) throw new MailboxConsentFailure(e.reason);
+    throw e;
+  }
+  const { record, caller, business, payload } = taken;
+  const origin = record.extra?.origin ?? new URL(config.dashboardUrl).origin;
+  const { email } = payload;
+  const accountId = mailboxAccountId(email);
+  const again = await checkRoom(store, record.businessId, email, origin);
   const at = new Date(now).toISOString();
   const rec: MailboxRecord = {
     accountId,
     provider: 'mailbox',
     email,
-    sealed: seal({ refreshToken: grant.refreshToken }, config.credentialsKey),
+    sealed: seal({ refreshToken: payload.refreshToken }, config.credentialsKey),
     status: 'connected',
     statusReason: '',
-    scope: grant.scope,
+    scope: payload.scope,
     connectedAt: again ? String(again.data.connectedAt) : at,
     connectedBy: record.userId,
     updatedAt: at,

@@ -110,7 +110,7 @@ async function discard(s: Services, businessId: string, fileId: string) {
 
 function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): string[] {
   if (!to) return [];
-  return businessNotifications(s.config, kind, p, to).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id));
+  return businessNotifications(s.config, kind, p, to).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id, s.config.credentialsKey));
 }
 
 /** The supplier pages act as no user; activity rows name the link instead. */
@@ -445,7 +445,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
         }
         const staged = stageAll(s, tx, businessId, 'publicFiling', payment, contact, 'publicLinkRequest');
         // The filer who gave an email gets their request's own page, to follow it and add an invoice later.
-        if (email) staged.push(stageMessage(tx, businessId, s.ids(), filerEmail(email, contact?.businessName ?? '', payment, link.url), 'publicLinkFiler', now, payment.id));
+        if (email) staged.push(stageMessage(tx, businessId, s.ids(), filerEmail(email, contact?.businessName ?? '', payment, link.url), 'publicLinkFiler', now, payment.id, s.config.credentialsKey));
         return { outcome: 'applied', payment, invoiceAdded: saved !== null, staged };
       }),
     );

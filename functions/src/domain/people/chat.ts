@@ -5,7 +5,7 @@ import { ApiError, invalid, precondition } from '../../core/errors.ts';
 import { seal, unseal } from '../../core/secrets.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { profileOf } from '../business.ts';
-import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE, type StateFailureReason } from '../oauthState.ts';
+import { createOAuthState, holdConsent, spendOAuthState, StateFailure, takeConsent, MAX_CODE, type ConsentToConfirm, type StateFailureReason } from '../oauthState.ts';
 import { chatProvider, ChatError, type ChatClient, type ChatMember } from '../../ports/chat.ts';
 import { chatEmployeeId, employeePath, employeesPath, fromChatProfile, MAX_EMPLOYEES, type EmployeeRecord } from './employees.ts';
 
@@ -48,9 +48,16 @@ export function chatClientFor(config: Config): ChatClient {
 
 export const chatRedirectUri = (config: Config) => `${config.oauthReturnBase}${CHAT_CALLBACK_PATH}`;
 
-/** `origin` as the caller sends it: an http(s) origin only (no path), so the return page can link back. */
-export function normalizeOrigin(raw: string | undefined, fallback: string): string {
-  if (!raw?.trim()) return new URL(fallback).origin;
+/** The origins a consent may return to: the dashboard's and ALLOWED_ORIGINS (docs/decisions.md). */
+export const consentOrigins = (config: Pick<Config, 'dashboardUrl' | 'allowedOrigins'>): string[] => [...new Set([new URL(config.dashboardUrl).origin, ...config.allowedOrigins])];
+
+/**
+ * `origin` as the caller sends it: an http(s) origin (a path is dropped) that is one of the configured origins, since
+ * the return page shows it as "Back to the dashboard". Omitted: the dashboard's.
+ */
+export function normalizeOrigin(raw: string | undefined, config: Pick<Config, 'dashboardUrl' | 'allowedOrigins'>): string {
+  const allowed = consentOrigins(config);
+  if (!raw?.trim()) return allowed[0];
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -58,6 +65,7 @@ export function normalizeOrigin(raw: string | undefined, fallback: string): stri
     throw invalid('origin', 'expected an http(s) origin such as https://app.example.com');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('origin', 'expected an http(s) origin such as https://app.example.com');
+  if (!allowed.includes(url.origin)) throw invalid('origin', `${url.origin.slice(0, 200)} is not one of this service's configured origins (DASHBOARD_URL, ALLOWED_ORIGINS): ${allowed.join(', ')}; omit it to return to the dashboard`);
   return url.origin;
 }
 
@@ -84,11 +92,24 @@ export class ChatConsentFailure extends Error {
   }
 }
 
-/** GET /oauth/chat/callback: spends the state once, exchanges the code (oauth.v2.access), stores the bot token sealed. */
-export async function completeChatConsent(
+interface ChatGrant {
+  accessToken: string;
+  teamId: string;
+  teamName: string;
+  botUserId: string | null;
+  scope: string;
+}
+
+const nextOf = (config: Config, extra: Record<string, string> | undefined) => ({ origin: extra?.origin ?? new URL(config.dashboardUrl).origin, returnView: extra?.returnView ?? 'employees' });
+
+/**
+ * GET /oauth/chat/callback: spends the state once and exchanges the code (oauth.v2.access); nothing is connected yet:
+ * the bot token waits, sealed, for the confirmation (holdConsent).
+ */
+export async function receiveChatConsent(
   services: Services,
   params: { state: string | null; code: string | null; error: string | null },
-): Promise<{ businessName: string; teamName: string; origin: string; returnView: string }> {
+): Promise<ConsentToConfirm & { next: { origin: string; returnView: string } }> {
   const { store, config, clock, logger } = services;
   const now = clock.now();
   let spent;
@@ -98,8 +119,8 @@ export async function completeChatConsent(
     if (e instanceof StateFailure) throw new ChatConsentFailure(e.reason);
     throw e;
   }
-  const { record, caller, business } = spent;
-  const next = { origin: record.extra?.origin ?? new URL(config.dashboardUrl).origin, returnView: record.extra?.returnView ?? 'employees' };
+  const { record, business } = spent;
+  const next = nextOf(config, record.extra);
   if (params.error) throw new ChatConsentFailure('declined', next);
   const code = params.code ?? '';
   if (!code || code.length > MAX_CODE) throw new ChatConsentFailure('missing_code', next);
@@ -117,6 +138,25 @@ export async function completeChatConsent(
     logger.warn('chat code exchange failed', { businessId: record.businessId, error: e.error });
     throw new ChatConsentFailure(e.failure === 'unavailable' || e.failure === 'ratelimited' ? 'unavailable' : 'code_refused', next);
   }
+  const payload: ChatGrant = { accessToken: grant.accessToken, teamId: grant.teamId, teamName: grant.teamName, botUserId: grant.botUserId, scope: grant.scope };
+  const held = await holdConsent(store, config.credentialsKey, spent, payload, now);
+  const profile = profileOf(business);
+  return { token: held.token, businessName: profile.businessName || profile.name, account: grant.teamName, startedBy: record.email, origin: next.origin, next };
+}
+
+/** POST /oauth/chat/confirm: the person confirmed the page; the bot token is stored sealed. */
+export async function confirmChatConsent(services: Services, token: string | null): Promise<{ businessName: string; teamName: string; origin: string; returnView: string }> {
+  const { store, config, clock } = services;
+  const now = clock.now();
+  let taken;
+  try {
+    taken = await takeConsent<ChatGrant>(store, config.credentialsKey, 'chat', token, now);
+  } catch (e) {
+    if (e instanceof StateFailure) throw new ChatConsentFailure(e.reason);
+    throw e;
+  }
+  const { record, caller, business, payload: grant } = taken;
+  const next = nextOf(config, record.extra);
   const at = new Date(now).toISOString();
   const connection: ChatConnectionRecord = {
     provider: 'chat',

@@ -4,8 +4,9 @@ import { isApiError, notFound } from '../../core/errors.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { profileOf } from '../business.ts';
 import { closedMonth } from '../months.ts';
-import { createOAuthState, spendOAuthState, StateFailure, MAX_CODE, type StateFailureReason } from '../oauthState.ts';
-import { accountsPath, connectSource, readStatementRows, statementId, statementsPath, type AccountRecord, type StatementRecord } from './statements.ts';
+import { createOAuthState, holdConsent, spendOAuthState, StateFailure, takeConsent, MAX_CODE, type ConsentToConfirm, type StateFailureReason } from '../oauthState.ts';
+import type { ConnectResult } from './statementSources.ts';
+import { accountsPath, connectSource, probeSource, readStatementRows, statementId, statementsPath, type AccountRecord, type StatementRecord } from './statements.ts';
 import { marketplace, MarketError, type MarketRow, type MarketSettings } from '../../ports/marketplace.ts';
 
 /**
@@ -43,14 +44,16 @@ export class MarketConsentFailure extends Error {
   }
 }
 
+interface MarketGrant {
+  credentials: Record<string, string>;
+  probed: ConnectResult;
+}
+
 /**
- * GET /oauth/market/callback: spends the state once, exchanges the code, lists the organizations with the new token
- * (nothing is stored when that fails) and connects them as statement accounts with the tokens sealed.
+ * GET /oauth/market/callback: spends the state once, exchanges the code and lists the organizations with the new token;
+ * nothing is connected yet: the grant and the list wait, sealed, for the confirmation (holdConsent).
  */
-export async function completeMarketConsent(
-  services: Services,
-  params: { state: string | null; code: string | null; error: string | null },
-): Promise<{ businessName: string; organizations: string[]; origin: string }> {
+export async function receiveMarketConsent(services: Services, params: { state: string | null; code: string | null; error: string | null }): Promise<ConsentToConfirm & { organizations: string[] }> {
   const { store, config, clock, logger } = services;
   const now = clock.now();
   let spent;
@@ -60,7 +63,7 @@ export async function completeMarketConsent(
     if (e instanceof StateFailure) throw new MarketConsentFailure(e.reason);
     throw e;
   }
-  const { record, caller, business } = spent;
+  const { record, business } = spent;
   const origin = record.extra?.origin ?? new URL(config.dashboardUrl).origin;
   if (params.error) throw new MarketConsentFailure('declined', origin);
   const code = params.code ?? '';
@@ -79,16 +82,35 @@ export async function completeMarketConsent(
     logger.warn('market code exchange failed', { businessId: record.businessId, failure: e.failure });
     throw new MarketConsentFailure(e.failure === 'unavailable' || e.failure === 'ratelimited' ? 'unavailable' : 'code_refused', origin);
   }
-  let connected;
+  let probed: ConnectResult;
   try {
-    connected = await connectSource({ ...services, caller }, MARKET_SOURCE, credentials);
+    probed = await probeSource(services, MARKET_SOURCE, credentials);
   } catch (e) {
     if (!isApiError(e)) throw e;
     logger.warn('market organizations listing failed', { businessId: record.businessId, code: e.code });
     throw new MarketConsentFailure(e.code === 'unavailable' || e.code === 'resource-exhausted' ? 'unavailable' : 'code_refused', origin);
   }
-  // No organization: connectSource kept no account, and dropped the connection that no account uses.
-  if (!connected.accounts.length) throw new MarketConsentFailure('no_organizations', origin);
+  if (!probed.accounts.length) throw new MarketConsentFailure('no_organizations', origin);
+  const organizations = probed.accounts.map((a) => a.name);
+  const held = await holdConsent(store, config.credentialsKey, spent, { credentials, probed } satisfies MarketGrant, now);
+  const profile = profileOf(business);
+  return { token: held.token, businessName: profile.businessName || profile.name, account: organizations.join(', '), organizations, startedBy: record.email, origin };
+}
+
+/** POST /oauth/market/confirm: the person confirmed the page; the organizations become statement accounts, the tokens sealed. */
+export async function confirmMarketConsent(services: Services, token: string | null): Promise<{ businessName: string; organizations: string[]; origin: string }> {
+  const { store, config, clock } = services;
+  const now = clock.now();
+  let taken;
+  try {
+    taken = await takeConsent<MarketGrant>(store, config.credentialsKey, 'market', token, now);
+  } catch (e) {
+    if (e instanceof StateFailure) throw new MarketConsentFailure(e.reason);
+    throw e;
+  }
+  const { record, caller, business, payload } = taken;
+  const origin = record.extra?.origin ?? new URL(config.dashboardUrl).origin;
+  const connected = await connectSource({ ...services, caller }, MARKET_SOURCE, payload.credentials, {}, payload.probed);
   const names = connected.accounts.map((a) => a.name);
   await appendActivity(store, services.ids, caller, now, {
     operation: 'marketConnectCallback',

@@ -29,7 +29,7 @@ import { sha256 } from '../../core/ids.ts';
 import type { FileRef } from '../../core/files.ts';
 import { deleteDocs } from '../../ports/store.ts';
 import { closedMonth, closedMonths } from '../months.ts';
-import { NeedsReconnect, NotYetAvailable, ProviderUnavailable, statementSource, type ProviderAccount, type SourceEnv, type StatementRow } from './statementSources.ts';
+import { NeedsReconnect, NotYetAvailable, ProviderUnavailable, statementSource, type ConnectResult, type ProviderAccount, type SourceEnv, type StatementRow } from './statementSources.ts';
 
 export const STATEMENT_SYNC_QUEUE = 'statementSync';
 /** A transient failure is retried by the queue; after this many runs the statement is marked failed. */
@@ -85,8 +85,8 @@ export interface StatementRecord {
   runId: string | null;
   /** Statements automation runs that asked for this month while it was already pending: they hear of its settling too. */
   waitingRuns?: string[];
-  /** Per-month send state, filled by statementsSend (issue 9). */
-  send: Record<string, unknown> | null;
+  /** Per-month send state, filled by statementsSend and the statements automation; its status follows the outbox. */
+  send: SendState | null;
   requestedAt: string;
   syncedAt: string | null;
   /** Sources that report transactions (market): the gen whose rows are current, and how many. */
@@ -94,6 +94,42 @@ export interface StatementRecord {
   rowCount?: number;
   /** How many times this gen waited for the provider's data (NotYetAvailable). */
   waits?: number;
+}
+
+/**
+ * The month package's send: `sending` while a message is pending, `sent` once every recipient's was delivered,
+ * `failed` (with the reason) as soon as one finally failed or could not be sent (docs/decisions.md).
+ */
+export type SendStatus = 'sending' | 'sent' | 'failed';
+export interface SendState {
+  status: SendStatus;
+  reason: string | null;
+  at: string;
+  to: string[];
+  messageIds: string[];
+  zipFileId: string;
+  accounts: string[];
+  missing: string[];
+  /** The final outcome of each message, by outbox id. */
+  outcomes: Record<string, { to: string; status: 'delivered' | 'undelivered' | 'failed'; reason: string | null }>;
+  runId?: string;
+}
+
+/** What a send shows: a send recorded before its status was tracked counts as sent. */
+export function sendView(send: SendState) {
+  const outcomes = Object.values(send.outcomes ?? {});
+  return {
+    status: send.status ?? 'sent',
+    reason: send.reason ?? null,
+    at: send.at,
+    to: send.to,
+    failed: outcomes.filter((o) => o.status !== 'delivered').map((o) => ({ to: o.to, reason: o.reason ?? o.status })),
+    zipFileId: send.zipFileId,
+    accounts: send.accounts,
+    missing: send.missing,
+    messageIds: send.messageIds ?? [],
+    ...(send.runId ? { runId: send.runId } : {}),
+  };
 }
 
 /** A stored transaction row of a statement (statementRows/{statementId}_{gen}_{n}); only rows of the statement's rowsGen count. */
@@ -127,17 +163,28 @@ export function accountView(a: AccountRecord) {
  * Connect: the adapter validates the credential first (a refusal stores nothing), then one connection and its
  * accounts are written in one batch. Returns the accounts and the months to pull.
  */
-export async function connectSource(ctx: Services & { caller: Pick<Caller, 'businessId'> }, sourceName: string, credentials: Record<string, string>, meta: Record<string, string | boolean> = {}) {
+/** Asks the provider which accounts the credentials reach, storing nothing. */
+export async function probeSource(ctx: Services, sourceName: string, credentials: Record<string, string>): Promise<ConnectResult> {
   const source = statementSource(sourceName);
   if (!source) throw new ApiError('unavailable', `statement source ${sourceName} is not available`);
-  const env = sourceEnv(ctx);
-  let result;
   try {
-    result = await source.connect(credentials, env);
+    return await source.connect(credentials, sourceEnv(ctx));
   } catch (e) {
     if (!isApiError(e) && !(e instanceof NeedsReconnect) && !(e instanceof ProviderUnavailable)) ctx.logger.warn('statement source connect failed', { source: sourceName, error: String(e).slice(0, 300) });
     throw connectError(e);
   }
+}
+
+/** Connects the accounts the credentials reach; `probed` is a probeSource answer already in hand (a consent being confirmed). */
+export async function connectSource(
+  ctx: Services & { caller: Pick<Caller, 'businessId'> },
+  sourceName: string,
+  credentials: Record<string, string>,
+  meta: Record<string, string | boolean> = {},
+  probed?: ConnectResult,
+) {
+  const env = sourceEnv(ctx);
+  const result = probed ?? (await probeSource(ctx, sourceName, credentials));
   const { businessId } = ctx.caller;
   const now = iso(ctx.clock.now());
   const sealed = seal(credentials, ctx.config.credentialsKey);
@@ -232,7 +279,7 @@ export async function statementView(services: Services, businessId: string, s: S
     status: s.status,
     reason: s.reason,
     files: refs.filter((r): r is FileRef => r !== null),
-    send: s.send,
+    send: s.send ? sendView(s.send) : null,
     requestedAt: s.requestedAt,
     syncedAt: s.syncedAt,
   };
@@ -472,6 +519,20 @@ export async function deleteStatement(services: Services, businessId: string, id
 // Output schemas shared by the statement operations.
 
 export const fileOutput = z.object({ fileId: z.string(), fileName: z.string(), contentType: z.string(), size: z.int(), url: z.string() });
+export const sendOutput = z
+  .object({
+    status: z.enum(['sending', 'sent', 'failed']).describe('sending until every message is final; sent once all were delivered; failed when one was not.'),
+    reason: z.string().nullable().describe('Why the send failed, naming the recipients; null otherwise.'),
+    at: z.string(),
+    to: z.array(z.string()),
+    failed: z.array(z.object({ to: z.string(), reason: z.string() })).describe('Recipients whose message finally failed or could not be sent.'),
+    zipFileId: z.string(),
+    accounts: z.array(z.string()),
+    missing: z.array(z.string()),
+    messageIds: z.array(z.string()),
+    runId: z.string().optional(),
+  })
+  .describe("The month's last package send, as the outbox delivered it.");
 export const statementOutput = z.object({
   id: z.string(),
   accountId: z.string(),
@@ -481,7 +542,7 @@ export const statementOutput = z.object({
   status: z.enum(['pending', 'ready', 'failed']),
   reason: z.string().nullable(),
   files: z.array(fileOutput),
-  send: z.record(z.string(), z.unknown()).nullable(),
+  send: sendOutput.nullable(),
   requestedAt: z.string(),
   syncedAt: z.string().nullable(),
 });

@@ -8,7 +8,7 @@ export default defineOperation({
   group: 'account',
   summary: 'Start the tax authority consent; returns the URL to open',
   description:
-    `Start the tax authority (ITA) consent: returns the ITA login URL to open in a browser. After the user approves, the service's return page stores the consent; it is valid ${ITA_CONSENT_DAYS} days (getBusiness shows ita.expiresAt). The URL works once, within 15 minutes.`,
+    `Start the tax authority (ITA) consent: returns the ITA login URL to open in a browser. After the user approves, the service's return page names the business and asks to confirm; the confirmation stores the consent; it is valid ${ITA_CONSENT_DAYS} days (getBusiness shows ita.expiresAt). The URL works once, within 15 minutes.`,
   flags: {},
   input: empty(),
   output: z.object({ url: z.string(), stateExpiresAt: z.string() }),

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input } from '../../core/schema.ts';
 import { invalid } from '../../core/errors.ts';
 import { closedMonth } from '../../domain/months.ts';
-import { buildStatementsZip, monthPackageEmail, recordSend, systemAutomationRecipients } from '../../domain/accountant/monthPackage.ts';
+import { buildStatementsZip, monthPackageEmail, recordSend, sendRef, systemAutomationRecipients } from '../../domain/accountant/monthPackage.ts';
 import { profileOf } from '../../domain/business.ts';
 import { businessPath } from '../../domain/business.ts';
 
@@ -13,13 +13,13 @@ export default defineOperation({
   summary: "Email a month's package (a ZIP link) to the accountant",
   description:
     "To the recipients given, else the statements automation's. The email says which accounts are in and which are missing, with a capability link to the ZIP; " +
-    'it goes through the outbox, so an SMTP outage delays it but loses nothing. Records the send on each statement of the month (statementsList shows it).',
+    'it goes through the outbox, so an SMTP outage delays it but loses nothing. Records the send on each statement of the month: statementsList shows it sending, then sent, or failed with the reason once a message finally failed.',
   flags: { openWorld: true },
   input: input({
-    month: z.string().max(7).describe('The closed month, YYYY-MM.'),
+    month: z.string().max(7).describe('The closed month, YYYY-MM (2000-01 or later).'),
     recipients: z.array(email()).max(20).optional().describe("Email addresses; omit for the statements automation's recipients."),
   }),
-  output: z.object({ month: z.string(), to: z.array(z.string()), url: z.string(), accounts: z.array(z.string()), missing: z.array(z.string()), messageIds: z.array(z.string()) }),
+  output: z.object({ month: z.string(), to: z.array(z.string()), url: z.string(), expiresAt: z.string().describe('When the link stops working: 7 days after the ZIP was made.'), accounts: z.array(z.string()), missing: z.array(z.string()), messageIds: z.array(z.string()) }),
   async run({ month, recipients }, ctx) {
     const m = closedMonth(month, ctx.clock.now());
     const { businessId } = ctx.caller;
@@ -30,11 +30,11 @@ export default defineOperation({
     const profile = profileOf(business?.data ?? {});
     const at = new Date(ctx.clock.now()).toISOString();
     const messageIds = await ctx.store.runTransaction(async (tx) => {
-      const ids = to.map((addr) => ctx.outbox(tx, monthPackageEmail(addr, profile.businessName || profile.name, m, zip), { reason: 'statementsSend' }));
+      const ids = to.map((addr) => ctx.outbox(tx, monthPackageEmail(addr, profile.businessName || profile.name, m, zip), { reason: 'statementsSend', ref: sendRef(m) }));
       return ids.map((p) => p.split('/').at(-1)!);
     });
-    await recordSend(ctx.store, businessId, m, { at, to, zipFileId: zip.fileId, accounts: zip.accounts, missing: zip.missing });
-    return { month: m, to, url: zip.url, accounts: zip.accounts, missing: zip.missing, messageIds };
+    await recordSend(ctx.store, businessId, m, { at, to, messageIds, zipFileId: zip.fileId, accounts: zip.accounts, missing: zip.missing });
+    return { month: m, to, url: zip.url, expiresAt: zip.expiresAt, accounts: zip.accounts, missing: zip.missing, messageIds };
   },
   activity: (input, result) => ({ targetIds: result.messageIds, summary: `sent the ${result.month} package to ${result.to.length} recipient(s)` }),
 });

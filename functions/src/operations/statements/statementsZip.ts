@@ -12,13 +12,13 @@ export default defineOperation({
   summary: "One ZIP of a month's statements (all accounts or one)",
   description:
     'Entries are <account>/<month>/<file> for every ready statement of the month; a month with none still makes a ZIP, with a README of what was looked for. ' +
-    'Returns the download link once the ZIP is stored; long ones belong on {direct_url}/statementsZip.',
+    'Returns the download link once the ZIP is stored; the link works for 7 days (expiresAt), then answers 410 and the ZIP is deleted. Long ones belong on {direct_url}/statementsZip.',
   flags: {},
   input: input({
-    month: z.string().max(7).describe('The closed month, YYYY-MM.'),
+    month: z.string().max(7).describe('The closed month, YYYY-MM (2000-01 or later).'),
     accountId: z.string().max(128).optional().describe('Only this statement account; omit for all.'),
   }),
-  output: z.object({ fileId: z.string(), fileName: z.string(), url: z.string(), size: z.int(), entries: z.int(), accounts: z.array(z.string()), missing: z.array(z.string()) }),
+  output: z.object({ fileId: z.string(), fileName: z.string(), url: z.string(), expiresAt: z.string().describe('When the link stops working (410) and the ZIP is deleted: 7 days after it was made.'), size: z.int(), entries: z.int(), accounts: z.array(z.string()), missing: z.array(z.string()) }),
   async run({ month, accountId }, ctx) {
     const m = closedMonth(month, ctx.clock.now());
     const { businessId } = ctx.caller;

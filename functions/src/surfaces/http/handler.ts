@@ -35,6 +35,19 @@ export const lengthRequired = () =>
   errorResponse(new ApiError('invalid-argument', 'body: a POST needs a body with Content-Length (or chunked); send {} when the operation takes no fields'), {}, 411);
 export const tooLarge = () => errorResponse(new ApiError('invalid-argument', `body: over the ${MAX_BODY_BYTES} byte limit`), {}, 413);
 
+/** A generated file's link after its lifetime: 410 with a page (a person follows these links from an email). */
+async function expiredLinkPage(gone: { fileName: string; expiredAt: string }): Promise<HttpResponse> {
+  const [{ page }, { html }] = await Promise.all([import('../pages/layout.ts'), import('../pages/html.ts')]);
+  const day = gone.expiredAt.slice(0, 10);
+  return page(
+    410,
+    'he',
+    'תוקף הקישור פג · This link has expired',
+    null,
+    html`<section class="card"><h1>תוקף הקישור פג</h1><p class="muted">הקובץ <bdi>${gone.fileName}</bdi> נמחק ב-${day}, שבעה ימים אחרי שנוצר. אפשר לבקש מהעסק חבילה חדשה.</p></section><section class="card" lang="en" dir="ltr"><h2>This link has expired</h2><p class="muted">The file <bdi>${gone.fileName}</bdi> was deleted on ${day}, seven days after it was made. Ask the business for a new package.</p></section>`,
+  );
+}
+
 /** An unexpected failure: logged with its stack, answered with only a request id. */
 export function internalError(app: App, requestId: string, e: unknown, where: Record<string, unknown>): HttpResponse {
   app.services.logger.error('unexpected error', { requestId, ...where, error: e instanceof Error ? e.stack : String(e) });
@@ -123,7 +136,11 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
     const token = req.path.split('/')[2] ?? '';
     // Streamed: a ZIP can be large, and the process never holds a whole file.
     const file = req.method === 'GET' || req.method === 'HEAD' ? await services.files.openStream(token) : null;
-    if (!file) return errorResponse(new ApiError('not-found', 'file not found'));
+    if (!file) {
+      const gone = req.method === 'GET' || req.method === 'HEAD' ? await services.files.expiredLink(token) : null;
+      if (gone) return expiredLinkPage(gone);
+      return errorResponse(new ApiError('not-found', 'file not found'));
+    }
     const name = encodeURIComponent(file.fileName);
     const headers = {
       'content-type': file.contentType,

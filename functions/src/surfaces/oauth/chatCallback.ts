@@ -1,9 +1,13 @@
 import type { App } from '../../app.ts';
 import type { HttpResponse } from '../http/types.ts';
-import { ChatConsentFailure, completeChatConsent, type ChatConsentFailureReason } from '../../domain/people/chat.ts';
-import { consentPage, stateFailureTexts, type FailureText, type PageText } from './page.ts';
+import { ChatConsentFailure, confirmChatConsent, receiveChatConsent, type ChatConsentFailureReason } from '../../domain/people/chat.ts';
+import { cancelConsent, StateFailure } from '../../domain/oauthState.ts';
+import { cancelledPage, confirmPage, consentPage, stateFailureTexts, type FailureText, type PageText } from './page.ts';
 
-/** GET /oauth/chat/callback: the browser's return from Slack's consent (OAuth v2). */
+/**
+ * GET /oauth/chat/callback: the browser's return from Slack's consent (OAuth v2), which asks to confirm;
+ * POST /oauth/chat/confirm: the confirmation, which stores the connection.
+ */
 
 const FAILURES: Record<ChatConsentFailureReason, FailureText> = {
   ...stateFailureTexts('Slack'),
@@ -26,9 +30,39 @@ function nextLink(next: { origin: string; returnView: string }) {
   return { view, he: { href, label: `חזרה אל ${view.he}` }, en: { href, label: `Back to ${view.en}` } };
 }
 
+const WHAT = { he: 'סביבת העבודה ב-Slack', en: 'the Slack workspace' };
+
+function failurePage(e: unknown): HttpResponse {
+  if (!(e instanceof ChatConsentFailure)) throw e;
+  const f = FAILURES[e.reason];
+  const link = e.next ? nextLink(e.next) : null;
+  return consentPage(f.status, {
+    he: { title: 'Slack לא חובר', body: f.he, ...(link ? { link: link.he } : {}) },
+    en: { title: 'Slack not connected', body: f.en, ...(link ? { link: link.en } : {}) },
+  });
+}
+
 export async function chatCallback(app: App, params: URLSearchParams): Promise<HttpResponse> {
   try {
-    const r = await completeChatConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    const r = await receiveChatConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    return confirmPage(WHAT, r);
+  } catch (e) {
+    return failurePage(e);
+  }
+}
+
+export async function chatConfirm(app: App, form: URLSearchParams): Promise<HttpResponse> {
+  try {
+    if (form.get('decision') === 'cancel') {
+      let extra;
+      try {
+        extra = await cancelConsent(app.services.store, 'chat', form.get('token'), app.services.clock.now());
+      } catch (e) {
+        throw e instanceof StateFailure ? new ChatConsentFailure(e.reason) : e;
+      }
+      return cancelledPage(WHAT, nextLink({ origin: extra.origin ?? new URL(app.services.config.dashboardUrl).origin, returnView: extra.returnView ?? 'employees' }));
+    }
+    const r = await confirmChatConsent(app.services, form.get('token'));
     const link = nextLink(r);
     const text: PageText = {
       he: {
@@ -44,12 +78,6 @@ export async function chatCallback(app: App, params: URLSearchParams): Promise<H
     };
     return consentPage(200, text);
   } catch (e) {
-    if (!(e instanceof ChatConsentFailure)) throw e;
-    const f = FAILURES[e.reason];
-    const link = e.next ? nextLink(e.next) : null;
-    return consentPage(f.status, {
-      he: { title: 'Slack לא חובר', body: f.he, ...(link ? { link: link.he } : {}) },
-      en: { title: 'Slack not connected', body: f.en, ...(link ? { link: link.en } : {}) },
-    });
+    return failurePage(e);
   }
 }

@@ -1,9 +1,13 @@
 import type { App } from '../../app.ts';
 import type { HttpResponse } from '../http/types.ts';
-import { completeMailboxConsent, MailboxConsentFailure, type MailboxConsentFailureReason } from '../../domain/mail/mailboxes.ts';
-import { consentPage, dashboardLink, stateFailureTexts, type FailureText, type PageText } from './page.ts';
+import { confirmMailboxConsent, MailboxConsentFailure, receiveMailboxConsent, type MailboxConsentFailureReason } from '../../domain/mail/mailboxes.ts';
+import { cancelConsent, StateFailure } from '../../domain/oauthState.ts';
+import { cancelledPage, confirmPage, consentPage, dashboardLink, stateFailureTexts, type FailureText, type PageText } from './page.ts';
 
-/** GET /oauth/mailbox/callback: the browser's return from the mailbox provider's consent. */
+/**
+ * GET /oauth/mailbox/callback: the browser's return from the mailbox provider's consent, which asks to confirm;
+ * POST /oauth/mailbox/confirm: the confirmation, which connects the mailbox.
+ */
 
 const FAILURES: Record<MailboxConsentFailureReason, FailureText> = {
   ...stateFailureTexts('the mailbox'),
@@ -15,9 +19,39 @@ const FAILURES: Record<MailboxConsentFailureReason, FailureText> = {
   too_many: { status: 400, he: 'לעסק כבר מחוברות 20 תיבות דואר. יש לנתק אחת לפני חיבור נוספת.', en: 'The business already has 20 mailboxes connected. Disconnect one first.' },
 };
 
+const WHAT = { he: 'תיבת הדואר', en: 'the mailbox' };
+
+function failurePage(e: unknown): HttpResponse {
+  if (!(e instanceof MailboxConsentFailure)) throw e;
+  const f = FAILURES[e.reason];
+  const link = e.origin ? dashboardLink(e.origin) : null;
+  return consentPage(f.status, {
+    he: { title: 'תיבת הדואר לא חוברה', body: f.he, ...(link ? { link: link.he } : {}) },
+    en: { title: 'Mailbox not connected', body: f.en, ...(link ? { link: link.en } : {}) },
+  });
+}
+
 export async function mailboxCallback(app: App, params: URLSearchParams): Promise<HttpResponse> {
   try {
-    const r = await completeMailboxConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    const r = await receiveMailboxConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    return confirmPage(WHAT, r);
+  } catch (e) {
+    return failurePage(e);
+  }
+}
+
+export async function mailboxConfirm(app: App, form: URLSearchParams): Promise<HttpResponse> {
+  try {
+    if (form.get('decision') === 'cancel') {
+      let extra;
+      try {
+        extra = await cancelConsent(app.services.store, 'mailbox', form.get('token'), app.services.clock.now());
+      } catch (e) {
+        throw e instanceof StateFailure ? new MailboxConsentFailure(e.reason) : e;
+      }
+      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin));
+    }
+    const r = await confirmMailboxConsent(app.services, form.get('token'));
     const link = dashboardLink(r.origin);
     const text: PageText = {
       he: { title: 'תיבת הדואר חוברה', body: `תיבת הדואר ${r.email} חוברה לעסק ${r.businessName}. המשך בלוח הבקרה כדי לייבא חשבוניות מהדואר.`, link: link.he },
@@ -25,12 +59,6 @@ export async function mailboxCallback(app: App, params: URLSearchParams): Promis
     };
     return consentPage(200, text);
   } catch (e) {
-    if (!(e instanceof MailboxConsentFailure)) throw e;
-    const f = FAILURES[e.reason];
-    const link = e.origin ? dashboardLink(e.origin) : null;
-    return consentPage(f.status, {
-      he: { title: 'תיבת הדואר לא חוברה', body: f.he, ...(link ? { link: link.he } : {}) },
-      en: { title: 'Mailbox not connected', body: f.en, ...(link ? { link: link.en } : {}) },
-    });
+    return failurePage(e);
   }
 }

@@ -1,9 +1,13 @@
 import type { App } from '../../app.ts';
 import type { HttpResponse } from '../http/types.ts';
-import { completeMarketConsent, MarketConsentFailure, type MarketConsentFailureReason } from '../../domain/statements/market.ts';
-import { consentPage, dashboardLink, stateFailureTexts, type FailureText, type PageText } from './page.ts';
+import { confirmMarketConsent, MarketConsentFailure, receiveMarketConsent, type MarketConsentFailureReason } from '../../domain/statements/market.ts';
+import { cancelConsent, StateFailure } from '../../domain/oauthState.ts';
+import { cancelledPage, confirmPage, consentPage, dashboardLink, stateFailureTexts, type FailureText, type PageText } from './page.ts';
 
-/** GET /oauth/market/callback: the browser's return from Upwork's consent. */
+/**
+ * GET /oauth/market/callback: the browser's return from Upwork's consent, which asks to confirm;
+ * POST /oauth/market/confirm: the confirmation, which connects the organizations.
+ */
 
 const FAILURES: Record<MarketConsentFailureReason, FailureText> = {
   ...stateFailureTexts('Upwork'),
@@ -15,9 +19,39 @@ const FAILURES: Record<MarketConsentFailureReason, FailureText> = {
   no_organizations: { status: 400, he: 'למשתמש ב-Upwork אין ארגונים לחיבור. דבר לא נשמר.', en: 'The Upwork user has no organization to connect. Nothing was stored.' },
 };
 
+const WHAT = { he: 'Upwork', en: 'Upwork' };
+
+function failurePage(e: unknown): HttpResponse {
+  if (!(e instanceof MarketConsentFailure)) throw e;
+  const f = FAILURES[e.reason];
+  const link = e.origin ? dashboardLink(e.origin) : null;
+  return consentPage(f.status, {
+    he: { title: 'Upwork לא חובר', body: f.he, ...(link ? { link: link.he } : {}) },
+    en: { title: 'Upwork not connected', body: f.en, ...(link ? { link: link.en } : {}) },
+  });
+}
+
 export async function marketCallback(app: App, params: URLSearchParams): Promise<HttpResponse> {
   try {
-    const r = await completeMarketConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    const r = await receiveMarketConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    return confirmPage(WHAT, r);
+  } catch (e) {
+    return failurePage(e);
+  }
+}
+
+export async function marketConfirm(app: App, form: URLSearchParams): Promise<HttpResponse> {
+  try {
+    if (form.get('decision') === 'cancel') {
+      let extra;
+      try {
+        extra = await cancelConsent(app.services.store, 'market', form.get('token'), app.services.clock.now());
+      } catch (e) {
+        throw e instanceof StateFailure ? new MarketConsentFailure(e.reason) : e;
+      }
+      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin));
+    }
+    const r = await confirmMarketConsent(app.services, form.get('token'));
     const link = dashboardLink(r.origin);
     const names = r.organizations.join(', ');
     const text: PageText = {
@@ -34,12 +68,6 @@ export async function marketCallback(app: App, params: URLSearchParams): Promise
     };
     return consentPage(200, text);
   } catch (e) {
-    if (!(e instanceof MarketConsentFailure)) throw e;
-    const f = FAILURES[e.reason];
-    const link = e.origin ? dashboardLink(e.origin) : null;
-    return consentPage(f.status, {
-      he: { title: 'Upwork לא חובר', body: f.he, ...(link ? { link: link.he } : {}) },
-      en: { title: 'Upwork not connected', body: f.en, ...(link ? { link: link.en } : {}) },
-    });
+    return failurePage(e);
   }
 }

@@ -2,15 +2,18 @@ import type { App } from '../../app.ts';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.ts';
 import { isApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { completeItaConsent, ConsentFailure, type ConsentFailureReason } from '../../domain/invoices/ita.ts';
-import { consentPage, type PageText } from './page.ts';
-import { chatCallback } from './chatCallback.ts';
-import { mailboxCallback } from './mailboxCallback.ts';
-import { marketCallback } from './marketCallback.ts';
+import { confirmItaConsent, ConsentFailure, receiveItaConsent, type ConsentFailureReason } from '../../domain/invoices/ita.ts';
+import { cancelConsent, StateFailure } from '../../domain/oauthState.ts';
+import { cancelledPage, confirmPage, consentPage, type PageText } from './page.ts';
+import { chatCallback, chatConfirm } from './chatCallback.ts';
+import { mailboxCallback, mailboxConfirm } from './mailboxCallback.ts';
+import { marketCallback, marketConfirm } from './marketCallback.ts';
 
 /**
- * The browser returns of third-party consents: `GET /oauth/<provider>/callback?code&state`.
- * Each answers a small HTML page; failures are pages too, never a stack or a JSON envelope.
+ * The browser returns of third-party consents: `GET /oauth/<provider>/callback?code&state` exchanges the code and asks
+ * the person to confirm which business and account are being connected; `POST /oauth/<provider>/confirm` (the page's
+ * form, with its one-time token) connects them. Each answers a small HTML page; failures are pages too, never a stack
+ * or a JSON envelope.
  */
 
 type Callback = (app: App, params: URLSearchParams) => Promise<HttpResponse>;
@@ -32,9 +35,34 @@ const FAILURES: Record<ConsentFailureReason, { status: number; he: string; en: s
 const failurePage = (status: number, he: string, en: string, headers: Record<string, string> = {}) =>
   consentPage(status, { he: { title: 'החיבור לא הושלם', body: he }, en: { title: 'Not connected', body: en } }, headers);
 
+const ITA_WHAT = { he: 'העסק לרשות המסים, בחשבון שבו נכנסת זה עתה', en: 'the business to the Israel Tax Authority, with the account you just signed in with' };
+
+const itaFailure = (e: unknown) => {
+  if (!(e instanceof ConsentFailure)) throw e;
+  const f = FAILURES[e.reason];
+  return failurePage(f.status, f.he, f.en);
+};
+
 const itaCallback: Callback = async (app, params) => {
   try {
-    const { expiresAt, businessName } = await completeItaConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    const r = await receiveItaConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
+    return confirmPage(ITA_WHAT, r);
+  } catch (e) {
+    return itaFailure(e);
+  }
+};
+
+const itaConfirm: Callback = async (app, form) => {
+  try {
+    if (form.get('decision') === 'cancel') {
+      try {
+        await cancelConsent(app.services.store, 'ita', form.get('token'), app.services.clock.now());
+      } catch (e) {
+        throw e instanceof StateFailure ? new ConsentFailure(e.reason) : e;
+      }
+      return cancelledPage({ he: 'רשות המסים', en: 'the Israel Tax Authority' }, null);
+    }
+    const { expiresAt, businessName } = await confirmItaConsent(app.services, form.get('token'));
     const day = expiresAt.slice(0, 10);
     const text: PageText = {
       he: { title: 'החיבור לרשות המסים הושלם', body: `העסק ${businessName} מחובר. ההרשאה בתוקף עד ${day}. אפשר לסגור את החלון.` },
@@ -42,23 +70,42 @@ const itaCallback: Callback = async (app, params) => {
     };
     return consentPage(200, text);
   } catch (e) {
-    if (!(e instanceof ConsentFailure)) throw e;
-    const f = FAILURES[e.reason];
-    return failurePage(f.status, f.he, f.en);
+    return itaFailure(e);
   }
 };
 
-const CALLBACKS: Record<string, Callback> = { ita: itaCallback, chat: chatCallback, mailbox: mailboxCallback, market: marketCallback };
+/** Each provider's return (GET callback) and confirmation (POST confirm, a form with the one-time token). */
+const CALLBACKS: Record<string, { callback: Callback; confirm: Callback }> = {
+  ita: { callback: itaCallback, confirm: itaConfirm },
+  chat: { callback: chatCallback, confirm: chatConfirm },
+  mailbox: { callback: mailboxCallback, confirm: mailboxConfirm },
+  market: { callback: marketCallback, confirm: marketConfirm },
+};
+
+/** The confirmation form is a few hundred bytes: anything much larger is not ours. */
+const MAX_FORM_BYTES = 4096;
 
 export function createOAuthHandler(app: App): HttpHandler {
   return async (req: HttpRequest) => {
     const [, , provider = '', step = '', ...rest] = req.path.split('/');
-    const callback = Object.hasOwn(CALLBACKS, provider) && step === 'callback' && rest.length === 0 ? CALLBACKS[provider] : undefined;
-    if (!callback) return failurePage(404, 'הדף לא נמצא.', `There is no page at ${req.path.slice(0, 200)}.`);
-    // Only GET spends the state: a HEAD from a link scanner must not.
-    if (req.method !== 'GET') return failurePage(405, 'שיטת הבקשה אינה נתמכת.', `${req.path} accepts GET only.`, { allow: 'GET' });
+    const steps = Object.hasOwn(CALLBACKS, provider) && rest.length === 0 ? CALLBACKS[provider] : undefined;
+    if (!steps || (step !== 'callback' && step !== 'confirm')) return failurePage(404, 'הדף לא נמצא.', `There is no page at ${req.path.slice(0, 200)}.`);
+    // Only GET spends the state: a HEAD from a link scanner must not. Only a POSTed form confirms.
+    if (step === 'callback' && req.method !== 'GET') return failurePage(405, 'שיטת הבקשה אינה נתמכת.', `${req.path} accepts GET only.`, { allow: 'GET' });
+    if (step === 'confirm' && req.method !== 'POST') return failurePage(405, 'שיטת הבקשה אינה נתמכת.', `${req.path} accepts the confirmation form (POST) only.`, { allow: 'POST' });
+    let input: URLSearchParams;
+    if (step === 'confirm') {
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (type !== 'application/x-www-form-urlencoded') return failurePage(415, 'הטופס לא נשלח כראוי.', 'The confirmation must be sent by the page\'s form.');
+      if ((req.body?.length ?? 0) > MAX_FORM_BYTES) return failurePage(413, 'הטופס גדול מדי.', 'The form is too large.');
+      input = new URLSearchParams((req.body ?? Buffer.alloc(0)).toString('utf8'));
+      // One of the page's two buttons; anything else is not the page's form.
+      if (input.get('decision') !== 'confirm' && input.get('decision') !== 'cancel') return failurePage(400, 'הטופס לא נשלח כראוי.', 'The confirmation must be sent by the page\'s Connect or Cancel button.');
+    } else {
+      input = new URLSearchParams(req.query);
+    }
     try {
-      return await callback(app, new URLSearchParams(req.query));
+      return await steps[step](app, input);
     } catch (e) {
       const requestId = 'req_' + newId(16);
       if (isApiError(e) && e.code === 'unavailable') {

@@ -34,7 +34,56 @@ export const dashboardLink = (origin: string) => ({ he: { href: origin, label: '
 const linkHtml = (link?: { href: string; label: string }) =>
   link && /^https?:\/\//.test(link.href) ? `\n<p><a href="${escape(link.href)}" rel="noreferrer">${escape(link.label)}</a></p>` : '';
 
-export function consentPage(status: number, text: PageText, extra: Record<string, string> = {}): HttpResponse {
+/** The confirmation form: one-time token, Connect and Cancel; it posts to the provider's confirm step beside the callback. */
+export interface ConfirmForm {
+  token: string;
+}
+
+const formHtml = (form?: ConfirmForm) =>
+  form
+    ? `
+<form method="post" action="confirm">
+<input type="hidden" name="token" value="${escape(form.token)}">
+<div class="actions">
+<button type="submit" name="decision" value="confirm" class="primary">חיבור · Connect</button>
+<button type="submit" name="decision" value="cancel">ביטול · Cancel</button>
+</div>
+</form>`
+    : '';
+
+/**
+ * The page a consent return shows before anything is connected: which business, which account, who started it, and a
+ * form to confirm or cancel (issue 20 item 10: a consent link opened in someone else's browser is stopped here).
+ */
+export function confirmPage(what: { he: string; en: string }, c: { businessName: string; account: string | null; startedBy: string; token: string }): HttpResponse {
+  const account = c.account ? ` (${c.account})` : '';
+  return consentPage(
+    200,
+    {
+      he: {
+        title: 'לאשר את החיבור?',
+        body: `לחבר את ${what.he}${account} לעסק ${c.businessName}? את החיבור התחיל ${c.startedBy}. אם לא התחלת אותו, או שזה לא העסק שלך, אין לאשר: יש לבטל או לסגור את הדף.`,
+      },
+      en: {
+        title: 'Confirm the connection',
+        body: `Connect ${what.en}${account} to ${c.businessName}? The connection was started by ${c.startedBy}. If you did not start it, or this is not your business, do not connect: cancel or close this page.`,
+      },
+    },
+    {},
+    { token: c.token },
+  );
+}
+
+type Link = { href: string; label: string };
+
+/** The page of a cancelled confirmation: nothing was stored. */
+export const cancelledPage = (what: { he: string; en: string }, link: { he: Link; en: Link } | null) =>
+  consentPage(200, {
+    he: { title: 'החיבור בוטל', body: `החיבור של ${what.he} בוטל, ודבר לא נשמר.`, ...(link ? { link: link.he } : {}) },
+    en: { title: 'Not connected', body: `The connection of ${what.en} was cancelled; nothing was stored.`, ...(link ? { link: link.en } : {}) },
+  });
+
+export function consentPage(status: number, text: PageText, extra: Record<string, string> = {}, form?: ConfirmForm): HttpResponse {
   const ok = status < 400;
   const html = `<!doctype html>
 <html lang="he" dir="rtl">
@@ -49,6 +98,9 @@ main{max-width:32rem;margin:12vh auto;padding:2rem;background:#fff;border-radius
 h1{font-size:1.35rem;margin:0 0 .75rem;color:${ok ? '#13653a' : '#a12a1f'}}
 p{line-height:1.55;margin:.4rem 0}
 section[lang=en]{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #e3e6ea;color:#3d4555}
+.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.25rem}
+button{font:inherit;font-weight:600;padding:.7rem 1.2rem;border-radius:9px;border:1px solid #767f8c;background:#fff;color:#1d2330;cursor:pointer}
+button.primary{background:#1a5fc8;border-color:#1a5fc8;color:#fff}
 </style>
 </head>
 <body>
@@ -60,7 +112,7 @@ section[lang=en]{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #e3e6ea
 <section lang="en" dir="ltr">
 <h1>${escape(text.en.title)}</h1>
 <p>${escape(text.en.body)}</p>${linkHtml(text.en.link)}
-</section>
+</section>${formHtml(form)}
 </main>
 </body>
 </html>
@@ -69,7 +121,8 @@ section[lang=en]{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #e3e6ea
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      // The confirmation form posts back to this origin only; nothing else runs or loads.
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action ${form ? "'self'" : "'none'"}; frame-ancestors 'none'`,
       'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
       // The return URL carries the code and the state: keep it out of caches and referrers.
