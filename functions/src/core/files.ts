@@ -86,7 +86,7 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
     await blobs.delete(`${l.businessId}/${l.fileId}`);
     const batch = store.batch();
     if (doc) batch.delete(doc.path);
-    batch.update(linkDocPath, { purgeAtMs: DELETE_FIELD, ...(doc ? { fileName: String(doc.data.fileName) } : {}) } as never);
+    batch.update(linkDocPath, { purgeAtMs: DELETE_FIELD, ...(doc ? { fileName: String(doc.data.fileName) } : {}) });
     await batch.commit();
   };
   return {

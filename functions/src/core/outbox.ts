@@ -124,10 +124,8 @@ export function unsealMessage(r: Pick<OutboxRecord, 'message' | 'sealedSecrets'>
   if (!r.sealedSecrets) return r.message;
   const secrets = unseal(r.sealedSecrets, key);
   return mapLinkFields(r.message, (s) =>
-    s.replace(PLACEHOLDER, (ph, i: string) => {
-      if (!Object.hasOwn(secrets, i)) throw new Error(`outbox message placeholder ${ph} has no sealed secret`);
-      return secrets[i];
-    }),
+    // A placeholder-looking text the message itself carried (a description) has no secret: it stays as written.
+    s.replace(PLACEHOLDER, (ph, i: string) => (Object.hasOwn(secrets, i) ? secrets[i] : ph)),
   );
 }
 
