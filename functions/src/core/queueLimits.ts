@@ -21,6 +21,8 @@ export const CLOUD_QUEUE_LIMITS: Record<string, CloudQueueLimit> = {
   // Automation steps without provider calls (fan-out and completion): short, uncapped per business.
   automationStatementsRun: { maxConcurrentDispatches: 10, perBusiness: 0 },
   automationStatementsCheck: { maxConcurrentDispatches: 10, perBusiness: 0 },
+  // Supplier invoices read by the AI on arrival: one Gemini call each, at most 2 of one business at once.
+  supplierInvoiceRead: { maxConcurrentDispatches: 10, perBusiness: 2 },
 };
 
 /** A dispatch that never answers ends at the task function's timeout (index.ts). */
