@@ -243,7 +243,7 @@ test('standing link: files a payment for review (status sent, filedBy public) wi
     id: true, businessId: true, status: true, supplierName: true, supplierPhone: true, supplierEmail: true, supplierKey: true, amountAgorot: true, openAmount: true,
     currency: true, vatIncluded: true, invoiceRequired: true, payMethods: true, description: true, channel: true, linkToken: true, invoices: true, proof: true, payout: true,
     itaVerdict: true, invoiceNumber: true, search: true, submissions: true, viaPublicLink: true, createdAt: true, createdAtMs: true, updatedAt: true, sentAt: true,
-    supplierSubmittedAt: true, readyAt: true, paidAt: true, canceledAt: true, filedBy: true, needsReview: true, payoutChanged: true, payoutChange: true,
+    supplierSubmittedAt: true, readyAt: true, paidAt: true, canceledAt: true, filedBy: true, needsReview: true, payoutChanged: true, payoutChange: true, noVat: true, supplierLang: true,
   };
   assert.deepEqual(Object.keys(p).sort(), Object.keys(SHAPE).sort());
   assert.equal(p.status, 'sent', 'nobody verified the filer: it waits for review by default');

@@ -27,8 +27,8 @@ import { enqueueDelivery, stageMessage } from '../core/outbox.ts';
 import { deleteDocs } from '../ports/store.ts';
 import { accountsPath, automationRunStatementPath, requestStatementSync, statementId, statementsPath, type AccountRecord, type StatementRecord } from './statements.ts';
 import { buildStatementsZip, monthPackageEmail, recordSend } from './monthPackage.ts';
+import { businessContact } from './paymentMessages.ts';
 import { lastClosedMonth } from './months.ts';
-import { businessPath, profileOf } from './business.ts';
 import { automationsPath, getMailbox, withMailbox } from './mailboxes.ts';
 import { enqueueImportBatches, importQuery, importsPath, MAX_IMPORT_MAILS, newImportRecord, type ImportRecord } from './mailImport.ts';
 import { MailboxError } from '../adapters/mailbox/gmail.ts';
@@ -437,11 +437,12 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
 
   const at = iso(now);
   const zip = mail ? await buildStatementsZip(s, businessId, run.month, run.accounts.map((a) => a.accountId)) : null;
-  const profile = mail ? profileOf((await s.store.get(businessPath(businessId)))?.data ?? {}) : null;
+  const business = zip ? await businessContact(s.store, businessId) : null;
+  const emails = zip && business ? await Promise.all(recipients.map((to) => monthPackageEmail(s.config, business, to, run.month!, zip))) : [];
   const staged = await s.store.runTransaction(async (tx) => {
     const cur = (await tx.get(path))?.data as unknown as RunRecord | undefined;
     if (!cur || cur.status !== 'running') return null;
-    const paths = zip && profile ? recipients.map((to) => stageMessage(tx, businessId, s.ids(), monthPackageEmail(to, profile.businessName || profile.name, run.month!, zip), 'automationStatements', now, runId)) : [];
+    const paths = emails.map((message) => stageMessage(tx, businessId, s.ids(), message, 'automationStatements', now, runId));
     const mailed = zip ? { to: recipients, at, messageIds: paths.map((p) => p.split('/').at(-1)!), missing: zip.missing } : null;
     if (mailed) summary += `; mailed to ${recipients.join(', ')}${zip!.missing.length ? ` (missing: ${zip!.missing.join(', ')})` : ''}`;
     tx.update(path, { status: 'done', accounts, summary, finishedAt: at, mailed });

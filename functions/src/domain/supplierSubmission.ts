@@ -12,8 +12,11 @@ import { businessPath } from './business.ts';
 import { businessContact, businessNotifications, type BusinessContact } from './paymentMessages.ts';
 import { countAnonymousPayment, knownPayout, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
 import { publicSlugPath } from './publicLink.ts';
-import { MAX_AMOUNT_AGOROT } from './money.ts';
-import { bankByCode } from './israeliBanks.ts';
+import { getCountrySpecifications, isValidBIC, isValidIBAN } from 'ibantools';
+import { MAX_AMOUNT_AGOROT, type Currency } from './money.ts';
+import { bankByCode, MERGED_BANKS, OTHER_BANK, OTHER_BANK_ACCOUNT } from './israeliBanks.ts';
+import { filerReceiptEmail } from '../emails/messages.ts';
+import type { EmailLang } from '../emails/render.ts';
 import { sanitizeFileName } from '../core/text.ts';
 import {
   PAY_METHODS,
@@ -63,7 +66,14 @@ export type Problem =
   | 'amount'
   | 'fileType'
   | 'fileSize'
-  | 'bitPhone';
+  | 'bitPhone'
+  | 'bankMerged'
+  | 'iban'
+  | 'ibanCountry'
+  | 'foreignAccount'
+  | 'swift'
+  | 'swiftCountry'
+  | 'country';
 
 export type Problems = Record<string, Problem>;
 
@@ -81,11 +91,19 @@ export const isSubmissionInvalid = (e: unknown): e is SubmissionInvalid => e ins
 /** Payout fields as the form sends them. */
 export interface PayoutFields {
   method?: string;
+  /** A code from the list, or `other` with the code typed in bankCodeOther. */
   bankCode?: string;
+  bankCodeOther?: string;
   bankBranch?: string;
   bankAccount?: string;
   bankBeneficiary?: string;
   bitPhone?: string;
+  /** A payout abroad (USD, EUR): IBAN or, where the country has none, the account number. */
+  iban?: string;
+  swift?: string;
+  bankName?: string;
+  bankCountry?: string;
+  beneficiaryAddress?: string;
 }
 
 export interface Upload {
@@ -109,16 +127,29 @@ export interface SubmissionResult {
 
 const digits = (s: string | undefined) => (s ?? '').replace(/[\s-]/g, '');
 
-/** Israeli bank details in format only: code 2 digits, branch 3, account 4–9; shorter code/branch are zero-padded. */
+/** The account lengths the chosen bank takes (the page names them when the account is refused). */
+export function accountLengthFor(f: Pick<PayoutFields, 'bankCode' | 'bankCodeOther'>): [min: number, max: number] {
+  const other = (f.bankCode ?? '').trim() === OTHER_BANK;
+  const code = digits(other ? f.bankCodeOther : f.bankCode);
+  return (/^\d{1,2}$/.test(code) ? bankByCode(code)?.account : undefined) ?? OTHER_BANK_ACCOUNT;
+}
+
+/**
+ * Israeli bank details in format only: a bank from the list (or "other" with its 1–2 digit code typed),
+ * branch 3 digits, account of the length that bank uses; shorter code/branch are zero-padded.
+ */
 function checkBank(f: PayoutFields, problems: Problems): Payout {
-  const code = digits(f.bankCode);
+  const other = (f.bankCode ?? '').trim() === OTHER_BANK;
+  const code = digits(other ? f.bankCodeOther : f.bankCode);
   const branch = digits(f.bankBranch);
   const account = digits(f.bankAccount);
   const beneficiary = (f.bankBeneficiary ?? '').trim();
-  const bank = /^\d{1,2}$/.test(code) ? bankByCode(code) : undefined;
-  if (!bank) problems.bankCode = code ? 'bankCode' : 'required';
+  const known = /^\d{1,2}$/.test(code) ? bankByCode(code) : undefined;
+  const codeField = other ? 'bankCodeOther' : 'bankCode';
+  if (MERGED_BANKS[code.padStart(2, '0')]) problems[codeField] = 'bankMerged';
+  else if (!known && !(other && /^\d{1,2}$/.test(code))) problems[codeField] = code ? 'bankCode' : 'required';
   if (!/^\d{1,3}$/.test(branch)) problems.bankBranch = branch ? 'bankBranch' : 'required';
-  const [min, max] = bank?.account ?? [4, 9];
+  const [min, max] = known?.account ?? OTHER_BANK_ACCOUNT;
   if (!/^\d+$/.test(account) || account.length < min || account.length > max) problems.bankAccount = account ? 'bankAccount' : 'required';
   if (!beneficiary) problems.bankBeneficiary = 'required';
   else if (beneficiary.length > 100) problems.bankBeneficiary = 'tooLong';
@@ -140,21 +171,68 @@ function checkPhone(raw: string | undefined, field: string, problems: Problems):
   }
 }
 
+const IBAN_COUNTRIES = getCountrySpecifications();
+const upper = (s: string | undefined) => (s ?? '').replace(/[\s-]/g, '').toUpperCase();
+
+/**
+ * A bank abroad (USD, EUR): the bank's country (ISO code), IBAN with its checksum and of that country
+ * (or, where the country has no IBAN, an account number), SWIFT/BIC of that country, the bank's name,
+ * and the beneficiary's name and address.
+ */
+function checkForeignBank(f: PayoutFields, problems: Problems): Payout {
+  const country = upper(f.bankCountry);
+  const spec = /^[A-Z]{2}$/.test(country) ? IBAN_COUNTRIES[country] : undefined;
+  if (!spec) problems.bankCountry = country ? 'country' : 'required';
+  const account = upper(f.iban);
+  let iban = '';
+  let foreignAccount = '';
+  if (!account) problems.iban = 'required';
+  else if (spec?.chars || (!spec && /^[A-Z]{2}\d{2}/.test(account))) {
+    // The country uses IBAN: the checksum and the country's format must hold.
+    if (!isValidIBAN(account)) problems.iban = 'iban';
+    else if (spec && account.slice(0, 2) !== country) problems.iban = 'ibanCountry';
+    else iban = account;
+  } else if (!/^[A-Z0-9]{4,34}$/.test(account)) problems.iban = 'foreignAccount';
+  else foreignAccount = account;
+  const swift = upper(f.swift);
+  if (!swift) problems.swift = 'required';
+  else if (!isValidBIC(swift)) problems.swift = 'swift';
+  else if (spec && swift.slice(4, 6) !== country) problems.swift = 'swiftCountry';
+  const text = (name: keyof PayoutFields, max: number) => {
+    const v = (f[name] ?? '').trim().replace(/\s+/g, ' ');
+    if (!v) problems[name] = 'required';
+    else if (v.length > max) problems[name] = 'tooLong';
+    return v;
+  };
+  const bankName = text('bankName', 100);
+  const bankBeneficiary = text('bankBeneficiary', 100);
+  const beneficiaryAddress = text('beneficiaryAddress', 300);
+  return {
+    method: 'bank',
+    ...(iban ? { iban } : { foreignAccount }),
+    swift,
+    bankName,
+    bankCountry: country,
+    bankBeneficiary,
+    beneficiaryAddress,
+  };
+}
+
 /** The methods a payment offers: its own choice, and never Bit for USD or EUR (Bit pays shekels only). */
 export function payoutMethodsFor(p: Pick<PaymentRecord, 'payMethods' | 'currency'>): PayMethod[] {
   const offered = p.payMethods.length ? [...p.payMethods] : [...PAY_METHODS];
   return p.currency && p.currency !== 'ILS' ? offered.filter((m) => m !== 'bit') : offered;
 }
 
-/** The payout the supplier chose, limited to the payment's methods (empty = both). */
-export function checkPayout(f: PayoutFields, payMethods: readonly PayMethod[], problems: Problems): Payout | null {
+/** The payout the supplier chose, limited to the payment's methods (empty = both); a foreign currency is paid to a bank abroad. */
+export function checkPayout(f: PayoutFields, payMethods: readonly PayMethod[], problems: Problems, currency: Currency = 'ILS'): Payout | null {
   const allowed = payMethods.length ? payMethods : PAY_METHODS;
   const method = (f.method || (allowed.length === 1 ? allowed[0] : '')) as PayMethod;
   if (!allowed.includes(method)) {
     problems.method = f.method ? 'method' : 'required';
     return null;
   }
-  if (method === 'bank') return checkBank(f, problems);
+  if (method === 'bank') return currency === 'ILS' ? checkBank(f, problems) : checkForeignBank(f, problems);
   let bitPhone = checkPhone(f.bitPhone, 'bitPhone', problems);
   // Bit works with Israeli mobile numbers only (+972 5x…).
   if (bitPhone && !/^\+9725\d{8}$/.test(bitPhone)) {
@@ -277,10 +355,13 @@ async function discard(s: Services, businessId: string, fileId: string) {
   }
 }
 
-function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): string[] {
+async function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): Promise<string[]> {
   if (!to) return [];
-  return businessNotifications(s.config, kind, p, to).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id));
+  return (await businessNotifications(s.config, kind, p, to)).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id));
 }
+
+/** The page's language, remembered for the supplier's later emails (on the payment and the supplier). */
+const langChange = (p: PaymentRecord, lang: EmailLang | undefined): Partial<PaymentRecord> => (lang && lang !== p.supplierLang ? { supplierLang: lang } : {});
 
 /** The supplier pages act as no user; activity rows name the link instead. */
 const linkActor = (businessId: string, userId: string, keyName: string): Caller => ({ businessId, userId, email: '', role: 'user', keyName });
@@ -322,6 +403,8 @@ export interface SubmitPayoutInput {
   /** Major units as typed; used only when the payment has an open amount. */
   amount?: string;
   invoice?: Upload | null;
+  /** The page's language: the supplier's later emails follow it. */
+  lang?: EmailLang;
 }
 
 /**
@@ -336,7 +419,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
   if (pre.payout) throw payoutGiven();
 
   const problems: Problems = {};
-  const payout = checkPayout(input.payout, payoutMethodsFor(pre), problems);
+  const payout = checkPayout(input.payout, payoutMethodsFor(pre), problems, pre.currency ?? 'ILS');
   const amount = pre.openAmount && (input.amount?.trim() || pre.amountAgorot === 0) ? checkAmount(input.amount, problems) : null;
   let file = input.invoice ? checkInvoice(input.invoice, problems) : null;
   if (Object.keys(problems).length || !payout) throw new SubmissionInvalid(problems);
@@ -359,9 +442,15 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
       const added = saved !== null && !p.invoices.some((f) => f.sha256 === saved.sha256);
       const invoices = added ? [...p.invoices, saved] : p.invoices;
       const status: PaymentStatus = statusAfterSubmission({ invoiceRequired: p.invoiceRequired, invoices });
+      // Details that differ from the ones known for this supplier (Israeli account, Bit, or IBAN/SWIFT abroad) are flagged.
+      const known = knownPayout((supplier?.data as SupplierRecord | undefined) ?? null);
+      const changed = known !== null && payoutDiffers(known, payout);
       const changes = {
         status,
         payout,
+        payoutChanged: changed,
+        payoutChange: changed ? { previous: maskPayout(known), filed: maskPayout(payout) } : null,
+        ...langChange(p, input.lang),
         amountAgorot: p.openAmount && amount !== null ? amount : p.amountAgorot,
         invoices,
         submissions: withSubmission(p, input.submissionId),
@@ -370,9 +459,9 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
         updatedAt: at,
       } satisfies Partial<PaymentRecord>;
       tx.update(doc.path, changes as UpdateData);
-      writeSupplierSide(tx, businessId, p, supplier, { ...payout, submittedAt: at }, at);
+      writeSupplierSide(tx, businessId, p, supplier, { ...payout, submittedAt: at }, at, input.lang);
       const next: PaymentRecord = { ...p, ...changes };
-      const staged = status === 'ready' ? stageAll(s, tx, businessId, 'ready', next, contact, 'supplierSubmit') : [];
+      const staged = status === 'ready' ? await stageAll(s, tx, businessId, 'ready', next, contact, 'supplierSubmit') : [];
       return { outcome: 'applied', payment: next, invoiceAdded: added, staged };
     }),
   );
@@ -383,9 +472,9 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
 }
 
 /** The supplier side of the supplier record; a payment whose supplier record is missing gets one. */
-function writeSupplierSide(tx: Transaction, businessId: string, p: PaymentRecord, supplier: Doc | null, side: SupplierRecord['supplierSide'], at: string) {
+function writeSupplierSide(tx: Transaction, businessId: string, p: PaymentRecord, supplier: Doc | null, side: SupplierRecord['supplierSide'], at: string, lang: EmailLang | undefined) {
   if (supplier) {
-    tx.update(supplier.path, { supplierSide: side, updatedAt: at });
+    tx.update(supplier.path, { supplierSide: side, ...(lang ? { lang } : {}), updatedAt: at });
     return;
   }
   const record: SupplierRecord = {
@@ -399,6 +488,7 @@ function writeSupplierSide(tx: Transaction, businessId: string, p: PaymentRecord
     lastPaymentAt: p.createdAt,
     card: {},
     supplierSide: side,
+    ...(lang ? { lang } : {}),
     createdAt: at,
     updatedAt: at,
   };
@@ -409,6 +499,7 @@ export interface AttachInvoiceInput {
   token: string;
   submissionId: string;
   invoice: Upload | null;
+  lang?: EmailLang;
 }
 
 /**
@@ -445,6 +536,7 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
       const turnsReady = p.status === 'awaiting_invoice' && statusAfterSubmission({ invoiceRequired: p.invoiceRequired, invoices }) === 'ready';
       const changes = {
         status: turnsReady ? 'ready' : p.status,
+        ...langChange(p, input.lang),
         invoices,
         submissions: withSubmission(p, input.submissionId),
         readyAt: turnsReady ? at : p.readyAt,
@@ -453,9 +545,9 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
       tx.update(doc.path, changes as UpdateData);
       const next: PaymentRecord = { ...p, ...changes };
       const staged = turnsReady
-        ? stageAll(s, tx, businessId, 'ready', next, contact, 'supplierInvoice')
+        ? await stageAll(s, tx, businessId, 'ready', next, contact, 'supplierInvoice')
         : p.status === 'paid' && added
-          ? stageAll(s, tx, businessId, 'lateInvoice', next, contact, 'lateInvoice')
+          ? await stageAll(s, tx, businessId, 'lateInvoice', next, contact, 'lateInvoice')
           : [];
       return { outcome: 'applied', payment: next, invoiceAdded: added, staged };
     }),
@@ -470,18 +562,6 @@ const DAY_MS = 86_400_000;
 /** Recent standing-link filings by their content (TTL: a day), so a re-posted form files nothing new. */
 const filingPath = (businessId: string, key: string) => `businesses/${businessId}/linkFilings/${key}`;
 
-function filerEmail(to: string, businessName: string, p: PaymentRecord, url: string) {
-  const amount = `${(p.amountAgorot / 100).toFixed(2)} ${p.currency}`;
-  return {
-    channel: 'email' as const,
-    to,
-    subject: `בקשת התשלום שלך ל-${businessName} התקבלה / Your payment request to ${businessName}`,
-    text:
-      `בקשת התשלום שלך (${amount}, "${p.description}") התקבלה אצל ${businessName}. בקישור אפשר לראות את מצבה ולצרף חשבונית:\n${url}\n\n` +
-      `Your payment request (${amount}, "${p.description}") reached ${businessName}. Follow it and attach an invoice here:\n${url}\n`,
-  };
-}
-
 export interface StandingRequestInput {
   slug: string;
   submissionId: string;
@@ -491,9 +571,13 @@ export interface StandingRequestInput {
   /** Major units as typed. */
   amount?: string;
   vatIncluded?: boolean;
+  /** The filer charges no VAT (an exempt dealer). */
+  noVat?: boolean;
   description?: string;
   payout: PayoutFields;
   invoice?: Upload | null;
+  /** The page's language: the filer's emails follow it. */
+  lang?: EmailLang;
 }
 
 /**
@@ -534,7 +618,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
 
   const supplierKey = supplierKeyOf({ phone, email });
   const contentKey = createHash('sha256')
-    .update(JSON.stringify([name, phone, email, amount, description, input.vatIncluded === true, payout]))
+    .update(JSON.stringify([name, phone, email, amount, description, input.vatIncluded === true, input.noVat === true, payout]))
     .digest('hex')
     .slice(0, 40);
   const attempt = () =>
@@ -576,6 +660,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           openAmount: false,
           currency: 'ILS',
           vatIncluded: input.vatIncluded === true,
+          noVat: input.noVat === true,
           invoiceRequired: false,
           payMethods: [],
           description,
@@ -588,6 +673,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           invoiceNumber: '',
           search: paymentSearchTokens({ supplierName: name, description, invoiceNumber: '' }),
           submissions: [input.submissionId],
+          supplierLang: input.lang ?? 'he',
           viaPublicLink: true,
           filedBy: 'public',
           needsReview: !autoReady,
@@ -612,9 +698,12 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           const side = { ...payout, name, submittedAt: at };
           recordPaymentToSupplier(sideWriter(tx, suppliersPath(businessId, supplierKey), side), businessId, null, payment, at);
         }
-        const staged = stageAll(s, tx, businessId, 'publicFiling', payment, contact, 'publicLinkRequest');
+        const staged = await stageAll(s, tx, businessId, 'publicFiling', payment, contact, 'publicLinkRequest');
         // The filer who gave an email gets their request's own page, to follow it and add an invoice later.
-        if (email) staged.push(stageMessage(tx, businessId, s.ids(), filerEmail(email, contact?.businessName ?? '', payment, link.url), 'publicLinkFiler', now, payment.id));
+        if (email && contact) {
+          const receipt = await filerReceiptEmail(s.config, contact, payment, link.url, payment.supplierLang ?? 'he');
+          staged.push(stageMessage(tx, businessId, s.ids(), receipt, 'publicLinkFiler', now, payment.id));
+        }
         return { outcome: 'applied', payment, invoiceAdded: saved !== null, staged };
       }),
     );

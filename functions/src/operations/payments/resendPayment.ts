@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
-import { businessPath } from '../../domain/business.ts';
+import { suppliersPath, type SupplierRecord } from '../../domain/suppliers.ts';
 import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments.ts';
-import { paymentRequestMessages } from '../../domain/paymentMessages.ts';
-import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
+import { businessContact, paymentRequestMessages, supplierLang } from '../../domain/paymentMessages.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/paymentView.ts';
 
 export default defineOperation({
   name: 'resendPayment',
@@ -21,15 +21,17 @@ export default defineOperation({
     const at = new Date(ctx.clock.now()).toISOString();
     const updated = await ctx.store.runTransaction(async (tx) => {
       const p = await getPayment(tx, businessId, paymentId);
-      const business = await tx.get(businessPath(businessId));
+      const business = await businessContact(tx, businessId);
       if (!business) throw notFound('business');
+      const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
       assertAllowed('resend', p.status);
       if (channel === 'wa' && !p.supplierPhone) throw precondition('channel wa needs a supplierPhone; this payment has none (add one with updatePaymentSettings)');
       if (channel === 'em' && !p.supplierEmail) throw precondition('channel em needs a supplierEmail; this payment has none (add one with updatePaymentSettings)');
       const changes = { sentAt: at, updatedAt: at };
       tx.update(paymentsPath(businessId, paymentId), changes);
       const next: PaymentRecord = { ...p, ...changes };
-      for (const message of paymentRequestMessages(ctx.config, next, businessNameOf(business.data), channel)) ctx.outbox(tx, message, { ref: next.id });
+      const lang = supplierLang(next, (supplier?.data as unknown as SupplierRecord | undefined) ?? null);
+      for (const message of await paymentRequestMessages(ctx.config, next, business, lang, channel)) ctx.outbox(tx, message, { ref: next.id });
       return next;
     });
     return paymentView(updated, viewDeps(ctx));
