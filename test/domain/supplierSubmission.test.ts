@@ -65,7 +65,7 @@ test('bank payout: sent → ready, details normalised, supplier side kept, busin
   const [mail] = await outbox(biz.businessId);
   assert.equal(mail.channel, 'email');
   assert.equal(mail.to, biz.email);
-  assert.match((mail.message as { subject: string }).subject, /ready/);
+  assert.match((mail.message as { subject: string }).subject, /מוכן\/ה לתשלום/);
   const activity = await h.call('listActivity', {}, biz);
   assert.ok(activity.items.some((r: any) => r.operation === 'supplierSubmit' && r.targetIds[0] === id && r.keyName === 'supplier link'));
 });
@@ -333,8 +333,8 @@ test('standing link: a filing under a known supplier\'s phone never changes that
   assert.deepEqual(flagged.items.map((i: any) => i.id), [p.id]);
   assert.equal(flagged.items[0].payoutChanged, true);
   const [mail] = (await outbox(biz.businessId)).filter((m) => m.channel === 'email' && m.to === biz.email);
-  assert.match((mail.message as any).subject, /^Check before paying/);
-  assert.match((mail.message as any).text, /classic way businesses are defrauded/);
+  assert.match((mail.message as any).subject, /^לבדוק לפני תשלום/);
+  assert.match((mail.message as any).text, /הדרך הנפוצה ביותר להונות עסקים/);
   assert.match((mail.message as any).text, /••••333.*••••777/);
   // The same payout as known is not flagged.
   const same = await fileStandingRequest(s, {
