@@ -59,7 +59,8 @@ p{margin:0 0 12px}
 .button{display:inline-block;background:#1a5fc8;color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 20px;border-radius:8px}
 .url{font-size:13px;color:#5b6472;word-break:break-all;overflow-wrap:anywhere;margin:8px 0 14px}
 .url a{color:#1a5fc8}
-.link a{color:#1a5fc8;word-break:break-all}
+.link{margin:0}
+.link a{color:#1a5fc8;font-weight:bold}
 .footer{margin:0 auto;padding:14px 18px;font-family:Arial,Helvetica,sans-serif;font-size:12px;line-height:1.5;color:#5b6472;max-width:560px}
 .footer p{margin:0 0 6px}
 .preheader{display:none;max-height:0;overflow:hidden;mso-hide:all;font-size:1px;color:#f2f4f7}
@@ -102,7 +103,8 @@ eta.loadTemplate('@layout', `<!doctype html>
 <% } } %><% if (it.doc.facts?.length) { %><%~ include('@facts', it) %>
 <% } %><% if (it.doc.warning) { %><p class="warning" role="alert"><%= it.doc.warning %></p>
 <% } %><% if (it.doc.action) { %><%~ include('@action', { dir: it.dir, action: it.doc.action }) %>
-<% } %><% for (const l of it.doc.links ?? []) { %><p class="link"><%= l.label %>: <a href="<%= l.url %>" dir="ltr"><%= l.url %></a></p>
+<% } %><% for (const l of it.doc.links ?? []) { %><p class="link"><a href="<%= l.url %>"><%= l.label %></a></p>
+<p class="url"><a href="<%= l.url %>" dir="ltr"><%= l.url %></a></p>
 <% } %><% for (const p of it.doc.after ?? []) { %><p><%= p %></p>
 <% } %></td></tr>
 </table>

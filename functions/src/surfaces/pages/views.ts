@@ -33,8 +33,20 @@ function amountBlock(p: PaymentRecord, lang: Lang, withVatLine = true): Html {
   return html`<p class="amount">${money(w.figure)}</p>${withVatLine && w.vatLine ? html`<p class="muted vat">${w.vatLine}</p>` : ''}`;
 }
 
-/** A file name as its own direction island, so "חשבונית 5521.pdf" keeps its order inside either language. */
-export const fileName = (name: string) => html`<bdi dir="auto" class="file">${name}</bdi>`;
+/**
+ * A file name as its own direction island (<bdi>). A Hebrew name is right to left, with its Latin/digit
+ * tail ("5521.pdf") kept as one left-to-right island: plain isolation shows "חשבונית 5521.pdf" as
+ * "pdf.5521 חשבונית" (the dot takes the Hebrew direction and splits the number from the extension).
+ */
+export function fileName(name: string): Html {
+  const lastRtl = Math.max(...[...name].map((c, i) => (/[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/.test(c) ? i : -1)));
+  if (lastRtl < 0) return html`<bdi dir="ltr" class="file">${name}</bdi>`;
+  const chars = [...name];
+  const tail = chars.slice(lastRtl + 1).join('');
+  const lead = tail.length - tail.trimStart().length;
+  const head = chars.slice(0, lastRtl + 1).join('') + tail.slice(0, lead);
+  return tail.trim() ? html`<bdi dir="rtl" class="file">${head}<bdi dir="ltr">${tail.slice(lead)}</bdi></bdi>` : html`<bdi dir="rtl" class="file">${name}</bdi>`;
+}
 
 /** Who asks (name, company id) and what happens to the payout details: the supplier can check before typing a bank account. */
 function trustNote(v: Common): Html {
