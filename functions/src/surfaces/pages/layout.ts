@@ -43,6 +43,7 @@ form:has(#m-bank:checked) .bit,form:has(#m-bit:checked) .bank{display:none}
 .section{font-size:1.05rem}
 form:has(#bankCode option[value=other]:not(:checked)) .other-code{display:none}
 .trust{font-size:.85rem;margin:1rem 0 0}
+.trust .who{display:block;font-weight:600}
 .proof a,a.back{color:#1a5fc8}
 a.back{display:inline-block;padding:.5rem 0;font-weight:600}
 .check{display:flex;gap:.5rem;align-items:center;font-weight:400}
