@@ -352,3 +352,52 @@ test('standing link: a business that opts in (publicFilingsReady) gets filings r
   const p = await stored(res.payment.id, biz.businessId);
   assert.deepEqual([p.status, p.needsReview, p.filedBy], ['ready', false, 'public']);
 });
+
+const ABROAD: PayoutFields = { method: 'bank', bankCountry: 'de', iban: 'de89 3704 0044 0532 0130 00', swift: 'deutdeff', bankName: 'Deutsche Bank', bankBeneficiary: 'Sam Smith', beneficiaryAddress: 'Hauptstr. 1, Berlin' };
+
+test('a payout abroad (USD, EUR): IBAN checksum and country, SWIFT/BIC of that country, bank, beneficiary and address required', async () => {
+  const usd = await newPayment({ currency: 'USD', supplierPhone: undefined, supplierEmail: 'sam@example.com' });
+  const refused = (payout: PayoutFields) => problemsOf(submitPayout(s, { token: usd.token, submissionId: newSubmissionId(), payout }));
+  assert.deepEqual(await refused({ method: 'bank', bankCode: '12', bankBranch: '345', bankAccount: '678901', bankBeneficiary: 'x' }), {
+    bankCountry: 'required', iban: 'required', swift: 'required', bankName: 'required', beneficiaryAddress: 'required',
+  }, 'Israeli bank fields do not pay abroad');
+  assert.deepEqual(await refused({ ...ABROAD, iban: 'DE89370400440532013001' }), { iban: 'iban' }, 'a wrong check digit');
+  assert.deepEqual(await refused({ ...ABROAD, iban: 'GB82WEST12345698765432' }), { iban: 'ibanCountry' }, 'a valid IBAN of another country');
+  assert.deepEqual(await refused({ ...ABROAD, swift: 'NWBKGB2L' }), { swift: 'swiftCountry' });
+  assert.deepEqual(await refused({ ...ABROAD, swift: 'DEUT' }), { swift: 'swift' });
+  assert.deepEqual(await refused({ ...ABROAD, bankCountry: 'XX' }), { bankCountry: 'country' });
+  assert.equal((await stored(usd.id)).status, 'sent', 'nothing stored while refused');
+
+  await submitPayout(s, { token: usd.token, submissionId: newSubmissionId(), payout: ABROAD });
+  const p = await stored(usd.id);
+  assert.equal(p.status, 'ready');
+  assert.deepEqual(p.payout, { method: 'bank', iban: 'DE89370400440532013000', swift: 'DEUTDEFF', bankName: 'Deutsche Bank', bankCountry: 'DE', bankBeneficiary: 'Sam Smith', beneficiaryAddress: 'Hauptstr. 1, Berlin' });
+
+  // A country without IBAN (the US) takes its account number instead.
+  const us = await newPayment({ currency: 'USD', supplierPhone: undefined, supplierEmail: 'us@example.com' });
+  await submitPayout(s, { token: us.token, submissionId: newSubmissionId(), payout: { ...ABROAD, bankCountry: 'US', iban: '000123456789', swift: 'CHASUS33', bankName: 'Chase' } });
+  assert.equal((await stored(us.id)).payout?.foreignAccount, '000123456789');
+});
+
+test('a supplier who gives other payout details than last time is flagged on their own link too, IBAN and SWIFT included', async () => {
+  const first = await newPayment({ currency: 'EUR', supplierPhone: undefined, supplierEmail: 'eu@example.com' });
+  await submitPayout(s, { token: first.token, submissionId: newSubmissionId(), payout: ABROAD });
+  assert.equal((await stored(first.id)).payoutChanged, false, 'nothing known before');
+  const same = await newPayment({ currency: 'EUR', supplierPhone: undefined, supplierEmail: 'eu@example.com' });
+  await submitPayout(s, { token: same.token, submissionId: newSubmissionId(), payout: { ...ABROAD, swift: 'DEUTDEFFXXX' } });
+  assert.equal((await stored(same.id)).payoutChanged, false, 'the same bank written with its XXX branch');
+  const moved = await newPayment({ currency: 'EUR', supplierPhone: undefined, supplierEmail: 'eu@example.com' });
+  await submitPayout(s, { token: moved.token, submissionId: newSubmissionId(), payout: { ...ABROAD, iban: 'DE02120300000000202051', swift: 'BYLADEM1001' } });
+  const p = await stored(moved.id);
+  assert.equal(p.payoutChanged, true);
+  assert.deepEqual(p.payoutChange, { previous: 'SWIFT DEUTDEFFXXX ••••000', filed: 'SWIFT BYLADEM1001 ••••051' });
+});
+
+test('"other bank" takes a typed 1–2 digit code; a merged bank code is refused naming where it went', async () => {
+  const a = await newPayment();
+  assert.deepEqual(await problemsOf(submitPayout(s, { token: a.token, submissionId: newSubmissionId(), payout: { ...BANK, bankCode: 'other', bankCodeOther: '13' } })), { bankCodeOther: 'bankMerged' });
+  assert.deepEqual(await problemsOf(submitPayout(s, { token: a.token, submissionId: newSubmissionId(), payout: { ...BANK, bankCode: '13' } })), { bankCode: 'bankMerged' });
+  assert.deepEqual(await problemsOf(submitPayout(s, { token: a.token, submissionId: newSubmissionId(), payout: { ...BANK, bankCode: 'other', bankCodeOther: '' } })), { bankCodeOther: 'required' });
+  await submitPayout(s, { token: a.token, submissionId: newSubmissionId(), payout: { ...BANK, bankCode: 'other', bankCodeOther: '3', bankAccount: '1234567' } });
+  assert.equal((await stored(a.id)).payout?.bankCode, '03', 'esh bank (03) typed as 3');
+});

@@ -218,6 +218,7 @@ describe('supplier pages after issue 17', { skip: skipBrowser }, () => {
     });
     assert.equal(answer.status, 413);
     await page.setContent(answer.body);
+    assert.equal(await page.locator('section[lang=en] a.back').count(), 1, 'a way back');
     const back = await page.getAttribute('section[lang=en] a.back', 'href');
     assert.equal(back, `${url.pathname}?lang=en`, 'a way back to the same form, in the same language');
     const res = await fetch(env.origin + back);
@@ -229,11 +230,19 @@ describe('supplier pages after issue 17', { skip: skipBrowser }, () => {
     await shot('too-large');
   });
 
-  test('file names keep their order inside Hebrew text; the page names the business id and how bank details are used', async () => {
+  test('the page names the business id and how bank details are used and kept', async () => {
     const p = await createPayment(env);
     await page.goto(p.url);
+    assert.equal(await page.locator('.trust').count(), 1, 'a trust note under the form');
     assert.match(await text('.trust'), /ח\.פ\.\/ע\.מ\. 515555555/);
     assert.match(await text('.trust'), /פרטי התשלום עוברים רק אל סטודיו דנה/);
+    assert.match(await text('.trust'), /מוצגים חלקית/);
+    await shot('trust-note');
+  });
+
+  test('file names keep their order inside Hebrew text', async () => {
+    const p = await createPayment(env);
+    await page.goto(p.url);
     await fillBank(page, { code: '10', branch: '800', account: '12345678', beneficiary: 'Dana' });
     await page.setInputFiles('#invoice', { name: 'חשבונית 5521.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\nbidi\n%%EOF\n') });
     await submit(page);
