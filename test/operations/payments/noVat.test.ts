@@ -47,7 +47,8 @@ test('messages name the amount with VAT included, and none when no VAT applies',
   assert.match(mailOf(plus.id).subject, /₪4,071\.00/);
   assert.match(mailOf(plus.id).text, /כולל מע"מ ₪621\.00 \(₪3,450\.00 לפני מע"מ\)/);
   const wa = env.wa.accepted.find((m) => m.to === '972523334444')!;
-  assert.equal(wa.template.components[0].parameters[1].text, '₪4,071.00', 'WhatsApp names the same figure');
+  const body = wa.template.components[0] as { parameters: { text: string }[] };
+  assert.equal(body.parameters[1].text, '₪4,071.00', 'WhatsApp names the same figure');
   assert.match(mailOf(none.id).text, /\$590\.00/);
   assert.doesNotMatch(mailOf(none.id).text, /VAT|מע"מ/);
 });
