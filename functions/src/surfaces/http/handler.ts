@@ -67,7 +67,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
 
   // The public pages live under the path of PUBLIC_LINK_BASE (`/p` locally, the root of a host of their own).
   const pagesPrefix = new URL(services.config.publicLinkBase).pathname.replace(/\/+$/, '');
-  const dashboardPrefix = new URL(services.config.dashboardUrl).pathname.replace(/\/+$/, '');
+  const dashboardPrefix = URL.canParse(services.config.dashboardUrl) ? new URL(services.config.dashboardUrl).pathname.replace(/\/+$/, '') : '';
   const pagesSurface = () => (pages ??= import('../pages/pages.ts').then((m) => m.createPagesHandler(app)));
 
   const oauthSurface = () => (oauth ??= import('../oauth/oauth.ts').then((m) => m.createOAuthHandler(app)));
