@@ -91,7 +91,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const store = await openStore(config);
   const files = createFiles(store, await openFiles(config), config.filesUrl, ids, () => clock.now());
   const senders: Senders = {
-    email: smtpSender(config.smtpUrl, config.mailFrom, undefined, config.smtpTimeoutMs, (businessId, fileId) => files.readStream(businessId, fileId)),
+    email: smtpSender(config.smtpUrl, config.mailFrom, undefined, config.smtpTimeoutMs, (businessId, fileId) => files.readStream(businessId, fileId), config.productName),
     whatsapp: whatsappSender({ baseUrl: config.whatsappBaseUrl, apiVersion: config.whatsappApiVersion, token: config.whatsappToken, phoneNumberId: config.whatsappPhoneNumberId }),
     ...overrides.senders,
   } as Senders;

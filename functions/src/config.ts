@@ -25,6 +25,8 @@ export interface Config {
   dashboardUrl: string;
   smtpUrl: string;
   mailFrom: string;
+  /** The product's name in emails: `"<business> via <productName>" <address of MAIL_FROM>`. */
+  productName: string;
   whatsappBaseUrl: string;
   whatsappApiVersion: string;
   whatsappToken: string;
@@ -122,6 +124,12 @@ function providerTimeouts(env: NodeJS.ProcessEnv): Config['providerTimeoutMs'] {
   return { usbank: of('USBANK'), fxwallet: of('FXWALLET'), gateway: of('GATEWAY'), cardproc: of('CARDPROC'), market: of('MARKET'), chat: of('CHAT'), mailbox: of('MAILBOX') };
 }
 
+/** `Name <address>` (or a bare address) split in two; the name may be quoted. */
+export function mailbox(from: string): { name: string; address: string } {
+  const m = /^\s*"?([^"<]*?)"?\s*<([^<>\s]+)>\s*$/.exec(from);
+  return m ? { name: m[1].trim(), address: m[2] } : { name: '', address: from.trim() };
+}
+
 const DEFAULT_QUOTAS: Record<string, number> = { ai: 500 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -170,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardUrl: env.DASHBOARD_URL ?? origin,
     smtpUrl: env.SMTP_URL ?? '',
     mailFrom: env.MAIL_FROM ?? 'Business Finance <no-reply@localhost>',
+    productName: env.PRODUCT_NAME || mailbox(env.MAIL_FROM ?? '').name || 'Business Finance',
     whatsappBaseUrl: env.WHATSAPP_BASE_URL ?? 'https://graph.facebook.com',
     whatsappApiVersion: env.WHATSAPP_API_VERSION ?? 'v23.0',
     whatsappToken: env.WHATSAPP_TOKEN ?? '',

@@ -41,7 +41,7 @@ test('operations that quote a name answer 200 with astral names, write their act
   const paid = await post(origin, '/v1/markPaid', { paymentId }, key);
   assert.equal(paid.status, 200, JSON.stringify(paid.body));
   const messages = await outbox(h);
-  assert.ok(messages.some((m) => (m.message as any).subject?.includes('paid')), 'the paid email was staged');
+  assert.ok(messages.some((m) => (m.message as any).subject?.includes('שילם לך')), 'the paid email was staged');
   const rows = await h.app.services.store.query({ collection: activityPath(h.owner.businessId) });
   for (const op of ['createSupplier', 'createPayment', 'markPaid']) {
     const row = rows.find((r) => r.data.operation === op);

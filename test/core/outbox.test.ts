@@ -194,7 +194,7 @@ test('delivered records keep no working capability link: the invite token is now
   await h.call('inviteMember', { email: 'tok@example.com', role: 'user' });
   await h.app.queue!.drain();
   const [mail] = await smtp.waitFor(1);
-  const token = /token=([A-Za-z0-9_-]{43})/.exec(mailText(mail.raw))?.[1];
+  const token = /\/invite\/([A-Za-z0-9_-]{43})/.exec(mailText(mail.raw))?.[1];
   assert.ok(token, 'the email carried the link');
   const { DatabaseSync } = await import('node:sqlite');
   const db = new DatabaseSync(`${h.config.dataDir}/store.sqlite`, { readOnly: true });

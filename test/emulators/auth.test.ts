@@ -262,8 +262,8 @@ describe('dashboard sign-in with Firebase Auth ID tokens (Auth emulator)', { ski
     const invite = await api('/v1/inviteMember', h.owner.apiKey!, { body: { email: invitee, role: 'user' } });
     assert.equal(invite.status, 200, JSON.stringify(invite.body));
     await h.app.queue!.drain();
-    const mail = (await smtp.waitFor(1)).find((m) => mailText(m.raw).includes('invite?token='))!;
-    const link = /invite\?token=([A-Za-z0-9_-]{43})/.exec(mailText(mail.raw))![1];
+    const mail = (await smtp.waitFor(1)).find((m) => /\/invite\/[A-Za-z0-9_-]{43}/.test(mailText(m.raw)))!;
+    const link = /\/invite\/([A-Za-z0-9_-]{43})/.exec(mailText(mail.raw))![1];
 
     // An API key cannot accept; someone else's verified account cannot; an unverified one is 401.
     const byKey = await api('/v1/acceptInvite', h.owner.apiKey!, { body: { token: link } });

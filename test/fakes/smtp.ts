@@ -41,9 +41,34 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
   };
 }
 
-/** The decoded text body of a raw message (quoted-printable soft breaks undone). */
+/** Quoted-printable to UTF-8 text: soft breaks undone, `=XX` bytes decoded as UTF-8. */
+const fromQuotedPrintable = (s: string) =>
+  Buffer.from(s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+
+/**
+ * The raw message with its text parts decoded (base64 or quoted-printable, as UTF-8), for searching
+ * links and words; `parseMail` gives the structured message.
+ */
 export function mailText(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
+  const parts = boundaries.reduce<string[]>((chunks, b) => chunks.flatMap((c) => c.split(`--${b}`)), [raw]);
+  const decoded: string[] = [];
+  for (const part of parts) {
+    const split = part.search(/\r?\n\r?\n/);
+    if (split < 0) continue;
+    const head = part.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
+    if (!/^content-type:\s*text\//im.test(head)) continue;
+    const body = part.slice(split).trim();
+    const encoding = /^content-transfer-encoding:\s*([\w-]+)/im.exec(head)?.[1].toLowerCase();
+    decoded.push(encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? fromQuotedPrintable(body) : body);
+  }
+  return [fromQuotedPrintable(raw), ...decoded].join('\n');
+}
+
+/** The message as a mail client reads it (mailparser): decoded headers, text and HTML parts, attachments. */
+export async function parseMail(raw: string) {
+  const { simpleParser } = await import('mailparser');
+  return simpleParser(raw);
 }
 
 /** The attachments of a raw MIME message (base64 parts with Content-Disposition: attachment, at any depth). */

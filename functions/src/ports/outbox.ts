@@ -3,8 +3,13 @@ export interface EmailMessage {
   channel: 'email';
   to: string;
   subject: string;
+  /** The plain-text part; with `html`, the message is multipart/alternative. */
   text: string;
   html?: string;
+  /** Who the message speaks for (the business): the From name becomes "<fromName> via <product>". */
+  fromName?: string;
+  /** Where replies go (the business's email). */
+  replyTo?: string;
   /** Stored files sent along, read from the file store at delivery so the outbox record stays small. */
   attachments?: EmailAttachment[];
 }

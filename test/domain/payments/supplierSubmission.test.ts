@@ -67,7 +67,7 @@ test('bank payout: sent → ready, details normalised, supplier side kept, busin
   const [mail] = await outbox(biz.businessId);
   assert.equal(mail.channel, 'email');
   assert.equal(mail.to, biz.email);
-  assert.match((mail.message as { subject: string }).subject, /ready/);
+  assert.match((mail.message as { subject: string }).subject, /מוכן\/ה לתשלום/);
   const activity = await h.call('listActivity', {}, biz);
   assert.ok(activity.items.some((r: any) => r.operation === 'supplierSubmit' && r.targetIds[0] === id && r.keyName === 'supplier link'));
 });
@@ -245,7 +245,7 @@ test('standing link: files a payment for review (status sent, filedBy public) wi
     id: true, businessId: true, status: true, supplierName: true, supplierPhone: true, supplierEmail: true, supplierKey: true, amountAgorot: true, openAmount: true,
     currency: true, vatIncluded: true, invoiceRequired: true, payMethods: true, description: true, channel: true, linkToken: true, invoices: true, proof: true, payout: true,
     itaVerdict: true, invoiceNumber: true, search: true, submissions: true, viaPublicLink: true, createdAt: true, createdAtMs: true, updatedAt: true, sentAt: true,
-    supplierSubmittedAt: true, readyAt: true, paidAt: true, canceledAt: true, filedBy: true, needsReview: true, payoutChanged: true, payoutChange: true,
+    supplierSubmittedAt: true, readyAt: true, paidAt: true, canceledAt: true, filedBy: true, needsReview: true, payoutChanged: true, payoutChange: true, noVat: true, supplierLang: true,
   };
   assert.deepEqual(Object.keys(p).sort(), Object.keys(SHAPE).sort());
   assert.equal(p.status, 'sent', 'nobody verified the filer: it waits for review by default');
@@ -335,8 +335,8 @@ test('standing link: a filing under a known supplier\'s phone never changes that
   assert.deepEqual(flagged.items.map((i: any) => i.id), [p.id]);
   assert.equal(flagged.items[0].payoutChanged, true);
   const [mail] = (await outbox(biz.businessId)).filter((m) => m.channel === 'email' && m.to === biz.email);
-  assert.match((mail.message as any).subject, /^Check before paying/);
-  assert.match((mail.message as any).text, /classic way businesses are defrauded/);
+  assert.match((mail.message as any).subject, /^לבדוק לפני תשלום/);
+  assert.match((mail.message as any).text, /הדרך הנפוצה ביותר להונות עסקים/);
   assert.match((mail.message as any).text, /••••333.*••••777/);
   // The same payout as known is not flagged.
   const same = await fileStandingRequest(s, {
@@ -365,4 +365,53 @@ test('an invoice PDF that is a decompression bomb is refused as fileUnreadable, 
   assert.deepEqual((await stored(id)).invoices, []);
   assert.match(messages('en').problems.fileUnreadable, /expands/);
   assert.match(messages('he').problems.fileUnreadable, /[\u0590-\u05FF]/);
+});
+
+const ABROAD: PayoutFields = { method: 'bank', bankCountry: 'de', iban: 'de89 3704 0044 0532 0130 00', swift: 'deutdeff', bankName: 'Deutsche Bank', bankBeneficiary: 'Sam Smith', beneficiaryAddress: 'Hauptstr. 1, Berlin' };
+
+test('a payout abroad (USD, EUR): IBAN checksum and country, SWIFT/BIC of that country, bank, beneficiary and address required', async () => {
+  const usd = await newPayment({ currency: 'USD', supplierPhone: undefined, supplierEmail: 'sam@example.com' });
+  const refused = (payout: PayoutFields) => problemsOf(submitPayout(s, { token: usd.token, submissionId: newSubmissionId(), payout }));
+  assert.deepEqual(await refused({ method: 'bank', bankCode: '12', bankBranch: '345', bankAccount: '678901', bankBeneficiary: 'x' }), {
+    bankCountry: 'required', iban: 'required', swift: 'required', bankName: 'required', beneficiaryAddress: 'required',
+  }, 'Israeli bank fields do not pay abroad');
+  assert.deepEqual(await refused({ ...ABROAD, iban: 'DE89370400440532013001' }), { iban: 'iban' }, 'a wrong check digit');
+  assert.deepEqual(await refused({ ...ABROAD, iban: 'GB82WEST12345698765432' }), { iban: 'ibanCountry' }, 'a valid IBAN of another country');
+  assert.deepEqual(await refused({ ...ABROAD, swift: 'NWBKGB2L' }), { swift: 'swiftCountry' });
+  assert.deepEqual(await refused({ ...ABROAD, swift: 'DEUT' }), { swift: 'swift' });
+  assert.deepEqual(await refused({ ...ABROAD, bankCountry: 'XX' }), { bankCountry: 'country' });
+  assert.equal((await stored(usd.id)).status, 'sent', 'nothing stored while refused');
+
+  await submitPayout(s, { token: usd.token, submissionId: newSubmissionId(), payout: ABROAD });
+  const p = await stored(usd.id);
+  assert.equal(p.status, 'ready');
+  assert.deepEqual(p.payout, { method: 'bank', iban: 'DE89370400440532013000', swift: 'DEUTDEFF', bankName: 'Deutsche Bank', bankCountry: 'DE', bankBeneficiary: 'Sam Smith', beneficiaryAddress: 'Hauptstr. 1, Berlin' });
+
+  // A country without IBAN (the US) takes its account number instead.
+  const us = await newPayment({ currency: 'USD', supplierPhone: undefined, supplierEmail: 'us@example.com' });
+  await submitPayout(s, { token: us.token, submissionId: newSubmissionId(), payout: { ...ABROAD, bankCountry: 'US', iban: '000123456789', swift: 'CHASUS33', bankName: 'Chase' } });
+  assert.equal((await stored(us.id)).payout?.foreignAccount, '000123456789');
+});
+
+test('a supplier who gives other payout details than last time is flagged on their own link too, IBAN and SWIFT included', async () => {
+  const first = await newPayment({ currency: 'EUR', supplierPhone: undefined, supplierEmail: 'eu@example.com' });
+  await submitPayout(s, { token: first.token, submissionId: newSubmissionId(), payout: ABROAD });
+  assert.equal((await stored(first.id)).payoutChanged, false, 'nothing known before');
+  const same = await newPayment({ currency: 'EUR', supplierPhone: undefined, supplierEmail: 'eu@example.com' });
+  await submitPayout(s, { token: same.token, submissionId: newSubmissionId(), payout: { ...ABROAD, swift: 'DEUTDEFFXXX' } });
+  assert.equal((await stored(same.id)).payoutChanged, false, 'the same bank written with its XXX branch');
+  const moved = await newPayment({ currency: 'EUR', supplierPhone: undefined, supplierEmail: 'eu@example.com' });
+  await submitPayout(s, { token: moved.token, submissionId: newSubmissionId(), payout: { ...ABROAD, iban: 'DE02120300000000202051', swift: 'BYLADEM1001' } });
+  const p = await stored(moved.id);
+  assert.equal(p.payoutChanged, true);
+  assert.deepEqual(p.payoutChange, { previous: 'SWIFT DEUTDEFFXXX ••••000', filed: 'SWIFT BYLADEM1001 ••••051' });
+});
+
+test('"other bank" takes a typed 1–2 digit code; a merged bank code is refused naming where it went', async () => {
+  const a = await newPayment();
+  assert.deepEqual(await problemsOf(submitPayout(s, { token: a.token, submissionId: newSubmissionId(), payout: { ...BANK, bankCode: 'other', bankCodeOther: '13' } })), { bankCodeOther: 'bankMerged' });
+  assert.deepEqual(await problemsOf(submitPayout(s, { token: a.token, submissionId: newSubmissionId(), payout: { ...BANK, bankCode: '13' } })), { bankCode: 'bankMerged' });
+  assert.deepEqual(await problemsOf(submitPayout(s, { token: a.token, submissionId: newSubmissionId(), payout: { ...BANK, bankCode: 'other', bankCodeOther: '' } })), { bankCodeOther: 'required' });
+  await submitPayout(s, { token: a.token, submissionId: newSubmissionId(), payout: { ...BANK, bankCode: 'other', bankCodeOther: '3', bankAccount: '1234567' } });
+  assert.equal((await stored(a.id)).payout?.bankCode, '03', 'esh bank (03) typed as 3');
 });

@@ -104,7 +104,7 @@ test('scheduled run, not onlyWhenComplete: the package is mailed through the out
   await h.app.queue!.drain();
   const mails = (await smtp.waitFor(before + 2)).slice(before);
   const texts = mails.map((m) => mailText(m.raw));
-  assert.ok(texts.every((t) => /Included: Checking, Savings/.test(t) && /Missing: Treasury/.test(t)));
+  assert.ok(texts.every((t) => /בחבילה: Checking, Savings/.test(t) && /חסרים: Treasury/.test(t)));
   assert.ok(mails.some((m) => /books@example\.com/.test(m.raw)));
   // The send is recorded on the month's statements, as statementsSend does.
   const st = (await h.call('statementsList', {}, biz)).statements.find((s: any) => s.month === month && s.status === 'ready');

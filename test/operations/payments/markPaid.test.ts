@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mailText } from '../../fakes/smtp.ts';
+import { parseMail } from '../../fakes/smtp.ts';
 import { post } from '../../http.ts';
 import { newSubmissionId, parseMajorAmount, submitPayout } from '../../../functions/src/domain/payments/supplierSubmission.ts';
 import { objectStreamBombPdf, rssGrowth } from '../../core/bombs.ts';
@@ -32,7 +32,9 @@ test('marks a sent payment paid and tells the supplier on WhatsApp and by email'
   assert.equal(message[0].to, '972521234567');
   const mail = smtp.mails.at(-1)!;
   assert.deepEqual(mail.to, ['paid@example.com']);
-  assert.match(mailText(mail.raw), /Test Business marked your payment of =?.*123\.45/);
+  const parsed = await parseMail(mail.raw);
+  assert.match(parsed.text ?? '', /Test Business סימן את התשלום כשולם/);
+  assert.match(parsed.text ?? '', /₪123\.45/);
 });
 
 test('works from every unpaid state, and refuses paid and canceled naming the status', async () => {

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import yauzl from 'yauzl';
 import { createHarness, type Harness } from '../../harness.ts';
-import { startSmtp, mailText, mailAttachments } from '../../fakes/smtp.ts';
+import { startSmtp, parseMail, mailAttachments } from '../../fakes/smtp.ts';
 import { ATTACH_ZIP_UNDER_BYTES, monthPackageEmail } from '../../../functions/src/domain/accountant/monthPackage.ts';
 import { accountsPath, statementsPath, statementId, type AccountRecord, type StatementRecord } from '../../../functions/src/domain/statements/statements.ts';
 
@@ -63,12 +63,12 @@ test('statementsSend emails the package link to the recipients through the outbo
   assert.deepEqual(sent.to, ['cpa@example.com']);
   await h.app.queue!.drain();
   const [mail] = await smtp.waitFor(1);
-  const text = mailText(mail.raw);
-  assert.match(text, /Included: Mercury Checking/);
-  assert.match(text, /Missing: Stripe/);
+  const text = (await parseMail(mail.raw)).text ?? '';
+  assert.match(text, /בחבילה: Mercury Checking/);
+  assert.match(text, /חסרים: Stripe/);
   assert.match(text, /\/files\/\[link removed after delivery\]|\/files\/[A-Za-z0-9_-]{43}/);
   // A small package rides along: the attachment is the ZIP itself, the statement inside.
-  assert.match(text, /The package is also attached/);
+  assert.match(text, /החבילה מצורפת גם למייל הזה/);
   const [zip] = mailAttachments(mail.raw);
   assert.equal(zip.fileName, 'statements-2026-03.zip');
   assert.equal(zip.contentType, 'application/zip');
@@ -86,12 +86,26 @@ test('another business gets its own empty package, never these statements', asyn
   assert.deepEqual(z.accounts, []);
 });
 
-test('a package of 10 MB or more is sent as its link only', () => {
+const BIZ = { businessName: 'Biz', businessNameEn: '', companyId: '', email: null, phone: null };
+const MAIL = { productName: 'Business Finance' };
+
+test('a package of 10 MB or more is sent as its link only', async () => {
   const zip = { businessId: 'b', fileId: 'f', fileName: 'statements-2026-03.zip', url: 'https://x/files/t', expiresAt: '2026-04-12T08:00:00.000Z', entries: 3, accounts: ['Bank'], missing: [] };
-  const small = monthPackageEmail('cpa@example.com', 'Biz', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES - 1 });
+  const small = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES - 1 });
   assert.equal(small.attachments?.length, 1);
-  const big = monthPackageEmail('cpa@example.com', 'Biz', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES });
+  const big = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES });
   assert.equal(big.attachments, undefined);
-  assert.match(big.text, /Download the package \(10\.0 MB\): https:\/\/x\/files\/t/);
-  assert.doesNotMatch(big.text, /attached/);
+  assert.match(big.text, /להורדת החבילה \(10\.0 MB\):\nhttps:\/\/x\/files\/t/);
+  assert.doesNotMatch(big.text, /מצורפת/);
+});
+
+test('a package under 1 MB states its size in KB, not "0.0 MB" (issue 17)', async () => {
+  const zip = { businessId: 'b', fileId: 'f', fileName: 'statements-2026-03.zip', url: 'https://x/files/t', expiresAt: '2026-04-12T08:00:00.000Z', entries: 1, accounts: ['Bank'], missing: [] };
+  const tiny = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: 2_300 });
+  assert.match(tiny.text, /\(3 KB\)/);
+  assert.doesNotMatch(tiny.text + (tiny.html ?? ''), /0\.0 MB/);
+  const mid = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: 870 * 1024 });
+  assert.match(mid.html ?? '', /870 KB/);
+  const mb = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: 3.25 * 1048576 });
+  assert.match(mb.text, /3\.3 MB|3\.2 MB/);
 });

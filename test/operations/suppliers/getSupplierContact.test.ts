@@ -56,7 +56,8 @@ test("a supplier derived from a payment has a card, and shows what the supplier 
   await h.call('saveSupplierContact', { supplierKey: key, bankAccount: '999999' });
   const c = await h.call('getSupplierContact', { supplierKey: key });
   assert.deepEqual(c.supplierSide, {
-    name: 'Yossi Cohen', method: 'bank', bankCode: '12', bankBranch: '600', bankAccount: '123456', bankBeneficiary: 'Yossi Cohen', bitPhone: '', submittedAt: '2025-05-01T09:00:00.000Z',
+    name: 'Yossi Cohen', method: 'bank', bankCode: '12', bankBranch: '600', bankAccount: '123456', bankBeneficiary: 'Yossi Cohen', bitPhone: '',
+    iban: '', foreignAccount: '', swift: '', bankName: '', bankCountry: '', beneficiaryAddress: '', submittedAt: '2025-05-01T09:00:00.000Z',
   });
   // The business's own card is separate from what the supplier entered.
   assert.equal(c.bankAccount, '999999');

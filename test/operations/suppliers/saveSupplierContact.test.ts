@@ -121,3 +121,10 @@ test('over HTTP as POST', async () => {
   assert.match(bad.body.error.message, /^phone2: /);
   assert.equal(bad.headers.get('x-doc-writes'), '0');
 });
+
+test('the card says whether the supplier is an exempt dealer (businessType), in the profile\'s words only', async () => {
+  assert.equal((await h.call('saveSupplierContact', { supplierKey: KEY, businessType: 'patur' })).businessType, 'patur');
+  await assert.rejects(h.call('saveSupplierContact', { supplierKey: KEY, businessType: 'exempt' }), { code: 'invalid-argument', message: /^businessType/ });
+  assert.equal((await h.call('getSupplierContact', { supplierKey: KEY })).businessType, 'patur');
+  assert.equal((await h.call('saveSupplierContact', { supplierKey: KEY, businessType: '' })).businessType, '', '"" clears');
+});

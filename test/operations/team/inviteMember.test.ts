@@ -25,7 +25,7 @@ test('invites by email with a 7-day link, delivered through the outbox', async (
   const [mail] = await smtp.waitFor(1);
   assert.deepEqual(mail.to, ['new.person@example.com']);
   const text = mailText(mail.raw);
-  assert.match(text, /https:\/\/app\.example\.com\/invite\?token=[A-Za-z0-9_-]{43}/);
+  assert.match(text, /https:\/\/app\.example\.com\/invite\/[A-Za-z0-9_-]{43}/);
   assert.match(text, /Test Business/);
 });
 

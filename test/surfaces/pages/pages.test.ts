@@ -85,7 +85,7 @@ test('a file over 5 MB is refused with a message, and the form keeps the values'
   const r = await call('POST', path, Buffer.from(await req.arrayBuffer()), { 'content-type': req.headers.get('content-type')! }, 'lang=en');
   assert.equal(r.status, 422);
   assertSafe(r);
-  assert.match(text(r), /The file is over 5 MB/);
+  assert.match(text(r), /The file is too large: a PDF up to 5 MB/);
   assert.match(text(r), /value="678901"/);
   assert.match(text(r), /name="submissionId" value="CCCCCCCCCCCCCCCCCCCCCC"/);
 });

@@ -41,7 +41,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     assert.equal(p.status, 'ready');
     assert.deepEqual(p.payout, { method: 'bank', bankCode: '12', bankBranch: '345', bankAccount: '678901', bankBeneficiary: 'דנה כהן' });
     assert.equal(p.invoices[0].fileName, 'חשבונית 17.pdf');
-    assert.equal((await mailsTo(env, h.owner.email, /The payment is ready/)).length, 1);
+    assert.equal((await mailsTo(env, h.owner.email, /מילא\/ה את פרטי התשלום/)).length, 1);
 
     await h.call('markPaid', { paymentId: id });
     await page.goto(url);
@@ -123,7 +123,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     assert.doesNotMatch(body, /at .*\.ts:\d+|Error:/, 'no stack trace');
     assert.match(await page.textContent('#bankCode-err') ?? '', /שדה חובה/);
     assert.match(await page.textContent('#bankBranch-err') ?? '', /3 ספרות/);
-    assert.match(await page.textContent('#bankAccount-err') ?? '', /באורך הנכון/);
+    assert.match(await page.textContent('#bankAccount-err') ?? '', /באורך 4–9 ספרות/);
     assert.equal(await page.inputValue('#bankCode'), '', 'no bank chosen');
     assert.equal(await page.inputValue('#bankBeneficiary'), 'Dana');
     assert.match(await page.textContent('[role=alert]') ?? '', /יש לבחור שוב את קובץ החשבונית/);
@@ -199,7 +199,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     assert.equal(p.status, 'paid');
     assert.equal(p.invoices.length, 1);
     assert.match(await page.textContent('.files') ?? '', /receipt\.png/);
-    const late = await mailsTo(env, h.owner.email, /attached an invoice to "Kitchen shelves".*already paid/s);
+    const late = await mailsTo(env, h.owner.email, /צירף\/ה חשבונית לתשלום שכבר שולם.*Kitchen shelves/s);
     assert.equal(late.length, 1);
   });
 

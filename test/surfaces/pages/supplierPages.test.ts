@@ -18,7 +18,9 @@ describe('supplier pages, as suppliers on phones saw them', { skip: skipBrowser 
     assert.match((await env.page.textContent('.vat')) ?? '', /כולל מע"מ \(מתוכו ₪18\.00 מע"מ\)/);
     const plus = await createPayment(env, { amountAgorot: 10_000, vatIncluded: false });
     await env.page.goto(`${plus.url}?lang=en`);
-    assert.match((await env.page.textContent('.vat')) ?? '', /plus VAT \$?₪18\.00 \(₪118\.00 in all\)/);
+    // One figure, VAT included (what is paid), as the emails name it (issue 17).
+    assert.match((await env.page.textContent('.amount')) ?? '', /₪118\.00/);
+    assert.match((await env.page.textContent('.vat')) ?? '', /including VAT of ₪18\.00 \(₪100\.00 before VAT\)/);
   });
 
   test('banks come from a list; branch and account lengths are checked per bank; Bit takes Israeli mobiles only and is not offered in USD', async () => {
@@ -30,7 +32,8 @@ describe('supplier pages, as suppliers on phones saw them', { skip: skipBrowser 
     await fillBank(page, { code: '12', branch: '600', account: '1234567', beneficiary: 'Dana' }); // Hapoalim accounts are 6 digits
     let res = await submit(page);
     assert.equal(res.status(), 422);
-    assert.match((await page.textContent('#bankAccount-err')) ?? '', /באורך הנכון/);
+    // The error names the length the chosen bank takes (issue 17).
+    assert.match((await page.textContent('#bankAccount-err')) ?? '', /בנק הפועלים הוא באורך 5–6 ספרות/);
     await page.click('#m-bit');
     await page.fill('#bitPhone', '03-123-4567'); // a landline
     res = await submit(page);

@@ -1,11 +1,18 @@
 import type { Readable } from 'node:stream';
 import type { EmailMessage, Sender } from '../../ports/outbox.ts';
+import { mailbox } from '../../config.ts';
 
 /** Opens a stored file for an attachment; null when it is gone. */
 export type AttachmentReader = (businessId: string, fileId: string) => Promise<Readable | null>;
 
 /** Email over SMTP with nodemailer, loaded on first send so a cold start does not pay for it. */
-export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo.local', timeoutMs = 20_000, readAttachment?: AttachmentReader): Sender<EmailMessage> {
+/**
+ * From is always the configured sender's address (so SPF/DKIM hold), named for the business it speaks for:
+ * `"<business> via <product>" <address>`; replies go to the business.
+ */
+export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo.local', timeoutMs = 20_000, readAttachment?: AttachmentReader, productName = ''): Sender<EmailMessage> {
+  const sender = mailbox(from);
+  const product = productName || sender.name;
   let transport: Promise<import('nodemailer').Transporter> | undefined;
   // Bounded waits: a server that accepts the connection and then stalls must not hold a delivery forever.
   const timeouts = { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
@@ -23,7 +30,8 @@ export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo
       }
       // A stable Message-ID per outbox record lets mail systems drop a retried duplicate.
       const info = await t.sendMail({
-        from,
+        from: message.fromName ? { name: `${message.fromName} via ${product}`, address: sender.address } : from,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
         to: message.to,
         subject: message.subject,
         text: message.text,

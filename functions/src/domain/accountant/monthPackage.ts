@@ -5,6 +5,7 @@ import { readyStatements, uniqueNames, writeZip, zipReadme } from './accZip.ts';
 import { sanitizeFileName } from '../../core/text.ts';
 import type { EmailMessage } from '../../ports/outbox.ts';
 import type { OutboxRecord } from '../../core/outbox.ts';
+import { monthPackageEmail as monthPackageMessage, type BusinessIdentity, type MailCtx } from '../../emails/messages.ts';
 
 /**
  * The month package: every ready statement of a month in one ZIP (account/month/file), and the email
@@ -50,26 +51,16 @@ export async function buildStatementsZip(s: Services, businessId: string, month:
 /** The ZIP rides along when under this size; a larger one is sent as its link only (mail servers refuse big messages). */
 export const ATTACH_ZIP_UNDER_BYTES = 10 * 1024 * 1024;
 
-export function monthPackageEmail(to: string, businessName: string, month: string, zip: MonthZip): EmailMessage {
+/** The package's email to one recipient (in Hebrew, sizes in KB under 1 MB, until when the link works); the ZIP rides along when small enough. */
+export function monthPackageEmail(m: MailCtx, business: BusinessIdentity, to: string, month: string, zip: MonthZip): Promise<EmailMessage> {
   const attach = zip.size < ATTACH_ZIP_UNDER_BYTES;
-  const lines = [
-    `${businessName}: the statements of ${month}.`,
-    '',
-    zip.accounts.length ? `Included: ${zip.accounts.join(', ')}.` : 'No statement is ready for this month.',
-    zip.missing.length ? `Missing: ${zip.missing.join(', ')}.` : 'Nothing is missing.',
-    '',
-    `Download the package (${(zip.size / 1048576).toFixed(1)} MB): ${zip.url}`,
-    `The link works until ${zip.expiresAt.slice(0, 10)}; then the package is deleted.`,
-    ...(attach ? ['The package is also attached.'] : []),
-    '',
-  ];
-  return {
-    channel: 'email',
+  return monthPackageMessage(
+    m,
+    business,
     to,
-    subject: `${businessName} – statements ${month}${zip.missing.length ? ` (${zip.missing.length} missing)` : ''}`,
-    text: lines.join('\n'),
-    ...(attach ? { attachments: [{ businessId: zip.businessId, fileId: zip.fileId, fileName: zip.fileName, contentType: 'application/zip' }] } : {}),
-  };
+    { month, url: zip.url, size: zip.size, expiresAt: zip.expiresAt, accounts: zip.accounts, missing: zip.missing, attached: attach },
+    attach ? { attachments: [{ businessId: zip.businessId, fileId: zip.fileId, fileName: zip.fileName, contentType: 'application/zip' }] } : {},
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import { accountsPath, automationRunStatementPath, requestStatementSync, stateme
 import { buildStatementsZip, monthPackageEmail, recordSend } from '../accountant/monthPackage.ts';
 import { lastClosedMonth } from '../months.ts';
 import { accountSettled } from './runSettlement.ts';
-import { businessPath, profileOf } from '../business.ts';
+import { businessContact } from '../payments/paymentMessages.ts';
 import { SYSTEM_STATEMENTS_ID, STATEMENTS_RUN_QUEUE, STATEMENTS_CHECK_QUEUE, MAX_RUNS, RUN_DEADLINE_MS, runsPath, type Trigger, type StatementsConfig, type RunAccount, type RunRecord, nowIso, readAutomation, ensureSystemAutomation, setLastRun, pruneRuns, newRun } from './automations.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -159,11 +159,12 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
 
   const at = iso(now);
   const zip = mail ? await buildStatementsZip(s, businessId, run.month, run.accounts.map((a) => a.accountId)) : null;
-  const profile = mail ? profileOf((await s.store.get(businessPath(businessId)))?.data ?? {}) : null;
+  const business = zip ? await businessContact(s.store, businessId) : null;
+  const emails = zip && business ? await Promise.all(recipients.map((to) => monthPackageEmail(s.config, business, to, run.month!, zip))) : [];
   const staged = await s.store.runTransaction(async (tx) => {
     const cur = (await tx.get(path))?.data as unknown as RunRecord | undefined;
     if (!cur || cur.status !== 'running') return null;
-    const paths = zip && profile ? recipients.map((to) => stageMessage(tx, businessId, s.ids(), monthPackageEmail(to, profile.businessName || profile.name, run.month!, zip), 'automationStatements', now, runId, s.config.credentialsKey)) : [];
+    const paths = emails.map((message) => stageMessage(tx, businessId, s.ids(), message, 'automationStatements', now, runId, s.config.credentialsKey));
     const mailed = zip ? { to: recipients, at, messageIds: paths.map((p) => p.split('/').at(-1)!), missing: zip.missing } : null;
     if (mailed) summary += `; mailed to ${recipients.join(', ')}${zip!.missing.length ? ` (missing: ${zip!.missing.join(', ')})` : ''}`;
     tx.update(path, { status: 'done', accounts, summary, finishedAt: at, mailed });

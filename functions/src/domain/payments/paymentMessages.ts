@@ -2,16 +2,23 @@ import type { Config } from '../../config.ts';
 import type { OutboundMessage } from '../../ports/outbox.ts';
 import type { Reader } from '../../ports/store.ts';
 import { formatAmount } from '../money.ts';
+import { amountWords } from '../vat.ts';
+import { ownerLinks } from '../../core/links.ts';
+import { ownerNoticeEmail, paymentPaidEmail, paymentRequestEmail, type BusinessIdentity, type OwnerNotice } from '../../emails/messages.ts';
+import type { EmailLang } from '../../emails/render.ts';
 import { paymentLinkUrl, type PaymentRecord } from './payments.ts';
 import { businessPath, profileOf, usersPath, type BusinessRecord } from '../business.ts';
 
 /**
  * Every message a payment causes (spec §6). WhatsApp goes as an approved template whose
- * URL button carries the link path; email carries the full link.
+ * URL button carries the link path; email carries the full link, as HTML and plain text
+ * (emails/messages.ts), Hebrew unless the supplier is marked English.
  */
-type Cfg = Pick<Config, 'publicLinkBase' | 'dashboardUrl' | 'whatsappTemplates'>;
+type Cfg = Pick<Config, 'publicLinkBase' | 'dashboardUrl' | 'whatsappTemplates' | 'productName'>;
 
-const amountText = (p: PaymentRecord) => (p.openAmount && p.amountAgorot === 0 ? 'an amount you fill in' : formatAmount(p.amountAgorot, p.currency));
+/** The amount as the page names it (VAT included), or the words for an amount the supplier fills in. */
+const amountText = (cfg: Cfg, p: PaymentRecord) =>
+  p.openAmount && p.amountAgorot === 0 ? (cfg.whatsappTemplates.language === 'he' ? 'סכום שממלאים בדף' : 'an amount you fill in') : amountWords(p, 'he').figure;
 
 /** The suffix of the template's URL button: the link with the public base cut off. */
 const buttonSuffix = (cfg: Cfg, url: string) => (url.startsWith(cfg.publicLinkBase + '/') ? url.slice(cfg.publicLinkBase.length + 1) : url);
@@ -20,40 +27,35 @@ function whatsapp(cfg: Cfg, to: string, template: string, bodyParams: string[], 
   return { channel: 'whatsapp', to, template, language: cfg.whatsappTemplates.language, bodyParams, urlButtonParam: buttonSuffix(cfg, url) };
 }
 
+/**
+ * The language a supplier reads: what they used the page in last (this payment's, else the supplier's),
+ * else English for a foreign currency (the supplier is abroad), else Hebrew.
+ */
+export function supplierLang(p: Pick<PaymentRecord, 'supplierLang' | 'currency'>, supplier?: { lang?: 'he' | 'en' } | null): EmailLang {
+  return p.supplierLang ?? supplier?.lang ?? (p.currency && p.currency !== 'ILS' ? 'en' : 'he');
+}
+
 /** The supplier link, by WhatsApp to the phone and by email to the address; `only` narrows to one channel (resendPayment). */
-export function paymentRequestMessages(cfg: Cfg, p: PaymentRecord, businessName: string, only?: 'wa' | 'em'): OutboundMessage[] {
+export async function paymentRequestMessages(cfg: Cfg, p: PaymentRecord, business: BusinessIdentity, lang: EmailLang, only?: 'wa' | 'em'): Promise<OutboundMessage[]> {
   const url = paymentLinkUrl(cfg.publicLinkBase, p.linkToken);
   const out: OutboundMessage[] = [];
-  if (p.supplierPhone && only !== 'em') out.push(whatsapp(cfg, p.supplierPhone, cfg.whatsappTemplates.paymentRequest, [businessName, amountText(p), p.description], url));
-  if (p.supplierEmail && only !== 'wa') {
-    out.push({
-      channel: 'email',
-      to: p.supplierEmail,
-      subject: `${businessName}: payment request ${amountText(p)}`,
-      text: `Hello ${p.supplierName},\n\n${businessName} wants to pay you ${amountText(p)} for: ${p.description}\n\nEnter your payout details${p.invoiceRequired ? ' and attach your invoice' : ''} here:\n${url}\n`,
-    });
-  }
+  if (p.supplierPhone && only !== 'em') out.push(whatsapp(cfg, p.supplierPhone, cfg.whatsappTemplates.paymentRequest, [business.businessName || business.businessNameEn, amountText(cfg, p), p.description], url));
+  if (p.supplierEmail && only !== 'wa') out.push(await paymentRequestEmail(cfg, business, p, url, lang));
   return out;
 }
 
-/** markPaid tells the supplier, on every contact the payment has. */
-export function paymentPaidMessages(cfg: Cfg, p: PaymentRecord, businessName: string): OutboundMessage[] {
+/** markPaid tells the supplier, on every contact the payment has; the email links the proof when there is one. */
+export async function paymentPaidMessages(cfg: Cfg, p: PaymentRecord, business: BusinessIdentity, lang: EmailLang, proofUrl: string | null): Promise<OutboundMessage[]> {
   const url = paymentLinkUrl(cfg.publicLinkBase, p.linkToken);
   const out: OutboundMessage[] = [];
-  if (p.supplierPhone) out.push(whatsapp(cfg, p.supplierPhone, cfg.whatsappTemplates.paymentPaid, [businessName, formatAmount(p.amountAgorot, p.currency)], url));
-  if (p.supplierEmail) {
-    out.push({
-      channel: 'email',
-      to: p.supplierEmail,
-      subject: `${businessName} paid you ${formatAmount(p.amountAgorot, p.currency)}`,
-      text: `Hello ${p.supplierName},\n\n${businessName} marked your payment of ${formatAmount(p.amountAgorot, p.currency)} (${p.description}) as paid.\n\nDetails: ${url}\n`,
-    });
-  }
+  if (p.supplierPhone) out.push(whatsapp(cfg, p.supplierPhone, cfg.whatsappTemplates.paymentPaid, [business.businessName || business.businessNameEn, amountWords(p, 'he').figure], url));
+  if (p.supplierEmail) out.push(await paymentPaidEmail(cfg, business, p, url, proofUrl, lang));
   return out;
 }
 
-export interface BusinessContact {
-  businessName: string;
+/** Who the business is (for messages in its name) and where its notifications go. */
+export interface BusinessContact extends BusinessIdentity {
+  /** The owner's email. */
   email: string | null;
   /** Only a verified phone receives WhatsApp. */
   phone: string | null;
@@ -74,6 +76,8 @@ export async function businessContact(reader: Reader, businessId: string): Promi
   const profile = profileOf(business.data);
   return {
     businessName: profile.businessName || profile.name,
+    businessNameEn: profile.businessNameEn || profile.nameEn,
+    companyId: profile.companyId,
     email: (owner?.data.email as string | undefined) ?? b.ownerEmail ?? null,
     phone: owner?.data.phoneVerified ? ((owner.data.phone as string | undefined) ?? null) : null,
     notifyUploadWhatsApp: profile.notifyUploadWhatsApp,
@@ -87,40 +91,23 @@ export async function businessContact(reader: Reader, businessId: string): Promi
 /** What the business reads about a changed payout: changed bank details are the classic payment fraud. */
 export const payoutChangeWarning = (p: PaymentRecord) =>
   p.payoutChanged && p.payoutChange
-    ? `WARNING: the payout details differ from the ones you know for this supplier (before ${p.payoutChange.previous}, now ${p.payoutChange.filed}). ` +
-      'Changed bank details are the classic way businesses are defrauded. Call the supplier on a number you already have before paying.'
+    ? `אזהרה: פרטי התשלום שונים מאלה שמוכרים לך לספק הזה (קודם ${p.payoutChange.previous}, עכשיו ${p.payoutChange.filed}). ` +
+      'שינוי פרטי בנק הוא הדרך הנפוצה ביותר להונות עסקים. לפני התשלום יש להתקשר לספק במספר שכבר מוכר לך.'
     : '';
 
 /**
  * The business is told a payment turned ready, that an invoice arrived on a paid payment, or that a visitor
  * filed a request through the standing link (with a fraud warning when the payout changed), per its notify flags.
  */
-export function businessNotifications(cfg: Cfg, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact): OutboundMessage[] {
-  const url = `${cfg.dashboardUrl}/payments/${p.id}`;
+export async function businessNotifications(cfg: Cfg, kind: OwnerNotice, p: PaymentRecord, to: BusinessContact): Promise<OutboundMessage[]> {
+  const url = ownerLinks(cfg.dashboardUrl).payment(p.id);
   const wantWa = kind === 'lateInvoice' ? to.notifyLateInvoiceWhatsApp : to.notifyUploadWhatsApp;
   const wantEmail = kind === 'lateInvoice' ? to.notifyLateInvoiceEmail : to.notifyUploadEmail;
-  const amount = formatAmount(p.amountAgorot, p.currency);
   const out: OutboundMessage[] = [];
   if (wantWa && to.phone) {
     const template = kind === 'lateInvoice' ? cfg.whatsappTemplates.lateInvoice : cfg.whatsappTemplates.paymentReady;
-    out.push({ channel: 'whatsapp', to: to.phone, template, language: cfg.whatsappTemplates.language, bodyParams: [p.supplierName, amount], urlButtonParam: `payments/${p.id}` });
+    out.push({ channel: 'whatsapp', to: to.phone, template, language: cfg.whatsappTemplates.language, bodyParams: [p.supplierName, amountWords(p, 'he').figure], urlButtonParam: `payments/${p.id}` });
   }
-  if (wantEmail && to.email) {
-    const warning = payoutChangeWarning(p);
-    out.push(
-      kind === 'ready'
-        ? { channel: 'email', to: to.email, subject: `${p.supplierName} is ready to be paid ${amount}`, text: `${p.supplierName} entered payout details for "${p.description}" (${amount}). The payment is ready.\n\n${url}\n` }
-        : kind === 'publicFiling'
-          ? {
-              channel: 'email',
-              to: to.email,
-              subject: `${warning ? 'Check before paying: ' : ''}${p.supplierName} asked to be paid ${amount} through your public link`,
-              text:
-                `Someone filed a payment request through your public link as ${p.supplierName} for "${p.description}" (${amount}). ` +
-                `Nobody verified who filed it. ${p.needsReview ? 'It waits for your review.' : 'It is ready to be paid.'}\n\n${warning ? warning + '\n\n' : ''}${url}\n`,
-            }
-          : { channel: 'email', to: to.email, subject: `${p.supplierName} added an invoice to a paid payment`, text: `${p.supplierName} attached an invoice to "${p.description}" (${amount}), which was already paid.\n\n${url}\n` },
-    );
-  }
+  if (wantEmail && to.email) out.push(await ownerNoticeEmail(cfg, to, kind, p, to.email, url, payoutChangeWarning(p) || null));
   return out;
 }

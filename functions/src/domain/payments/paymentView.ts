@@ -5,6 +5,7 @@ import type { Reader } from '../../ports/store.ts';
 import type { OutboxRecord } from '../../core/outbox.ts';
 import { CURRENCIES } from '../money.ts';
 import { profileOf } from '../business.ts';
+import { paymentAmounts } from '../vat.ts';
 import { PAY_METHODS, PAYMENT_STATUSES, paymentLinkUrl, paymentsPath, type PaymentFile, type PaymentRecord } from './payments.ts';
 
 /**
@@ -40,8 +41,18 @@ const payoutSchema = z.object({
   bankCode: z.string().optional(),
   bankBranch: z.string().optional(),
   bankAccount: z.string().optional(),
+  /** The account holder (abroad: the beneficiary's name). */
   bankBeneficiary: z.string().optional(),
   bitPhone: z.string().optional(),
+  /** Abroad (USD, EUR): IBAN, checksum-validated. */
+  iban: z.string().optional(),
+  /** Abroad, where the bank's country has no IBAN: the account number. */
+  foreignAccount: z.string().optional(),
+  swift: z.string().optional(),
+  bankName: z.string().optional(),
+  /** ISO 3166-1 alpha-2. */
+  bankCountry: z.string().optional(),
+  beneficiaryAddress: z.string().optional(),
 });
 
 const rowShape = {
@@ -55,6 +66,12 @@ const rowShape = {
   openAmount: z.boolean(),
   currency: z.enum(CURRENCIES),
   vatIncluded: z.boolean(),
+  /** No VAT applies (a supplier abroad, an exempt dealer): the amount is the whole sum. */
+  noVat: z.boolean(),
+  /** The VAT in the amount the business pays; 0 when noVat. */
+  vatAgorot: z.int(),
+  /** What the business pays, VAT included (amountAgorot plus VAT when vatIncluded is false). */
+  totalAgorot: z.int(),
   invoiceRequired: z.boolean(),
   payMethods: z.array(z.enum(PAY_METHODS)),
   description: z.string(),
@@ -112,6 +129,7 @@ export const incomingPaymentSchema = z.object({
   openAmount: z.boolean(),
   currency: z.enum(CURRENCIES),
   vatIncluded: z.boolean(),
+  noVat: z.boolean(),
   description: z.string(),
   /** The supplier link: where this business enters payout details and attaches the invoice. */
   link: z.string(),
@@ -150,6 +168,7 @@ export async function paymentRow(p: PaymentRecord, deps: ViewDeps): Promise<Paym
   const latest = invoices.at(-1);
   // One file read per row, for the latest invoice's link only.
   const invoice = latest ? { fileName: latest.fileName, url: (await deps.files.ref(p.businessId, latest.fileId))?.url ?? null } : null;
+  const amounts = paymentAmounts({ amountAgorot: p.amountAgorot, vatIncluded: p.vatIncluded === true, noVat: p.noVat === true });
   return {
     id: p.id,
     status: p.status,
@@ -161,6 +180,9 @@ export async function paymentRow(p: PaymentRecord, deps: ViewDeps): Promise<Paym
     openAmount: p.openAmount === true,
     currency: p.currency ?? 'ILS',
     vatIncluded: p.vatIncluded === true,
+    noVat: p.noVat === true,
+    vatAgorot: amounts.vatAgorot,
+    totalAgorot: amounts.totalAgorot,
     invoiceRequired: p.invoiceRequired === true,
     payMethods: p.payMethods ?? [],
     description: p.description ?? '',
@@ -223,6 +245,7 @@ export async function incomingPayment(p: PaymentRecord, payerName: string, deps:
     openAmount: p.openAmount === true,
     currency: p.currency ?? 'ILS',
     vatIncluded: p.vatIncluded === true,
+    noVat: p.noVat === true,
     description: p.description ?? '',
     link: paymentLinkUrl(deps.publicLinkBase, p.linkToken),
     invoices,

@@ -11,7 +11,11 @@ export type PayMethod = (typeof PAY_METHODS)[number];
 export type Channel = 'wa' | 'em' | 'link';
 export type ItaVerdict = 'match' | 'amount_mismatch' | 'not_found';
 
-/** What the supplier entered on the link page. */
+/**
+ * What the supplier entered on the link page. An Israeli bank account has code, branch and account;
+ * a payout abroad (USD, EUR) has IBAN (or, where the country has none, an account number), SWIFT/BIC,
+ * the bank's name and country, and the beneficiary's name (bankBeneficiary) and address.
+ */
 export interface Payout {
   method: PayMethod;
   bankCode?: string;
@@ -19,7 +23,21 @@ export interface Payout {
   bankAccount?: string;
   bankBeneficiary?: string;
   bitPhone?: string;
+  iban?: string;
+  /** The account number where the bank's country has no IBAN (e.g. the US). */
+  foreignAccount?: string;
+  swift?: string;
+  bankName?: string;
+  /** ISO 3166-1 alpha-2. */
+  bankCountry?: string;
+  beneficiaryAddress?: string;
 }
+
+/** The payout fields a view shows, in order. */
+export const PAYOUT_FIELDS = ['method', 'bankCode', 'bankBranch', 'bankAccount', 'bankBeneficiary', 'bitPhone', 'iban', 'foreignAccount', 'swift', 'bankName', 'bankCountry', 'beneficiaryAddress'] as const;
+
+/** A payout to a bank abroad (SWIFT), not an Israeli account. */
+export const isForeignPayout = (p: Payout) => p.method === 'bank' && Boolean(p.swift || p.iban || p.foreignAccount);
 
 /** A file on a payment: the supplier's invoice(s) or the business's proof of payment. */
 export interface PaymentFile {
@@ -44,6 +62,8 @@ export interface PaymentRecord {
   openAmount: boolean;
   currency: Currency;
   vatIncluded: boolean;
+  /** No VAT applies (a supplier abroad, an exempt dealer): the amount is the whole sum and no VAT line shows. Absent = false. */
+  noVat?: boolean;
   invoiceRequired: boolean;
   /** Empty = free choice between bank and bit. */
   payMethods: PayMethod[];
@@ -60,6 +80,8 @@ export interface PaymentRecord {
   search: string[];
   /** Ids of supplier-page submissions already applied, so a replayed form changes nothing. */
   submissions: string[];
+  /** The language the supplier used the page in last: their emails follow it. */
+  supplierLang?: 'he' | 'en';
   /** Set when the standing request link created the payment. */
   viaPublicLink: boolean;
   /** `public`: filed by an anonymous visitor of the standing link; `business` otherwise. */
@@ -92,17 +114,24 @@ export function newPaymentLink(publicLinkBase: string) {
 export const paymentSearchTokens = (p: Pick<PaymentRecord, 'supplierName' | 'description' | 'invoiceNumber'>) =>
   searchTokens(p.supplierName, p.description, p.invoiceNumber);
 
-/** A payout as a short masked text: "bank 12-345 ••••901" or "bit ••••567" (last 3 digits only). */
+/** A payout as a short masked text: "bank 12-345 ••••901", "bit ••••567" or "SWIFT DEUTDEFF ••••130" (last 3 characters only). */
 export function maskPayout(p: Payout | null | undefined): string {
   if (!p) return '';
   const tail = (s: string | undefined) => `••••${(s ?? '').slice(-3)}`;
-  return p.method === 'bit' ? `bit ${tail(p.bitPhone)}` : `bank ${p.bankCode ?? ''}-${p.bankBranch ?? ''} ${tail(p.bankAccount)}`;
+  if (p.method === 'bit') return `bit ${tail(p.bitPhone)}`;
+  if (isForeignPayout(p)) return `SWIFT ${p.swift ?? ''} ${tail(p.iban || p.foreignAccount)}`;
+  return `bank ${p.bankCode ?? ''}-${p.bankBranch ?? ''} ${tail(p.bankAccount)}`;
 }
 
-/** Whether two payouts send money to different places (beneficiary names aside). */
+/** Whether two payouts send money to different places (beneficiary names aside): Israeli account, Bit phone, or IBAN/account and SWIFT abroad. */
 export function payoutDiffers(a: Payout, b: Payout): boolean {
   if (a.method !== b.method) return true;
   if (a.method === 'bit') return (a.bitPhone ?? '') !== (b.bitPhone ?? '');
+  if (isForeignPayout(a) !== isForeignPayout(b)) return true;
+  const up = (s: string | undefined) => (s ?? '').replace(/\s/g, '').toUpperCase();
+  // An 8-character BIC is the same bank as its 11-character form with the XXX head-office branch.
+  const bic = (s: string | undefined) => up(s).replace(/^(.{8})XXX$/, '$1');
+  if (isForeignPayout(a)) return up(a.iban) !== up(b.iban) || up(a.foreignAccount) !== up(b.foreignAccount) || bic(a.swift) !== bic(b.swift);
   const n = (s: string | undefined) => (s ?? '').replace(/^0+/, '');
   return n(a.bankCode) !== n(b.bankCode) || n(a.bankBranch) !== n(b.bankBranch) || n(a.bankAccount) !== n(b.bankAccount);
 }
@@ -143,7 +172,7 @@ export const statusAfterSubmission = (p: Pick<PaymentRecord, 'invoiceRequired' |
 /** Spec §3 rules of updatePaymentSettings: which fields may change in which state. */
 export const SETTINGS_RULES = [
   { rule: 'rule 1 (after sending)', fields: ['invoiceRequired', 'payMethods'], allowed: (p: PaymentRecord) => p.status !== 'canceled', when: 'any time after sending, until the payment is canceled' },
-  { rule: 'rule 2 (while unpaid)', fields: ['amountAgorot', 'currency', 'vatIncluded', 'description'], allowed: (p: PaymentRecord) => isUnpaid(p.status), when: 'while the payment is unpaid' },
+  { rule: 'rule 2 (while unpaid)', fields: ['amountAgorot', 'currency', 'vatIncluded', 'noVat', 'description'], allowed: (p: PaymentRecord) => isUnpaid(p.status), when: 'while the payment is unpaid' },
   {
     rule: 'rule 3 (before bank details)',
     fields: ['supplierName', 'supplierPhone', 'supplierEmail', 'channel'],

@@ -7,8 +7,9 @@ import { sniffFileType } from '../../core/fileTypes.ts';
 import { pdfRefusal } from '../../core/pdfInflation.ts';
 import { ApiError } from '../../core/errors.ts';
 import { normalizePhone } from '../contacts.ts';
-import { MAX_AMOUNT_AGOROT } from '../money.ts';
-import { bankByCode } from './israeliBanks.ts';
+import { getCountrySpecifications, isValidBIC, isValidIBAN } from 'ibantools';
+import { MAX_AMOUNT_AGOROT, type Currency } from '../money.ts';
+import { bankByCode, MERGED_BANKS, OTHER_BANK, OTHER_BANK_ACCOUNT } from './israeliBanks.ts';
 import { sanitizeFileName } from '../../core/text.ts';
 import {
   PAY_METHODS,
@@ -43,7 +44,14 @@ export type Problem =
   | 'fileType'
   | 'fileSize'
   | 'fileUnreadable'
-  | 'bitPhone';
+  | 'bitPhone'
+  | 'bankMerged'
+  | 'iban'
+  | 'ibanCountry'
+  | 'foreignAccount'
+  | 'swift'
+  | 'swiftCountry'
+  | 'country';
 
 export type Problems = Record<string, Problem>;
 
@@ -61,11 +69,19 @@ export const isSubmissionInvalid = (e: unknown): e is SubmissionInvalid => e ins
 /** Payout fields as the form sends them. */
 export interface PayoutFields {
   method?: string;
+  /** A code from the list, or `other` with the code typed in bankCodeOther. */
   bankCode?: string;
+  bankCodeOther?: string;
   bankBranch?: string;
   bankAccount?: string;
   bankBeneficiary?: string;
   bitPhone?: string;
+  /** A payout abroad (USD, EUR): IBAN or, where the country has none, the account number. */
+  iban?: string;
+  swift?: string;
+  bankName?: string;
+  bankCountry?: string;
+  beneficiaryAddress?: string;
 }
 
 export interface Upload {
@@ -89,16 +105,29 @@ export interface SubmissionResult {
 
 const digits = (s: string | undefined) => (s ?? '').replace(/[\s-]/g, '');
 
-/** Israeli bank details in format only: code 2 digits, branch 3, account 4–9; shorter code/branch are zero-padded. */
+/** The account lengths the chosen bank takes (the page names them when the account is refused). */
+export function accountLengthFor(f: Pick<PayoutFields, 'bankCode' | 'bankCodeOther'>): [min: number, max: number] {
+  const other = (f.bankCode ?? '').trim() === OTHER_BANK;
+  const code = digits(other ? f.bankCodeOther : f.bankCode);
+  return (/^\d{1,2}$/.test(code) ? bankByCode(code)?.account : undefined) ?? OTHER_BANK_ACCOUNT;
+}
+
+/**
+ * Israeli bank details in format only: a bank from the list (or "other" with its 1–2 digit code typed),
+ * branch 3 digits, account of the length that bank uses; shorter code/branch are zero-padded.
+ */
 function checkBank(f: PayoutFields, problems: Problems): Payout {
-  const code = digits(f.bankCode);
+  const other = (f.bankCode ?? '').trim() === OTHER_BANK;
+  const code = digits(other ? f.bankCodeOther : f.bankCode);
   const branch = digits(f.bankBranch);
   const account = digits(f.bankAccount);
   const beneficiary = (f.bankBeneficiary ?? '').trim();
-  const bank = /^\d{1,2}$/.test(code) ? bankByCode(code) : undefined;
-  if (!bank) problems.bankCode = code ? 'bankCode' : 'required';
+  const known = /^\d{1,2}$/.test(code) ? bankByCode(code) : undefined;
+  const codeField = other ? 'bankCodeOther' : 'bankCode';
+  if (MERGED_BANKS[code.padStart(2, '0')]) problems[codeField] = 'bankMerged';
+  else if (!known && !(other && /^\d{1,2}$/.test(code))) problems[codeField] = code ? 'bankCode' : 'required';
   if (!/^\d{1,3}$/.test(branch)) problems.bankBranch = branch ? 'bankBranch' : 'required';
-  const [min, max] = bank?.account ?? [4, 9];
+  const [min, max] = known?.account ?? OTHER_BANK_ACCOUNT;
   if (!/^\d+$/.test(account) || account.length < min || account.length > max) problems.bankAccount = account ? 'bankAccount' : 'required';
   if (!beneficiary) problems.bankBeneficiary = 'required';
   else if (beneficiary.length > 100) problems.bankBeneficiary = 'tooLong';
@@ -120,21 +149,68 @@ export function checkPhone(raw: string | undefined, field: string, problems: Pro
   }
 }
 
+const IBAN_COUNTRIES = getCountrySpecifications();
+const upper = (s: string | undefined) => (s ?? '').replace(/[\s-]/g, '').toUpperCase();
+
+/**
+ * A bank abroad (USD, EUR): the bank's country (ISO code), IBAN with its checksum and of that country
+ * (or, where the country has no IBAN, an account number), SWIFT/BIC of that country, the bank's name,
+ * and the beneficiary's name and address.
+ */
+function checkForeignBank(f: PayoutFields, problems: Problems): Payout {
+  const country = upper(f.bankCountry);
+  const spec = /^[A-Z]{2}$/.test(country) ? IBAN_COUNTRIES[country] : undefined;
+  if (!spec) problems.bankCountry = country ? 'country' : 'required';
+  const account = upper(f.iban);
+  let iban = '';
+  let foreignAccount = '';
+  if (!account) problems.iban = 'required';
+  else if (spec?.chars || (!spec && /^[A-Z]{2}\d{2}/.test(account))) {
+    // The country uses IBAN: the checksum and the country's format must hold.
+    if (!isValidIBAN(account)) problems.iban = 'iban';
+    else if (spec && account.slice(0, 2) !== country) problems.iban = 'ibanCountry';
+    else iban = account;
+  } else if (!/^[A-Z0-9]{4,34}$/.test(account)) problems.iban = 'foreignAccount';
+  else foreignAccount = account;
+  const swift = upper(f.swift);
+  if (!swift) problems.swift = 'required';
+  else if (!isValidBIC(swift)) problems.swift = 'swift';
+  else if (spec && swift.slice(4, 6) !== country) problems.swift = 'swiftCountry';
+  const text = (name: keyof PayoutFields, max: number) => {
+    const v = (f[name] ?? '').trim().replace(/\s+/g, ' ');
+    if (!v) problems[name] = 'required';
+    else if (v.length > max) problems[name] = 'tooLong';
+    return v;
+  };
+  const bankName = text('bankName', 100);
+  const bankBeneficiary = text('bankBeneficiary', 100);
+  const beneficiaryAddress = text('beneficiaryAddress', 300);
+  return {
+    method: 'bank',
+    ...(iban ? { iban } : { foreignAccount }),
+    swift,
+    bankName,
+    bankCountry: country,
+    bankBeneficiary,
+    beneficiaryAddress,
+  };
+}
+
 /** The methods a payment offers: its own choice, and never Bit for USD or EUR (Bit pays shekels only). */
 export function payoutMethodsFor(p: Pick<PaymentRecord, 'payMethods' | 'currency'>): PayMethod[] {
   const offered = p.payMethods.length ? [...p.payMethods] : [...PAY_METHODS];
   return p.currency && p.currency !== 'ILS' ? offered.filter((m) => m !== 'bit') : offered;
 }
 
-/** The payout the supplier chose, limited to the payment's methods (empty = both). */
-export function checkPayout(f: PayoutFields, payMethods: readonly PayMethod[], problems: Problems): Payout | null {
+/** The payout the supplier chose, limited to the payment's methods (empty = both); a foreign currency is paid to a bank abroad. */
+export function checkPayout(f: PayoutFields, payMethods: readonly PayMethod[], problems: Problems, currency: Currency = 'ILS'): Payout | null {
   const allowed = payMethods.length ? payMethods : PAY_METHODS;
   const method = (f.method || (allowed.length === 1 ? allowed[0] : '')) as PayMethod;
   if (!allowed.includes(method)) {
     problems.method = f.method ? 'method' : 'required';
     return null;
   }
-  if (method === 'bank') return checkBank(f, problems);
+  if (method === 'bank') return currency === 'ILS' ? checkBank(f, problems) : checkForeignBank(f, problems);
   let bitPhone = checkPhone(f.bitPhone, 'bitPhone', problems);
   // Bit works with Israeli mobile numbers only (+972 5x…).
   if (bitPhone && !/^\+9725\d{8}$/.test(bitPhone)) {

@@ -12,6 +12,8 @@ import { businessContact, businessNotifications, type BusinessContact } from './
 import { countAnonymousPayment, knownPayout, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
 import { publicSlugPath } from '../publicLink.ts';
 import { supplierInvoiceArrived } from '../invoices/supplierInvoices.ts';
+import { filerReceiptEmail } from '../../emails/messages.ts';
+import type { EmailLang } from '../../emails/render.ts';
 import {
   assertAllowed,
   maskPayout,
@@ -35,7 +37,7 @@ import { KEPT_SUBMISSIONS, isSubmissionId, isLinkToken, linkSubmissionPath, type
  */
 
 // The checks live in submissionChecks.ts; re-exported for the pages and operations that use them from here.
-export { MAX_INVOICE_BYTES, KEPT_SUBMISSIONS, newSubmissionId, isSubmissionId, isLinkToken, linkSubmissionPath, type Problem, type Problems, SubmissionInvalid, isSubmissionInvalid, type PayoutFields, type Upload, type SubmissionResult, payoutMethodsFor, checkPayout, parseMajorAmount, checkInvoice } from './submissionChecks.ts';
+export { MAX_INVOICE_BYTES, KEPT_SUBMISSIONS, newSubmissionId, isSubmissionId, isLinkToken, linkSubmissionPath, type Problem, type Problems, SubmissionInvalid, isSubmissionInvalid, type PayoutFields, type Upload, type SubmissionResult, payoutMethodsFor, checkPayout, accountLengthFor, parseMajorAmount, checkInvoice } from './submissionChecks.ts';
 
 /** Resolves a supplier link to its payment; null for an unknown or rotated token. */
 export async function paymentByToken(reader: Reader, token: string): Promise<PaymentRecord | null> {
@@ -108,10 +110,13 @@ async function discard(s: Services, businessId: string, fileId: string) {
   }
 }
 
-function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): string[] {
+async function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): Promise<string[]> {
   if (!to) return [];
-  return businessNotifications(s.config, kind, p, to).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id, s.config.credentialsKey));
+  return (await businessNotifications(s.config, kind, p, to)).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id, s.config.credentialsKey));
 }
+
+/** The page's language, remembered for the supplier's later emails (on the payment and the supplier). */
+const langChange = (p: PaymentRecord, lang: EmailLang | undefined): Partial<PaymentRecord> => (lang && lang !== p.supplierLang ? { supplierLang: lang } : {});
 
 /** The supplier pages act as no user; activity rows name the link instead. */
 const linkActor = (businessId: string, userId: string, keyName: string): Caller => ({ businessId, userId, email: '', role: 'user', keyName });
@@ -153,6 +158,8 @@ export interface SubmitPayoutInput {
   /** Major units as typed; used only when the payment has an open amount. */
   amount?: string;
   invoice?: Upload | null;
+  /** The page's language: the supplier's later emails follow it. */
+  lang?: EmailLang;
 }
 
 /**
@@ -167,7 +174,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
   if (pre.payout) throw payoutGiven();
 
   const problems: Problems = {};
-  const payout = checkPayout(input.payout, payoutMethodsFor(pre), problems);
+  const payout = checkPayout(input.payout, payoutMethodsFor(pre), problems, pre.currency ?? 'ILS');
   const amount = pre.openAmount && (input.amount?.trim() || pre.amountAgorot === 0) ? checkAmount(input.amount, problems) : null;
   let file = input.invoice ? await checkInvoice(input.invoice, problems) : null;
   if (Object.keys(problems).length || !payout) throw new SubmissionInvalid(problems);
@@ -190,9 +197,15 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
       const added = saved !== null && !p.invoices.some((f) => f.sha256 === saved.sha256);
       const invoices = added ? [...p.invoices, saved] : p.invoices;
       const status: PaymentStatus = statusAfterSubmission({ invoiceRequired: p.invoiceRequired, invoices });
+      // Details that differ from the ones known for this supplier (Israeli account, Bit, or IBAN/SWIFT abroad) are flagged.
+      const known = knownPayout((supplier?.data as SupplierRecord | undefined) ?? null);
+      const changed = known !== null && payoutDiffers(known, payout);
       const changes = {
         status,
         payout,
+        payoutChanged: changed,
+        payoutChange: changed ? { previous: maskPayout(known), filed: maskPayout(payout) } : null,
+        ...langChange(p, input.lang),
         amountAgorot: p.openAmount && amount !== null ? amount : p.amountAgorot,
         invoices,
         submissions: withSubmission(p, input.submissionId),
@@ -201,9 +214,9 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
         updatedAt: at,
       } satisfies Partial<PaymentRecord>;
       tx.update(doc.path, changes as UpdateData);
-      writeSupplierSide(tx, businessId, p, supplier, { ...payout, submittedAt: at }, at);
+      writeSupplierSide(tx, businessId, p, supplier, { ...payout, submittedAt: at }, at, input.lang);
       const next: PaymentRecord = { ...p, ...changes };
-      const staged = status === 'ready' ? stageAll(s, tx, businessId, 'ready', next, contact, 'supplierSubmit') : [];
+      const staged = status === 'ready' ? await stageAll(s, tx, businessId, 'ready', next, contact, 'supplierSubmit') : [];
       return { outcome: 'applied', payment: next, invoiceAdded: added, staged };
     }),
   );
@@ -214,9 +227,9 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
 }
 
 /** The supplier side of the supplier record; a payment whose supplier record is missing gets one. */
-function writeSupplierSide(tx: Transaction, businessId: string, p: PaymentRecord, supplier: Doc | null, side: SupplierRecord['supplierSide'], at: string) {
+function writeSupplierSide(tx: Transaction, businessId: string, p: PaymentRecord, supplier: Doc | null, side: SupplierRecord['supplierSide'], at: string, lang: EmailLang | undefined) {
   if (supplier) {
-    tx.update(supplier.path, { supplierSide: side, updatedAt: at });
+    tx.update(supplier.path, { supplierSide: side, ...(lang ? { lang } : {}), updatedAt: at });
     return;
   }
   const record: SupplierRecord = {
@@ -230,6 +243,7 @@ function writeSupplierSide(tx: Transaction, businessId: string, p: PaymentRecord
     lastPaymentAt: p.createdAt,
     card: {},
     supplierSide: side,
+    ...(lang ? { lang } : {}),
     createdAt: at,
     updatedAt: at,
   };
@@ -240,6 +254,7 @@ export interface AttachInvoiceInput {
   token: string;
   submissionId: string;
   invoice: Upload | null;
+  lang?: EmailLang;
 }
 
 /**
@@ -276,6 +291,7 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
       const turnsReady = p.status === 'awaiting_invoice' && statusAfterSubmission({ invoiceRequired: p.invoiceRequired, invoices }) === 'ready';
       const changes = {
         status: turnsReady ? 'ready' : p.status,
+        ...langChange(p, input.lang),
         invoices,
         submissions: withSubmission(p, input.submissionId),
         readyAt: turnsReady ? at : p.readyAt,
@@ -284,9 +300,9 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
       tx.update(doc.path, changes as UpdateData);
       const next: PaymentRecord = { ...p, ...changes };
       const staged = turnsReady
-        ? stageAll(s, tx, businessId, 'ready', next, contact, 'supplierInvoice')
+        ? await stageAll(s, tx, businessId, 'ready', next, contact, 'supplierInvoice')
         : p.status === 'paid' && added
-          ? stageAll(s, tx, businessId, 'lateInvoice', next, contact, 'lateInvoice')
+          ? await stageAll(s, tx, businessId, 'lateInvoice', next, contact, 'lateInvoice')
           : [];
       return { outcome: 'applied', payment: next, invoiceAdded: added, staged };
     }),
@@ -301,18 +317,6 @@ const DAY_MS = 86_400_000;
 /** Recent standing-link filings by their content (TTL: a day), so a re-posted form files nothing new. */
 const filingPath = (businessId: string, key: string) => `businesses/${businessId}/linkFilings/${key}`;
 
-function filerEmail(to: string, businessName: string, p: PaymentRecord, url: string) {
-  const amount = `${(p.amountAgorot / 100).toFixed(2)} ${p.currency}`;
-  return {
-    channel: 'email' as const,
-    to,
-    subject: `בקשת התשלום שלך ל-${businessName} התקבלה / Your payment request to ${businessName}`,
-    text:
-      `בקשת התשלום שלך (${amount}, "${p.description}") התקבלה אצל ${businessName}. בקישור אפשר לראות את מצבה ולצרף חשבונית:\n${url}\n\n` +
-      `Your payment request (${amount}, "${p.description}") reached ${businessName}. Follow it and attach an invoice here:\n${url}\n`,
-  };
-}
-
 export interface StandingRequestInput {
   slug: string;
   submissionId: string;
@@ -322,9 +326,13 @@ export interface StandingRequestInput {
   /** Major units as typed. */
   amount?: string;
   vatIncluded?: boolean;
+  /** The filer charges no VAT (an exempt dealer). */
+  noVat?: boolean;
   description?: string;
   payout: PayoutFields;
   invoice?: Upload | null;
+  /** The page's language: the filer's emails follow it. */
+  lang?: EmailLang;
 }
 
 /**
@@ -365,7 +373,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
 
   const supplierKey = supplierKeyOf({ phone, email });
   const contentKey = createHash('sha256')
-    .update(JSON.stringify([name, phone, email, amount, description, input.vatIncluded === true, payout]))
+    .update(JSON.stringify([name, phone, email, amount, description, input.vatIncluded === true, input.noVat === true, payout]))
     .digest('hex')
     .slice(0, 40);
   const attempt = () =>
@@ -407,6 +415,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           openAmount: false,
           currency: 'ILS',
           vatIncluded: input.vatIncluded === true,
+          noVat: input.noVat === true,
           invoiceRequired: false,
           payMethods: [],
           description,
@@ -419,6 +428,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           invoiceNumber: '',
           search: paymentSearchTokens({ supplierName: name, description, invoiceNumber: '' }),
           submissions: [input.submissionId],
+          supplierLang: input.lang ?? 'he',
           viaPublicLink: true,
           filedBy: 'public',
           needsReview: !autoReady,
@@ -443,9 +453,12 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           const side = { ...payout, name, submittedAt: at };
           recordPaymentToSupplier(sideWriter(tx, suppliersPath(businessId, supplierKey), side), businessId, null, payment, at);
         }
-        const staged = stageAll(s, tx, businessId, 'publicFiling', payment, contact, 'publicLinkRequest');
+        const staged = await stageAll(s, tx, businessId, 'publicFiling', payment, contact, 'publicLinkRequest');
         // The filer who gave an email gets their request's own page, to follow it and add an invoice later.
-        if (email) staged.push(stageMessage(tx, businessId, s.ids(), filerEmail(email, contact?.businessName ?? '', payment, link.url), 'publicLinkFiler', now, payment.id, s.config.credentialsKey));
+        if (email && contact) {
+          const receipt = await filerReceiptEmail(s.config, contact, payment, link.url, payment.supplierLang ?? 'he');
+          staged.push(stageMessage(tx, businessId, s.ids(), receipt, 'publicLinkFiler', now, payment.id, s.config.credentialsKey));
+        }
         return { outcome: 'applied', payment, invoiceAdded: saved !== null, staged };
       }),
     );

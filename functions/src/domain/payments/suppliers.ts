@@ -10,8 +10,10 @@ export type SupplierKind = (typeof SUPPLIER_KINDS)[number];
 /** The business-private card of spec §2. */
 export const CARD_FIELDS = [
   'fullName', 'companyName', 'companyId', 'address', 'addressCity', 'addressZip', 'phone2', 'personalEmail',
-  'companyEmail', 'bankCode', 'bankBranch', 'bankAccount', 'bankBeneficiary', 'bitPhone', 'notes',
+  'companyEmail', 'bankCode', 'bankBranch', 'bankAccount', 'bankBeneficiary', 'bitPhone', 'notes', 'businessType',
 ] as const;
+/** The card's `businessType` (beyond the spec, the business profile's words): patur = exempt dealer (עוסק פטור), who charges no VAT. */
+export const SUPPLIER_BUSINESS_TYPES = ['', 'patur', 'murshe', 'company'] as const;
 export type SupplierCard = Record<(typeof CARD_FIELDS)[number], string>;
 
 export interface SupplierRecord {
@@ -27,6 +29,8 @@ export interface SupplierRecord {
   card: Partial<SupplierCard>;
   /** What the supplier entered on their side (last payout details), read-only for the business. */
   supplierSide: (Payout & { name?: string; submittedAt: string }) | null;
+  /** The language the supplier used the page in last; their emails follow it. */
+  lang?: 'he' | 'en';
   createdAt: string;
   updatedAt: string;
 }
@@ -134,6 +138,13 @@ export const supplierSideSchema = z.object({
   bankAccount: z.string(),
   bankBeneficiary: z.string(),
   bitPhone: z.string(),
+  /** A payout abroad: IBAN (or the account number where the country has none), SWIFT/BIC, bank name and country, beneficiary address. */
+  iban: z.string(),
+  foreignAccount: z.string(),
+  swift: z.string(),
+  bankName: z.string(),
+  bankCountry: z.string(),
+  beneficiaryAddress: z.string(),
   submittedAt: z.string(),
 });
 
@@ -168,6 +179,12 @@ export function supplierContact(r: SupplierRecord): SupplierContact {
           bankAccount: s.bankAccount ?? '',
           bankBeneficiary: s.bankBeneficiary ?? '',
           bitPhone: s.bitPhone ?? '',
+          iban: s.iban ?? '',
+          foreignAccount: s.foreignAccount ?? '',
+          swift: s.swift ?? '',
+          bankName: s.bankName ?? '',
+          bankCountry: s.bankCountry ?? '',
+          beneficiaryAddress: s.beneficiaryAddress ?? '',
           submittedAt: s.submittedAt,
         }
       : null,

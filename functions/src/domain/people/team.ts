@@ -5,6 +5,8 @@ import type { Role } from '../../core/context.ts';
 import type { DocStore, Transaction } from '../../ports/store.ts';
 import type { EmailMessage } from '../../ports/outbox.ts';
 import { usersPath } from '../business.ts';
+import { ownerLinks } from '../../core/links.ts';
+import { inviteEmail as inviteMessage, type BusinessIdentity, type MailCtx } from '../../emails/messages.ts';
 
 export const INVITE_VALIDITY_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -40,18 +42,12 @@ export const inviteView = (i: InviteRecord, now: number) => ({
 /** A fresh link secret and its expiry; the old secret stops working because its hash is replaced. */
 export function freshInviteLink(dashboardUrl: string, now: number) {
   const token = newSecret();
-  return { token, tokenHash: sha256(token), expiresAt: new Date(now + INVITE_VALIDITY_MS).toISOString(), url: `${dashboardUrl}/invite?token=${token}` };
+  return { token, tokenHash: sha256(token), expiresAt: new Date(now + INVITE_VALIDITY_MS).toISOString(), url: ownerLinks(dashboardUrl).invite(token) };
 }
 
-export function inviteEmail(to: string, businessName: string, role: Role, url: string, expiresAt: string): EmailMessage {
-  const name = businessName || 'a business';
-  return {
-    channel: 'email',
-    to,
-    subject: `You are invited to join ${name}`,
-    text: `You were invited to join ${name} on the finance dashboard as ${role === 'admin' ? 'an admin' : 'a user'}.\n\nAccept the invitation: ${url}\n\nThe link works until ${expiresAt.slice(0, 10)} (7 days).`,
-  };
-}
+/** The invitation email, in the business's name (emails/messages.ts words it). */
+export const inviteEmail = (m: MailCtx, business: BusinessIdentity, to: string, role: Role, url: string, expiresAt: string): Promise<EmailMessage> =>
+  inviteMessage(m, business, to, role, url, expiresAt);
 
 export async function findMemberByEmail(reader: Pick<Transaction, 'query'>, businessId: string, email: string) {
   const found = await reader.query({ collection: membersPath(businessId), where: [['email', '==', email]], limit: 1 });

@@ -4,11 +4,11 @@ import { bool, id, input, int, LIMITS, text, multilineText } from '../../core/sc
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
-import { businessPath } from '../../domain/business.ts';
 import { newPaymentLink, normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, type Channel, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
-import { paymentRequestMessages } from '../../domain/payments/paymentMessages.ts';
+import { paymentRequestMessages, businessContact, supplierLang } from '../../domain/payments/paymentMessages.ts';
 import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
-import { businessNameOf, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { defaultNoVat, paymentAmounts } from '../../domain/vat.ts';
 
 import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 
@@ -22,6 +22,11 @@ export default defineOperation({
   input: input({
     amountAgorot: int().min(0).max(MAX_AMOUNT_AGOROT).describe('Amount in agorot (1 ILS = 100); for USD/EUR, cents. 0 only with openAmount true. At most 1,000,000,000.'),
     vatIncluded: bool().describe('true when the amount includes VAT; the supplier page says so.'),
+    noVat: bool()
+      .optional()
+      .describe(
+        'true: no VAT applies (a supplier abroad, an exempt dealer): the amount is the whole sum, vatIncluded is moot, and the page, the messages and the totals show no VAT line. Default: true for USD and EUR and for a supplier whose card says exempt dealer (businessType patur), false otherwise.',
+      ),
     description: multilineText(LIMITS.text).trim().min(1).describe('What the payment is for; shown to the supplier. New lines allowed.'),
     supplierName: text().trim().min(1).describe('Supplier or freelancer name, as the messages and the link page address them.'),
     openAmount: bool().default(false).describe('true lets the supplier fill the amount (send amountAgorot 0).'),
@@ -75,9 +80,10 @@ export default defineOperation({
 
     let supplierName = input.supplierName;
     const record = await ctx.store.runTransaction(async (tx) => {
-      const business = await tx.get(businessPath(businessId));
+      const business = await businessContact(tx, businessId);
       if (!business) throw notFound('business');
       const supplierDoc = await tx.get(suppliersPath(businessId, supplierKey));
+      const supplier = (supplierDoc?.data as unknown as SupplierRecord | undefined) ?? null;
       const invoices: PaymentFile[] = copied ? [copied] : [];
       const p: PaymentRecord = {
         id: paymentId,
@@ -91,6 +97,7 @@ export default defineOperation({
         openAmount: input.openAmount,
         currency: input.currency,
         vatIncluded: input.vatIncluded,
+        noVat: input.noVat ?? defaultNoVat(input.currency, supplier?.card?.businessType),
         invoiceRequired: input.invoiceRequired,
         payMethods: normalizePayMethods(input.payMethods),
         description: input.description,
@@ -116,9 +123,9 @@ export default defineOperation({
       p.search = paymentSearchTokens(p);
       tx.create(paymentsPath(businessId, paymentId), { ...p });
       tx.create(link.path, { businessId, paymentId });
-      supplierName = recordPaymentToSupplier(tx, businessId, (supplierDoc?.data as unknown as SupplierRecord) ?? null, p, at);
+      supplierName = recordPaymentToSupplier(tx, businessId, supplier, p, at);
       if (channel !== 'link') {
-        for (const message of paymentRequestMessages(ctx.config, p, businessNameOf(business.data))) ctx.outbox(tx, message, { ref: p.id });
+        for (const message of await paymentRequestMessages(ctx.config, p, business, supplierLang(p, supplier))) ctx.outbox(tx, message, { ref: p.id });
       }
       return p;
     }).catch(async (e) => {
@@ -129,6 +136,6 @@ export default defineOperation({
   },
   activity: (input, result) => ({
     targetIds: [result.id],
-    summary: `payment request to ${result.supplierName}: ${result.openAmount ? 'open amount' : formatAmount(result.amountAgorot, result.currency)}, channel ${result.channel}`,
+    summary: `payment request to ${result.supplierName}: ${result.openAmount ? 'open amount' : formatAmount(paymentAmounts(result).totalAgorot, result.currency)}, channel ${result.channel}`,
   }),
 });

@@ -7,11 +7,12 @@ import { sniffFileType } from '../../core/fileTypes.ts';
 import { pdfRefusal } from '../../core/pdfInflation.ts';
 import { finishUpload, takeUpload } from '../../core/uploads.ts';
 import type { Ctx } from '../../core/context.ts';
-import { businessPath } from '../../domain/business.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
-import { paymentPaidMessages } from '../../domain/payments/paymentMessages.ts';
-import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { paymentPaidMessages, businessContact, supplierLang } from '../../domain/payments/paymentMessages.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
+import { paymentAmounts } from '../../domain/vat.ts';
 
 export const PROOF_MAX_BYTES = 5 * 1024 * 1024;
 export const PROOF_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
@@ -82,22 +83,27 @@ export default defineOperation({
     const now = ctx.clock.now();
     const at = new Date(now).toISOString();
     let stored: PaymentFile | null = null;
+    let proofUrl: string | null = null;
     if (file) {
       const ref = await ctx.files.save(businessId, { fileName: file.fileName, contentType: file.contentType, bytes: file.bytes });
+      proofUrl = ref.url;
       stored = { fileId: ref.fileId, fileName: ref.fileName, contentType: ref.contentType, size: ref.size, sha256: createHash('sha256').update(file.bytes).digest('hex'), uploadedAt: at };
     }
     let updated: PaymentRecord;
     try {
       updated = await ctx.store.runTransaction(async (tx) => {
         const p = await getPayment(tx, businessId, paymentId);
-        const business = await tx.get(businessPath(businessId));
+        const business = await businessContact(tx, businessId);
         if (!business) throw notFound('business');
+        const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
         assertAllowed('markPaid', p.status);
         assertPayable(p);
         const changes = { status: 'paid', paidAt: at, proof: stored, updatedAt: at } as const;
         tx.update(paymentsPath(businessId, paymentId), changes);
         const next: PaymentRecord = { ...p, ...changes };
-        for (const message of paymentPaidMessages(ctx.config, next, businessNameOf(business.data))) ctx.outbox(tx, message, { ref: next.id });
+        const lang = supplierLang(next, (supplier?.data as unknown as SupplierRecord | undefined) ?? null);
+        // The supplier's email links the proof of transfer (a capability link) when there is one.
+        for (const message of await paymentPaidMessages(ctx.config, next, business, lang, proofUrl)) ctx.outbox(tx, message, { ref: next.id });
         return next;
       });
     } catch (e) {
@@ -111,6 +117,6 @@ export default defineOperation({
   },
   activity: (input, result) => ({
     targetIds: [result.id],
-    summary: `marked the payment to ${result.supplierName} paid (${formatAmount(result.amountAgorot, result.currency)})${input.proof ? ' with a proof' : ''}`,
+    summary: `marked the payment to ${result.supplierName} paid (${formatAmount(paymentAmounts(result).totalAgorot, result.currency)})${input.proof ? ' with a proof' : ''}`,
   }),
 });

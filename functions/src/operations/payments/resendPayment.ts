@@ -3,10 +3,10 @@ import { requireMobileForWhatsApp } from '../../domain/contacts.ts';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
-import { businessPath } from '../../domain/business.ts';
 import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
-import { paymentRequestMessages } from '../../domain/payments/paymentMessages.ts';
-import { businessNameOf, getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { paymentRequestMessages, businessContact, supplierLang } from '../../domain/payments/paymentMessages.ts';
+import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
 
 export default defineOperation({
   name: 'resendPayment',
@@ -22,8 +22,9 @@ export default defineOperation({
     const at = new Date(ctx.clock.now()).toISOString();
     const updated = await ctx.store.runTransaction(async (tx) => {
       const p = await getPayment(tx, businessId, paymentId);
-      const business = await tx.get(businessPath(businessId));
+      const business = await businessContact(tx, businessId);
       if (!business) throw notFound('business');
+      const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
       assertAllowed('resend', p.status);
       if (channel === 'wa' && !p.supplierPhone) throw precondition('channel wa needs a supplierPhone; this payment has none (add one with updatePaymentSettings)');
       if (channel === 'wa') requireMobileForWhatsApp(p.supplierPhone!, 'channel');
@@ -31,7 +32,8 @@ export default defineOperation({
       const changes = { sentAt: at, updatedAt: at };
       tx.update(paymentsPath(businessId, paymentId), changes);
       const next: PaymentRecord = { ...p, ...changes };
-      for (const message of paymentRequestMessages(ctx.config, next, businessNameOf(business.data), channel)) ctx.outbox(tx, message, { ref: next.id });
+      const lang = supplierLang(next, (supplier?.data as unknown as SupplierRecord | undefined) ?? null);
+      for (const message of await paymentRequestMessages(ctx.config, next, business, lang, channel)) ctx.outbox(tx, message, { ref: next.id });
       return next;
     });
     return paymentView(updated, viewDeps(ctx));

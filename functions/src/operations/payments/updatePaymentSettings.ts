@@ -7,21 +7,24 @@ import { CURRENCIES, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
 import { normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, SETTINGS_RULES, statusAfterSubmission, type Channel, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
 import { getPayment, PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { defaultNoVat } from '../../domain/vat.ts';
 
 type Settings = Pick<
   PaymentRecord,
-  'invoiceRequired' | 'payMethods' | 'amountAgorot' | 'currency' | 'vatIncluded' | 'description' | 'supplierName' | 'supplierPhone' | 'supplierEmail' | 'channel'
+  'invoiceRequired' | 'payMethods' | 'amountAgorot' | 'currency' | 'vatIncluded' | 'noVat' | 'description' | 'supplierName' | 'supplierPhone' | 'supplierEmail' | 'channel'
 >;
 type Field = keyof Settings;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** A record written before noVat existed has none: it means false. */
+const current = (p: PaymentRecord, f: Field) => (f === 'noVat' ? p.noVat === true : (p[f] ?? null));
 
 export default defineOperation({
   name: 'updatePaymentSettings',
   group: 'payments',
   summary: "Change a payment's settings, within the rules of its state",
   description:
-    'Change a payment\'s settings; send only the fields to change. invoiceRequired and payMethods any time until canceled; amountAgorot, currency, vatIncluded and description while unpaid; supplierName, supplierPhone, supplierEmail and channel until the supplier has filled payout details. "" clears supplierPhone or supplierEmail, but one of them must remain.',
+    'Change a payment\'s settings; send only the fields to change. invoiceRequired and payMethods any time until canceled; amountAgorot, currency, vatIncluded, noVat and description while unpaid; supplierName, supplierPhone, supplierEmail and channel until the supplier has filled payout details. "" clears supplierPhone or supplierEmail, but one of them must remain.',
   flags: {},
   input: input({
     paymentId: id().describe('Payment id (from createPayment or paymentsList).'),
@@ -30,6 +33,7 @@ export default defineOperation({
     amountAgorot: int().min(0).max(MAX_AMOUNT_AGOROT).optional().describe('New amount in agorot (1 ILS = 100), while unpaid; at most 1,000,000,000.'),
     currency: z.enum(CURRENCIES).optional().describe('ILS, USD or EUR, while unpaid.'),
     vatIncluded: bool().optional().describe('true when the amount includes VAT.'),
+    noVat: bool().optional().describe('true: no VAT applies (a supplier abroad, an exempt dealer), while unpaid. A currency change without noVat sets it to the new currency\'s default (true for USD and EUR).'),
     description: multilineText(LIMITS.text).trim().min(1).optional().describe('What the payment is for; shown to the supplier.'),
     supplierName: text().trim().min(1).optional().describe('Supplier name, until payout details are filled.'),
     supplierPhone: text(PHONE_MAX).optional().describe('Supplier phone; "" clears (one of phone or email must remain).'),
@@ -46,6 +50,7 @@ export default defineOperation({
     if (sent.amountAgorot !== undefined) wanted.amountAgorot = sent.amountAgorot;
     if (sent.currency !== undefined) wanted.currency = sent.currency;
     if (sent.vatIncluded !== undefined) wanted.vatIncluded = sent.vatIncluded;
+    if (sent.noVat !== undefined) wanted.noVat = sent.noVat;
     if (sent.description !== undefined) wanted.description = sent.description;
     if (sent.supplierName !== undefined) wanted.supplierName = sent.supplierName;
     if (sent.supplierPhone !== undefined) wanted.supplierPhone = sent.supplierPhone.trim() ? normalizePhone(sent.supplierPhone, 'supplierPhone') : null;
@@ -55,8 +60,13 @@ export default defineOperation({
     const at = new Date(ctx.clock.now()).toISOString();
     const updated = await ctx.store.runTransaction(async (tx) => {
       const p = await getPayment(tx, businessId, paymentId);
+      // A new currency brings its VAT default (USD and EUR: no Israeli VAT; the supplier's card when exempt) unless noVat was sent.
+      if (wanted.currency !== undefined && wanted.currency !== p.currency && wanted.noVat === undefined) {
+        const supplier = (await tx.get(suppliersPath(businessId, p.supplierKey)))?.data as unknown as SupplierRecord | undefined;
+        wanted.noVat = defaultNoVat(wanted.currency, supplier?.card?.businessType);
+      }
       // Only real changes are judged by the rules, so resending the current settings is harmless.
-      const changed = (Object.keys(wanted) as Field[]).filter((f) => !same(wanted[f], p[f] ?? null));
+      const changed = (Object.keys(wanted) as Field[]).filter((f) => !same(wanted[f], current(p, f)));
       for (const field of changed) {
         const rule = SETTINGS_RULES.find((r) => (r.fields as readonly string[]).includes(field))!;
         if (!rule.allowed(p)) {

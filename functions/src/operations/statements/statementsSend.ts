@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input } from '../../core/schema.ts';
-import { invalid } from '../../core/errors.ts';
+import { invalid, notFound } from '../../core/errors.ts';
 import { closedMonth } from '../../domain/months.ts';
 import { buildStatementsZip, monthPackageEmail, recordSend, sendRef, systemAutomationRecipients } from '../../domain/accountant/monthPackage.ts';
-import { profileOf } from '../../domain/business.ts';
-import { businessPath } from '../../domain/business.ts';
+import { businessContact } from '../../domain/payments/paymentMessages.ts';
 
 export default defineOperation({
   name: 'statementsSend',
@@ -26,11 +25,12 @@ export default defineOperation({
     const to = recipients?.length ? [...new Set(recipients)] : await systemAutomationRecipients(ctx.store, businessId);
     if (!to.length) throw invalid('recipients', 'none given, and the statements automation has no recipients');
     const zip = await buildStatementsZip(ctx, businessId, m, []);
-    const business = await ctx.store.get(businessPath(businessId));
-    const profile = profileOf(business?.data ?? {});
+    const business = await businessContact(ctx.store, businessId);
+    if (!business) throw notFound('business');
+    const emails = await Promise.all(to.map((addr) => monthPackageEmail(ctx.config, business, addr, m, zip)));
     const at = new Date(ctx.clock.now()).toISOString();
     const messageIds = await ctx.store.runTransaction(async (tx) => {
-      const ids = to.map((addr) => ctx.outbox(tx, monthPackageEmail(addr, profile.businessName || profile.name, m, zip), { reason: 'statementsSend', ref: sendRef(m) }));
+      const ids = emails.map((message) => ctx.outbox(tx, message, { reason: 'statementsSend', ref: sendRef(m) }));
       return ids.map((p) => p.split('/').at(-1)!);
     });
     await recordSend(ctx.store, businessId, m, { at, to, messageIds, zipFileId: zip.fileId, accounts: zip.accounts, missing: zip.missing });

@@ -6,6 +6,7 @@ import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import {
   CARD_FIELDS,
   normalizeCardChanges,
+  SUPPLIER_BUSINESS_TYPES,
   SUPPLIER_KINDS,
   supplierContact,
   supplierContactSchema,
@@ -32,7 +33,11 @@ const cardInput = {
   bankBeneficiary: opt().describe('Account holder name. "" clears.'),
   bitPhone: opt(40).describe('Phone for Bit payments (stored E.164). "" clears.'),
   notes: multilineText(LIMITS.text).optional().describe('Private notes; new lines allowed. "" clears.'),
-} satisfies Record<(typeof CARD_FIELDS)[number], z.ZodOptional<z.ZodString>>;
+  businessType: z
+    .enum(SUPPLIER_BUSINESS_TYPES)
+    .optional()
+    .describe('"", patur (exempt dealer: charges no VAT, so new payments to them default to noVat), murshe (licensed dealer) or company. "" clears.'),
+} satisfies Record<(typeof CARD_FIELDS)[number], z.ZodOptional<z.ZodType<string>>>;
 
 export default defineOperation({
   name: 'saveSupplierContact',

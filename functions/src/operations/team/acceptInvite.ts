@@ -15,7 +15,7 @@ export default defineOperation({
     'the invite was sent to. The user joins with the invite\'s role; API keys cannot accept invites.',
   flags: {},
   input: input({
-    token: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not an invite token').describe('The token parameter of the invite link (…/invite?token=...).'),
+    token: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not an invite token').describe('The token at the end of the invite link (…/invite/<token>).'),
   }),
   output: z.object({ businessId: z.string(), userId: z.string(), email: z.string(), role: z.enum(['admin', 'user']), joinedAt: z.string() }),
   async run({ token }, ctx) {

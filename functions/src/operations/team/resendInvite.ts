@@ -1,8 +1,8 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
-import { businessPath } from '../../domain/business.ts';
 import { freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/people/team.ts';
+import { businessContact } from '../../domain/payments/paymentMessages.ts';
 import { inviteOutput } from './inviteMember.ts';
 
 export default defineOperation({
@@ -16,14 +16,15 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     const now = ctx.clock.now();
     return ctx.store.runTransaction(async (tx) => {
-      const [business, doc] = await tx.getAll([businessPath(businessId), invitesPath(businessId, inviteId)]);
+      const business = await businessContact(tx, businessId);
+      const doc = await tx.get(invitesPath(businessId, inviteId));
       if (!doc || !business) throw notFound(`invite ${inviteId}`);
       const invite = doc.data as unknown as InviteRecord;
       if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}; only a pending invite can be resent`);
       const link = freshInviteLink(ctx.config.dashboardUrl, now);
       const updated: InviteRecord = { ...invite, tokenHash: link.tokenHash, expiresAt: link.expiresAt, sentAt: new Date(now).toISOString() };
       tx.set(doc.path, { ...updated });
-      ctx.outbox(tx, inviteEmail(invite.email, String(business.data.businessName ?? ''), invite.role, link.url, link.expiresAt));
+      ctx.outbox(tx, await inviteEmail(ctx.config, business, invite.email, invite.role, link.url, link.expiresAt));
       return inviteView(updated, now);
     });
   },

@@ -83,6 +83,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
 
   // The public pages live under the path of PUBLIC_LINK_BASE (`/p` locally, the root of a host of their own).
   const pagesPrefix = new URL(services.config.publicLinkBase).pathname.replace(/\/+$/, '');
+  const dashboardPrefix = URL.canParse(services.config.dashboardUrl) ? new URL(services.config.dashboardUrl).pathname.replace(/\/+$/, '') : '';
   const pagesSurface = () => (pages ??= import('../pages/pages.ts').then((m) => m.createPagesHandler(app)));
 
   const oauthSurface = () => (oauth ??= import('../oauth/oauth.ts').then((m) => m.createOAuthHandler(app)));
@@ -186,6 +187,11 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
       }
       if (rest.includes('/')) throw new ApiError('not-found', `unknown path ${req.path}`);
       return apiCall(req, rest, requestId, meter, rateHeaders);
+    }
+    // An owner's link (payment, invoice, invite) opens an HTML page even while no dashboard answers here.
+    if ((req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith(dashboardPrefix + '/')) {
+      const owner = (await import('../pages/ownerPages.ts')).ownerPage(req.path.slice(dashboardPrefix.length));
+      if (owner) return req.method === 'HEAD' ? { ...owner, body: '' } : owner;
     }
     throw new ApiError('not-found', `unknown path ${req.path}`);
   }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import type { HttpHandler } from './types.ts';
+import type { HttpHandler, HttpResponse } from './types.ts';
 import { MAX_BODY_BYTES, tooLarge } from './handler.ts';
 import { MAX_PAGE_BODY_BYTES } from './types.ts';
 import { newId } from '../../core/ids.ts';
@@ -32,6 +32,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Read> {
   });
 }
 
+/** The too-large page links back to the form that posted: same path, its language kept, nothing else. */
+function tooLargePage(url: string): HttpResponse {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const lang = new URLSearchParams(q === -1 ? '' : url.slice(q + 1)).get('lang');
+  const back = /^\/[A-Za-z0-9/_-]*$/.test(path) ? path + (lang === 'en' || lang === 'he' ? `?lang=${lang}` : '') : null;
+  const res = pageTooLarge(back);
+  return { ...res, headers: { ...res.headers, connection: 'close' } };
+}
+
 /** Adapts the framework-free handler to node:http. */
 export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
   return async (req: IncomingMessage, res: ServerResponse) => {
@@ -45,7 +55,7 @@ export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
       const out =
         'tooLarge' in read
           ? isPage
-            ? { ...pageTooLarge(), headers: { ...pageTooLarge().headers, connection: 'close' } }
+            ? tooLargePage(url)
             : { ...tooLarge(), headers: { ...tooLarge().headers, connection: 'close', 'x-request-id': 'req_' + newId(16) } }
           : await handler({
               method: req.method ?? 'GET',

@@ -38,6 +38,14 @@ fieldset{border:0;padding:0;margin:0;min-width:0}
 form:has(#m-bank:checked) .bit,form:has(#m-bit:checked) .bank{display:none}
 .row{display:flex;gap:.6rem}
 .row>div{flex:1;min-width:0}
+.row>.branch{flex:0 0 6.5rem}
+.payout{margin-top:1.6rem}
+.section{font-size:1.05rem}
+form:has(#bankCode option[value=other]:not(:checked)) .other-code{display:none}
+.trust{font-size:.85rem;margin:1rem 0 0}
+.trust .who{display:block;font-weight:600}
+.proof a,a.back{color:#1a5fc8}
+a.back{display:inline-block;padding:.5rem 0;font-weight:600}
 .check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 .check input{width:1.15rem;height:1.15rem;margin:0}
 button{display:block;width:100%;font:inherit;font-weight:700;font-size:1.05rem;padding:.85rem;margin-top:1.4rem;border:0;border-radius:9px;background:#1a5fc8;color:#fff;cursor:pointer}
@@ -102,9 +110,19 @@ export function messagePage(status: number, lang: Lang, title: string, text: str
   return page(status, lang, title, switchHref, html`<section class="card"><h1>${title}</h1><p class="muted">${text}</p></section>`);
 }
 
-/** A body over the pages' limit, refused before it is read: the language is not known yet, so both. */
-export function pageTooLarge(): HttpResponse {
+/**
+ * A body over the pages' limit, refused before it is read: the language is not known yet, so both.
+ * `back` is the page that posted (its path and query): a plain link returns to its form.
+ */
+export function pageTooLarge(back: string | null = null): HttpResponse {
   const he = messages('he');
   const en = messages('en');
-  return page(413, 'he', he.tooLargeTitle, null, html`<section class="card"><h1>${he.tooLargeTitle}</h1><p class="muted">${he.tooLargeBody}</p></section><section class="card" lang="en" dir="ltr"><h2>${en.tooLargeTitle}</h2><p class="muted">${en.tooLargeBody}</p></section>`);
+  const link = (t: ReturnType<typeof messages>) => (back ? html`<p><a class="back" href="${back}">${t.backToForm}</a></p>` : '');
+  return page(
+    413,
+    'he',
+    he.tooLargeTitle,
+    null,
+    html`<section class="card"><h1>${he.tooLargeTitle}</h1><p class="muted">${he.tooLargeBody}</p>${link(he)}</section><section class="card" lang="en" dir="ltr"><h2>${en.tooLargeTitle}</h2><p class="muted">${en.tooLargeBody}</p>${link(en)}</section>`,
+  );
 }

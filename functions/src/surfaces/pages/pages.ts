@@ -18,7 +18,7 @@ import {
 } from '../../domain/payments/supplierSubmission.ts';
 import { clientIp, hit, type Limit } from '../../core/rateLimit.ts';
 import { shrinkImage } from '../../core/images.ts';
-import { langOf, messages, type Lang } from './i18n.ts';
+import { langParam, messages, type Lang } from './i18n.ts';
 import { messagePage, redirect } from './layout.ts';
 import { FormError, parseForm, type Form } from './multipart.ts';
 import { paymentPage, standingLinkPage, type Notice } from './views.ts';
@@ -32,16 +32,28 @@ export function createPagesHandler(app: App): HttpHandler {
   const s = app.services;
   const prefix = new URL(s.config.publicLinkBase).pathname.replace(/\/+$/, '');
 
-  const withLang = (path: string, lang: Lang, extra: Record<string, string> = {}) => {
-    const q = new URLSearchParams({ ...(lang === 'en' ? { lang } : {}), ...extra }).toString();
+  /** The page's URL in a language; `lang=` is written only when it is not the page's default. */
+  const withLang = (path: string, lang: Lang, extra: Record<string, string> = {}, def: Lang = 'he') => {
+    const q = new URLSearchParams({ ...(lang !== def ? { lang } : {}), ...extra }).toString();
     return q ? `${path}?${q}` : path;
   };
-  const switchOf = (path: string, lang: Lang) => withLang(path, lang === 'he' ? 'en' : 'he');
+  const switchOf = (path: string, lang: Lang, def: Lang = 'he') => withLang(path, lang === 'he' ? 'en' : 'he', {}, def);
+  /** A payment in a foreign currency pays someone abroad: its page opens in English, Hebrew a click away. */
+  const defaultLang = (p: PaymentRecord): Lang => (p.currency && p.currency !== 'ILS' ? 'en' : 'he');
 
-  async function businessName(businessId: string, lang: Lang): Promise<string> {
+  /** The business as the page names it, with its company id. */
+  async function business(businessId: string, lang: Lang): Promise<{ businessName: string; companyId: string }> {
     const doc = await s.store.get(businessPath(businessId));
     const p = profileOf(doc?.data ?? {});
-    return (lang === 'en' ? p.businessNameEn || p.businessName || p.nameEn || p.name : p.businessName || p.name || p.businessNameEn || p.nameEn) || '—';
+    const businessName = (lang === 'en' ? p.businessNameEn || p.businessName || p.nameEn || p.name : p.businessName || p.name || p.businessNameEn || p.nameEn) || '—';
+    return { businessName, companyId: p.companyId };
+  }
+
+  /** The common parts of a payment page: the business, this page's URLs in the language, the proof's link. */
+  async function paymentCommon(path: string, payment: PaymentRecord, lang: Lang) {
+    const def = defaultLang(payment);
+    const proofUrl = payment.proof ? ((await s.files.ref(payment.businessId, payment.proof.fileId))?.url ?? null) : null;
+    return { lang, payment, ...(await business(payment.businessId, lang)), action: withLang(path, lang, {}, def), switchHref: switchOf(path, lang, def), proofUrl };
   }
 
   const notFoundPage = (lang: Lang, path: string | null = null) => {
@@ -72,21 +84,24 @@ export function createPagesHandler(app: App): HttpHandler {
     return rest;
   };
 
-  async function showPayment(path: string, token: string, lang: Lang, query: URLSearchParams): Promise<HttpResponse> {
+  async function showPayment(path: string, token: string, asked: Lang | null, query: URLSearchParams): Promise<HttpResponse> {
     const payment = await paymentByToken(s.store, token);
-    if (!payment) return notFoundPage(lang, path);
+    if (!payment) return notFoundPage(asked ?? 'he', path);
+    const lang = asked ?? defaultLang(payment);
     const notice: Notice = query.get('done') === '1' ? 'done' : query.get('notice') === 'stale' ? 'stale' : null;
-    return paymentPage({ lang, payment, notice, businessName: await businessName(payment.businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: newSubmissionId() });
+    return paymentPage({ ...(await paymentCommon(path, payment, lang)), notice, submissionId: newSubmissionId() });
   }
 
-  async function postPayment(req: HttpRequest, path: string, token: string, lang: Lang): Promise<HttpResponse> {
+  async function postPayment(req: HttpRequest, path: string, token: string, asked: Lang | null): Promise<HttpResponse> {
     const payment = await paymentByToken(s.store, token);
-    if (!payment) return notFoundPage(lang, path);
+    if (!payment) return notFoundPage(asked ?? 'he', path);
+    const lang = asked ?? defaultLang(payment);
+    const def = defaultLang(payment);
     const form = await readForm(req);
     if (!form) return badForm(lang);
     // The language switch posted the form: show it again in the other language with what was typed.
     if (form.fields.switchLang) {
-      return paymentPage({ lang, payment, notice: null, businessName: await businessName(payment.businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: isSubmissionId(form.fields.submissionId) ? form.fields.submissionId : newSubmissionId(), values: valuesOf(form) });
+      return paymentPage({ ...(await paymentCommon(path, payment, lang)), notice: null, submissionId: isSubmissionId(form.fields.submissionId) ? form.fields.submissionId : newSubmissionId(), values: valuesOf(form) });
     }
     const { submissionId, action } = form.fields;
     if (!isSubmissionId(submissionId) || (action !== 'payout' && action !== 'invoice')) return badForm(lang);
@@ -99,13 +114,14 @@ export function createPagesHandler(app: App): HttpHandler {
               payout: form.fields,
               amount: form.fields.amount,
               invoice: await upload(form),
+              lang,
             })
-          : await attachInvoice(s, { token, submissionId, invoice: await upload(form) });
-      return redirect(withLang(path, lang, result.outcome === 'applied' ? { done: '1' } : {}));
+          : await attachInvoice(s, { token, submissionId, invoice: await upload(form), lang });
+      return redirect(withLang(path, lang, result.outcome === 'applied' ? { done: '1' } : {}, def));
     } catch (e) {
       if (isSubmissionInvalid(e)) return refusedPayment(e, payment, form, path, lang, submissionId);
-      if (e instanceof TooManyFiles) return messagePage(429, lang, messages(lang).tooManyTitle, messages(lang).tooManyFiles, switchOf(path, lang));
-      if (isApiError(e) && e.code === 'failed-precondition') return redirect(withLang(path, lang, { notice: 'stale' }));
+      if (e instanceof TooManyFiles) return messagePage(429, lang, messages(lang).tooManyTitle, messages(lang).tooManyFiles, switchOf(path, lang, def));
+      if (isApiError(e) && e.code === 'failed-precondition') return redirect(withLang(path, lang, { notice: 'stale' }, def));
       if (isApiError(e) && e.code === 'not-found') return notFoundPage(lang, path);
       throw e;
     }
@@ -113,16 +129,13 @@ export function createPagesHandler(app: App): HttpHandler {
 
   async function refusedPayment(e: SubmissionInvalid, payment: PaymentRecord, form: Form, path: string, lang: Lang, submissionId: string) {
     // The refused submission applied nothing, so its id stays good for the corrected form.
-    return paymentPage(
-      { lang, payment, notice: null, businessName: await businessName(payment.businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId, values: valuesOf(form), problems: e.problems, chooseAgain: form.invoice !== null },
-      422,
-    );
+    return paymentPage({ ...(await paymentCommon(path, payment, lang)), notice: null, submissionId, values: valuesOf(form), problems: e.problems, chooseAgain: form.invoice !== null }, 422);
   }
 
   async function showLink(path: string, slug: string, lang: Lang): Promise<HttpResponse> {
     const businessId = await businessBySlug(s.store, slug);
     if (!businessId) return notFoundPage(lang, path);
-    return standingLinkPage({ lang, businessName: await businessName(businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: newSubmissionId() });
+    return standingLinkPage({ lang, ...(await business(businessId, lang)), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: newSubmissionId() });
   }
 
   async function postLink(req: HttpRequest, path: string, slug: string, lang: Lang): Promise<HttpResponse> {
@@ -132,7 +145,7 @@ export function createPagesHandler(app: App): HttpHandler {
     if (!form) return badForm(lang);
     const f = form.fields;
     if (f.switchLang) {
-      return standingLinkPage({ lang, businessName: await businessName(businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: isSubmissionId(f.submissionId) ? f.submissionId : newSubmissionId(), values: valuesOf(form) });
+      return standingLinkPage({ lang, ...(await business(businessId, lang)), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: isSubmissionId(f.submissionId) ? f.submissionId : newSubmissionId(), values: valuesOf(form) });
     }
     if (!isSubmissionId(f.submissionId)) return badForm(lang);
     try {
@@ -144,16 +157,18 @@ export function createPagesHandler(app: App): HttpHandler {
         email: f.email,
         amount: f.amount,
         vatIncluded: f.vatIncluded === 'on',
+        noVat: f.noVat === 'on',
         description: f.description,
         payout: f,
         invoice: await upload(form),
+        lang,
       });
       // The filer is the supplier: their new payment's own page shows its state and takes a later invoice.
       return redirect(withLang(`${prefix}/pay/${result.payment.linkToken}`, lang, result.outcome === 'applied' ? { done: '1' } : {}));
     } catch (e) {
       if (isSubmissionInvalid(e)) {
         return standingLinkPage(
-          { lang, businessName: await businessName(businessId, lang), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: f.submissionId, values: valuesOf(form), problems: e.problems, chooseAgain: form.invoice !== null },
+          { lang, ...(await business(businessId, lang)), action: withLang(path, lang), switchHref: switchOf(path, lang), submissionId: f.submissionId, values: valuesOf(form), problems: e.problems, chooseAgain: form.invoice !== null },
           422,
         );
       }
@@ -183,7 +198,8 @@ export function createPagesHandler(app: App): HttpHandler {
   }
 
   return async (req) => {
-    const lang = langOf(req.query);
+    const asked = langParam(req.query);
+    const lang = asked ?? 'he';
     const m = /^\/(pay|link)\/([^/]+)\/?$/.exec(req.path.slice(prefix.length));
     try {
       if (!m) return notFoundPage(lang);
@@ -201,10 +217,10 @@ export function createPagesHandler(app: App): HttpHandler {
       const wait = await overLimit(req, kind, key);
       if (wait) return tooMany(lang, wait);
       if (req.method === 'GET' || req.method === 'HEAD') {
-        const res = kind === 'pay' ? await showPayment(path, key, lang, new URLSearchParams(req.query)) : await showLink(path, key, lang);
+        const res = kind === 'pay' ? await showPayment(path, key, asked, new URLSearchParams(req.query)) : await showLink(path, key, lang);
         return req.method === 'HEAD' ? { ...res, body: '' } : res;
       }
-      if (req.method === 'POST') return kind === 'pay' ? await postPayment(req, path, key, lang) : await postLink(req, path, key, lang);
+      if (req.method === 'POST') return kind === 'pay' ? await postPayment(req, path, key, asked) : await postLink(req, path, key, lang);
       const res = messagePage(405, lang, messages(lang).badFormTitle, messages(lang).badFormBody);
       return { ...res, headers: { ...res.headers, allow: 'GET, HEAD, POST' } };
     } catch (e) {

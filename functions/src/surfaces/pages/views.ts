@@ -1,7 +1,7 @@
 import type { HttpResponse } from '../http/types.ts';
-import type { PaymentRecord } from '../../domain/payments/payments.ts';
+import { isForeignPayout, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { payoutMethodsFor, type Problems } from '../../domain/payments/supplierSubmission.ts';
-import { formatAmount } from '../../domain/money.ts';
+import { amountWords, typedAmountMeaning } from '../../domain/vat.ts';
 import { html, type Html } from './html.ts';
 import { messages, type Lang } from './i18n.ts';
 import { page } from './layout.ts';
@@ -12,6 +12,8 @@ export type Notice = 'done' | 'stale' | null;
 interface Common {
   lang: Lang;
   businessName: string;
+  /** The business's company or dealer number, shown so the supplier knows who asks. */
+  companyId?: string;
   /** Where the form posts (this page, in this language). */
   action: string;
   switchHref: string;
@@ -22,20 +24,34 @@ interface Common {
   chooseAgain?: boolean;
 }
 
-const money = (minor: number, p: Pick<PaymentRecord, 'currency'>) => html`<bdi dir="ltr">${formatAmount(minor, p.currency)}</bdi>`;
+const money = (text: string) => html`<bdi dir="ltr">${text}</bdi>`;
 const SYMBOL = { ILS: '₪', USD: '$', EUR: '€' } as const;
 
-/** Israel's VAT rate (18% since January 2025). */
-export const VAT_PERCENT = 18;
+/** The figure (VAT included, the one that is paid) and its VAT line, worded as the emails word them; no line when no VAT applies. */
+function amountBlock(p: PaymentRecord, lang: Lang, withVatLine = true): Html {
+  const w = amountWords(p, lang);
+  return html`<p class="amount">${money(w.figure)}</p>${withVatLine && w.vatLine ? html`<p class="muted vat">${w.vatLine}</p>` : ''}`;
+}
 
-/** "including VAT (₪X of it)" or "plus VAT ₪X (₪Y in all)": the supplier sees which. */
-function vatLine(p: PaymentRecord, lang: Lang): Html | '' {
-  if (!p.amountAgorot) return '';
-  const t = messages(lang);
-  const fmt = (minor: number) => formatAmount(Math.round(minor), p.currency);
-  if (p.vatIncluded) return html`<p class="muted vat">${t.vatIncludedLine(fmt((p.amountAgorot * VAT_PERCENT) / (100 + VAT_PERCENT)))}</p>`;
-  const vat = (p.amountAgorot * VAT_PERCENT) / 100;
-  return html`<p class="muted vat">${t.vatPlusLine(fmt(vat), fmt(p.amountAgorot + vat))}</p>`;
+/**
+ * A file name as its own direction island (<bdi>). A Hebrew name is right to left, with its Latin/digit
+ * tail ("5521.pdf") kept as one left-to-right island: plain isolation shows "חשבונית 5521.pdf" as
+ * "pdf.5521 חשבונית" (the dot takes the Hebrew direction and splits the number from the extension).
+ */
+export function fileName(name: string): Html {
+  const lastRtl = Math.max(...[...name].map((c, i) => (/[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/.test(c) ? i : -1)));
+  if (lastRtl < 0) return html`<bdi dir="ltr" class="file">${name}</bdi>`;
+  const chars = [...name];
+  const tail = chars.slice(lastRtl + 1).join('');
+  const lead = tail.length - tail.trimStart().length;
+  const head = chars.slice(0, lastRtl + 1).join('') + tail.slice(0, lead);
+  return tail.trim() ? html`<bdi dir="rtl" class="file">${head}<bdi dir="ltr">${tail.slice(lead)}</bdi></bdi>` : html`<bdi dir="rtl" class="file">${name}</bdi>`;
+}
+
+/** Who asks (name, company id) and what happens to the payout details: the supplier can check before typing a bank account. */
+function trustNote(v: Common): Html {
+  const t = messages(v.lang);
+  return html`<p class="muted trust">${v.companyId ? html`<span class="who">${v.businessName} · ${money(t.businessId(v.companyId))}</span> ` : ''}${t.detailsUse(v.businessName)}</p>`;
 }
 
 /** DD.MM.YYYY in Israel's time zone. */
@@ -51,17 +67,23 @@ function payoutSummary(p: PaymentRecord, lang: Lang): Html | '' {
   const o = p.payout;
   if (!o) return '';
   const detail =
-    o.method === 'bank'
-      ? html`${t.bank} · <bdi dir="ltr">${o.bankCode}-${o.bankBranch}</bdi> · ${t.accountEnding} <bdi dir="ltr">…${(o.bankAccount ?? '').slice(-3)}</bdi>`
-      : html`${t.bit} · <bdi dir="ltr">…${(o.bitPhone ?? '').slice(-4)}</bdi>`;
+    o.method === 'bit'
+      ? html`${t.bit} · <bdi dir="ltr">…${(o.bitPhone ?? '').slice(-4)}</bdi>`
+      : isForeignPayout(o)
+        ? html`${t.bank} · <bdi dir="ltr">${o.swift ?? ''}</bdi> · ${t.accountEnding} <bdi dir="ltr">…${(o.iban || o.foreignAccount || '').slice(-3)}</bdi>`
+        : html`${t.bank} · <bdi dir="ltr">${o.bankCode}-${o.bankBranch}</bdi> · ${t.accountEnding} <bdi dir="ltr">…${(o.bankAccount ?? '').slice(-3)}</bdi>`;
   return html`<p><span class="muted">${t.payoutGiven}:</span> ${detail}</p>`;
 }
 
 const fileList = (p: PaymentRecord, lang: Lang) =>
-  p.invoices.length ? html`<p class="label">${messages(lang).attached}</p><ul class="files">${p.invoices.map((f) => html`<li><bdi>${f.fileName}</bdi></li>`)}</ul>` : '';
+  p.invoices.length ? html`<p class="label">${messages(lang).attached}</p><ul class="files">${p.invoices.map((f) => html`<li>${fileName(f.fileName)}</li>`)}</ul>` : '';
+
+/** The business's proof of transfer, as a link the supplier can open. */
+const proofLink = (p: PaymentRecord, url: string | null | undefined, lang: Lang) =>
+  p.proof && url ? html`<p class="proof"><span class="muted">${messages(lang).proof}:</span> <a href="${url}" rel="noreferrer">${fileName(p.proof.fileName)}</a></p>` : '';
 
 /** The supplier link of one payment, in whatever state the payment is. */
-export function paymentPage(v: Common & { payment: PaymentRecord; notice: Notice }, status = 200): HttpResponse {
+export function paymentPage(v: Common & { payment: PaymentRecord; notice: Notice; proofUrl?: string | null }, status = 200): HttpResponse {
   const { payment: p, lang } = v;
   const t = messages(lang);
   const f: FormState = { t, values: v.values ?? {}, problems: v.problems ?? {} };
@@ -69,10 +91,12 @@ export function paymentPage(v: Common & { payment: PaymentRecord; notice: Notice
   const notice =
     v.notice === 'done' ? html`<p class="status ok" role="status">${t.done}</p>` : v.notice === 'stale' ? html`<p class="status info" role="status">${t.stale}</p>` : '';
 
-  const heading = p.status === 'paid' ? t.paidTitle(v.businessName) : p.status === 'canceled' ? t.canceledTitle : t.wantsToPay(v.businessName);
+  // A standing-link filing is the filer's own request: it was received, not offered.
+  const filed = p.filedBy === 'public';
+  const heading = p.status === 'paid' ? t.paidTitle(v.businessName) : p.status === 'canceled' ? t.canceledTitle : filed ? t.receivedTitle(v.businessName) : t.wantsToPay(v.businessName);
   const head = html`<section class="card">
 <h1>${heading}</h1>
-${askAmount && p.amountAgorot === 0 ? '' : html`<p class="amount">${money(p.amountAgorot, p)}</p>${vatLine(p, lang)}`}
+${askAmount && p.amountAgorot === 0 ? '' : amountBlock(p, lang, p.status !== 'paid')}
 ${p.description ? html`<p><span class="muted">${t.description}:</span> <span class="desc">${p.description}</span></p>` : ''}
 ${notice}
 </section>`;
@@ -91,20 +115,21 @@ ${invoiceInput(f, true, null)}
       body = html`<form id="main-form" class="card" method="post" action="${v.action}" enctype="multipart/form-data">
 ${refused(f, v.chooseAgain)}
 ${hidden('submissionId', v.submissionId)}${hidden('action', 'payout')}
-${askAmount ? field(f, 'amount', t.amountField(SYMBOL[p.currency]), { inputmode: 'decimal', ltr: true, required: p.amountAgorot === 0, hint: t.amountHint, maxlength: 20 }) : ''}
-${payoutFields(f, payoutMethodsFor(p))}
+${askAmount ? field(f, 'amount', t.amountField(SYMBOL[p.currency], typedAmountMeaning(p, lang)), { inputmode: 'decimal', ltr: true, required: p.amountAgorot === 0, hint: t.amountHint, maxlength: 20 }) : ''}
+${payoutFields(f, payoutMethodsFor(p), p.currency)}
 ${invoiceInput(f, false, p.invoiceRequired ? t.neededLater : t.optional, p.invoiceRequired ? t.invoiceLater : null)}
 <button type="submit">${t.send}</button>
+${trustNote(v)}
 </form>`;
       break;
     case 'awaiting_invoice':
       body = html`<section class="card"><p class="status wait">${t.awaitingInvoice}</p>${payoutSummary(p, lang)}</section>${invoiceForm(t.attachInvoice)}`;
       break;
     case 'ready':
-      body = html`<section class="card"><p class="status ok">${t.ready(v.businessName)}</p>${payoutSummary(p, lang)}${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
+      body = html`<section class="card"><p class="status ${p.needsReview ? 'wait' : 'ok'}">${p.needsReview ? t.waitingReview(v.businessName) : t.ready(v.businessName)}</p>${payoutSummary(p, lang)}${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
       break;
     case 'paid':
-      body = html`<section class="card"><p class="status ok">${p.paidAt ? t.paidOn(dayOf(p.paidAt)) : t.paid}</p>${payoutSummary(p, lang)}<p class="muted">${t.paidLate}</p>${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
+      body = html`<section class="card"><p class="status ok">${p.paidAt ? t.paidOn(dayOf(p.paidAt)) : t.paid}</p>${payoutSummary(p, lang)}${proofLink(p, v.proofUrl, lang)}<p class="muted">${t.paidLate}</p>${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
       break;
     case 'canceled':
       body = html`<section class="card"><p class="status bad">${t.canceled}</p></section>`;
@@ -131,10 +156,12 @@ ${field(f, 'email', t.email, { type: 'email', inputmode: 'email', ltr: true, aut
 ${contactError}
 ${field(f, 'amount', t.amountIls, { inputmode: 'decimal', ltr: true, required: true, hint: t.amountHint, maxlength: 20 })}
 <label class="check"><input type="checkbox" name="vatIncluded" value="on"${vat ? html` checked` : ''}> ${t.vatIncluded}</label>
+<label class="check"><input type="checkbox" name="noVat" value="on"${f.values.noVat === 'on' ? html` checked` : ''}> ${t.noVatCheck}</label>
 ${textArea(f, 'description', t.whatFor, true)}
 ${payoutFields(f, [])}
 ${invoiceInput(f, false, t.optional)}
 <button type="submit">${t.sendRequest}</button>
+${trustNote(v)}
 </form>`;
   return page(status, v.lang, t.linkTitle(v.businessName), v.switchHref, body, 'main-form');
 }

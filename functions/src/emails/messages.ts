@@ -1,0 +1,253 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { EmailMessage } from '../ports/outbox.ts';
+import { renderEmail, type EmailDoc, type EmailFact, type EmailLang } from './render.ts';
+import { amountWords } from '../domain/vat.ts';
+import type { PaymentRecord } from '../domain/payments/payments.ts';
+
+/**
+ * The words of every email, Hebrew first, English for recipients marked English. Each builder returns
+ * the message with its HTML and plain-text parts, From named for the business and Reply-To its email.
+ */
+
+/** Who a message speaks for. */
+export interface BusinessIdentity {
+  businessName: string;
+  businessNameEn: string;
+  companyId: string;
+  /** The business's email (the owner's): replies go there. */
+  email: string | null;
+  /** A verified phone, E.164. */
+  phone: string | null;
+}
+
+export interface MailCtx {
+  productName: string;
+}
+
+const nameIn = (b: BusinessIdentity, lang: EmailLang) => (lang === 'en' ? b.businessNameEn || b.businessName : b.businessName || b.businessNameEn) || (lang === 'en' ? 'A business' : 'עסק');
+
+/** "050-123-4567" for an Israeli number, the international form otherwise. */
+export function phoneText(e164: string): string {
+  const n = parsePhoneNumberFromString(e164);
+  if (!n) return e164;
+  return n.country === 'IL' ? n.formatNational() : n.formatInternational();
+}
+
+/** "3 Oct 2026" style date in Israel's time zone. */
+const dayText = (isoTime: string, lang: EmailLang) =>
+  new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', { timeZone: 'Asia/Jerusalem', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(isoTime));
+
+/** Messages to suppliers name who sent them: the business, its company id and phone, and the product it used. */
+function supplierFooter(b: BusinessIdentity, m: MailCtx, lang: EmailLang): string[] {
+  const name = nameIn(b, lang);
+  const ids: string[] = [];
+  if (lang === 'he') {
+    if (b.companyId) ids.push(`ח.פ./ע.מ. ${b.companyId}`);
+    if (b.phone) ids.push(`טלפון ${phoneText(b.phone)}`);
+    return [
+      `ההודעה נשלחה בשם ${name}${ids.length ? ` (${ids.join(' · ')})` : ''} דרך ${m.productName}.`,
+      b.email ? `תשובה להודעה הזו תגיע אל ${name}.` : `לשאלות יש לפנות אל ${name}.`,
+      'לעולם לא נבקש סיסמה, קוד אימות או פרטי כרטיס אשראי.',
+    ];
+  }
+  if (b.companyId) ids.push(`company id ${b.companyId}`);
+  if (b.phone) ids.push(`phone ${phoneText(b.phone)}`);
+  return [
+    `Sent on behalf of ${name}${ids.length ? ` (${ids.join(' · ')})` : ''} via ${m.productName}.`,
+    b.email ? `Replying to this email reaches ${name}.` : `Contact ${name} with any questions.`,
+    'We never ask for a password, a verification code or card details.',
+  ];
+}
+
+const ownerFooter = (b: BusinessIdentity, m: MailCtx, lang: EmailLang) =>
+  lang === 'he' ? [`הודעה מ-${m.productName} אל ${nameIn(b, 'he')}.`] : [`A message from ${m.productName} to ${nameIn(b, 'en')}.`];
+
+async function message(to: string, doc: EmailDoc, from: { name: string; replyTo: string | null }, extra: Partial<EmailMessage> = {}): Promise<EmailMessage> {
+  const rendered = await renderEmail(doc);
+  return { channel: 'email', to, subject: rendered.subject, text: rendered.text, html: rendered.html, fromName: from.name, ...(from.replyTo ? { replyTo: from.replyTo } : {}), ...extra };
+}
+
+const forSupplier = (b: BusinessIdentity, lang: EmailLang) => ({ name: nameIn(b, lang), replyTo: b.email });
+
+/** The amount as the supplier page shows it; an open amount not filled yet has none. */
+function amountOf(p: PaymentRecord, lang: EmailLang) {
+  if (p.openAmount && p.amountAgorot === 0) return null;
+  const w = amountWords(p, lang);
+  return { figure: w.figure, note: w.vatLine };
+}
+
+const forFact = (p: PaymentRecord, lang: EmailLang): EmailFact[] => (p.description ? [{ label: lang === 'he' ? 'עבור' : 'For', value: p.description }] : []);
+
+/** The supplier's payment link (createPayment, resendPayment). */
+export function paymentRequestEmail(m: MailCtx, b: BusinessIdentity, p: PaymentRecord, url: string, lang: EmailLang): Promise<EmailMessage> {
+  const name = nameIn(b, lang);
+  const amount = amountOf(p, lang);
+  const he = lang === 'he';
+  const open = !amount;
+  const doc: EmailDoc = {
+    lang,
+    subject: he ? `${name}: בקשת תשלום${open ? '' : ` על סך ${amount.figure}`}` : `${name}: payment request${open ? '' : ` for ${amount.figure}`}`,
+    preheader: he ? `${name} מבקש/ת את פרטי התשלום שלך.` : `${name} asks for your payout details.`,
+    heading: he ? `${name} רוצה לשלם לך` : `${name} wants to pay you`,
+    paragraphs: [he ? `שלום ${p.supplierName},` : `Hello ${p.supplierName},`, ...(open ? [he ? 'את הסכום ממלאים בדף התשלום.' : 'You fill in the amount on the payment page.'] : [])],
+    amount,
+    facts: forFact(p, lang),
+    action: {
+      label: he ? `למילוי פרטי התשלום${p.invoiceRequired ? ' ולצירוף חשבונית' : ''}` : `Enter your payout details${p.invoiceRequired ? ' and attach your invoice' : ''}`,
+      url,
+    },
+    after: [he ? 'הקישור אישי ומיועד לך בלבד.' : 'This link is personal; keep it to yourself.'],
+    footer: supplierFooter(b, m, lang),
+  };
+  return message(p.supplierEmail!, doc, forSupplier(b, lang));
+}
+
+/** markPaid tells the supplier: one figure (what was paid) and the proof of transfer when there is one. */
+export function paymentPaidEmail(m: MailCtx, b: BusinessIdentity, p: PaymentRecord, url: string, proofUrl: string | null, lang: EmailLang): Promise<EmailMessage> {
+  const name = nameIn(b, lang);
+  const he = lang === 'he';
+  const { figure } = amountWords(p, lang);
+  const facts = forFact(p, lang);
+  if (p.paidAt) facts.push({ label: he ? 'תאריך' : 'Date', value: dayText(p.paidAt, lang) });
+  const doc: EmailDoc = {
+    lang,
+    subject: he ? `${name} שילם לך ${figure}` : `${name} paid you ${figure}`,
+    preheader: he ? `התשלום על סך ${figure} בוצע.` : `The payment of ${figure} was made.`,
+    heading: he ? `${name} שילם לך` : `${name} paid you`,
+    paragraphs: [he ? `שלום ${p.supplierName},` : `Hello ${p.supplierName},`, he ? `${name} סימן את התשלום כשולם.` : `${name} marked your payment as paid.`],
+    amount: { figure, note: null },
+    facts,
+    links: proofUrl ? [{ label: he ? 'אסמכתת ההעברה' : 'Proof of transfer', url: proofUrl }] : [],
+    action: { label: he ? 'לפרטי התשלום' : 'Payment details', url },
+    footer: supplierFooter(b, m, lang),
+  };
+  return message(p.supplierEmail!, doc, forSupplier(b, lang));
+}
+
+/** The standing-link filer's receipt: received, and waiting for the business's review (or for payment, when it skips review). */
+export function filerReceiptEmail(m: MailCtx, b: BusinessIdentity, p: PaymentRecord, url: string, lang: EmailLang): Promise<EmailMessage> {
+  const name = nameIn(b, lang);
+  const he = lang === 'he';
+  const review = p.needsReview === true;
+  const w = amountWords(p, lang);
+  const doc: EmailDoc = {
+    lang,
+    subject: he ? `בקשת התשלום שלך אל ${name} התקבלה` : `Your payment request to ${name} was received`,
+    preheader: review ? (he ? `הבקשה ממתינה לבדיקה של ${name}.` : `It is waiting for ${name} to review it.`) : he ? `הבקשה ממתינה לתשלום.` : 'It is waiting to be paid.',
+    heading: he ? `בקשת התשלום שלך אל ${name} התקבלה` : `Your payment request to ${name} was received`,
+    paragraphs: [
+      review
+        ? he
+          ? `הבקשה ממתינה לבדיקה של ${name}. אחרי הבדיקה היא תעבור לתשלום.`
+          : `It is waiting for ${name} to review it. Once reviewed, it goes on to payment.`
+        : he
+          ? `הבקשה ממתינה לתשלום על ידי ${name}.`
+          : `It is waiting for ${name} to pay it.`,
+    ],
+    amount: { figure: w.figure, note: w.vatLine },
+    facts: forFact(p, lang),
+    action: { label: he ? 'למעקב ולצירוף חשבונית' : 'Follow it and attach an invoice', url },
+    footer: supplierFooter(b, m, lang),
+  };
+  return message(p.supplierEmail!, doc, forSupplier(b, lang));
+}
+
+export type OwnerNotice = 'ready' | 'lateInvoice' | 'publicFiling';
+
+/** The business is told a payment turned ready, a late invoice arrived, or a request came through its standing link. */
+export function ownerNoticeEmail(m: MailCtx, b: BusinessIdentity, kind: OwnerNotice, p: PaymentRecord, to: string, url: string, warning: string | null): Promise<EmailMessage> {
+  const lang: EmailLang = 'he';
+  const w = amountWords(p, lang);
+  const s = p.supplierName;
+  const words = {
+    ready: {
+      subject: `${warning ? 'לבדוק לפני תשלום: ' : ''}${s} מוכן/ה לתשלום: ${w.figure}`,
+      heading: `התשלום אל ${s} מוכן`,
+      paragraphs: [`${s} מילא/ה את פרטי התשלום. אפשר לשלם.`],
+    },
+    publicFiling: {
+      subject: `${warning ? 'לבדוק לפני תשלום: ' : ''}בקשת תשלום מ-${s} דרך הקישור הקבוע`,
+      heading: `בקשת תשלום חדשה דרך הקישור הקבוע`,
+      paragraphs: [
+        `מישהו הגיש בקשת תשלום בשם ${s}. איש לא אימת מי הגיש אותה.`,
+        p.needsReview ? 'הבקשה ממתינה לבדיקה שלך.' : 'הבקשה מוכנה לתשלום.',
+      ],
+    },
+    lateInvoice: {
+      subject: `${s} צירף/ה חשבונית לתשלום ששולם`,
+      heading: `חשבונית חדשה לתשלום ששולם`,
+      paragraphs: [`${s} צירף/ה חשבונית לתשלום שכבר שולם.`],
+    },
+  }[kind];
+  const doc: EmailDoc = {
+    lang,
+    subject: words.subject,
+    preheader: words.paragraphs[0],
+    heading: words.heading,
+    paragraphs: words.paragraphs,
+    amount: { figure: w.figure, note: w.vatLine },
+    facts: [{ label: 'ספק', value: s }, ...forFact(p, lang)],
+    warning,
+    action: { label: 'לפתיחת התשלום', url },
+    footer: ownerFooter(b, m, lang),
+  };
+  return message(to, doc, { name: nameIn(b, lang), replyTo: null });
+}
+
+/** An invitation to join the business (inviteMember, resendInvite). */
+export function inviteEmail(m: MailCtx, b: BusinessIdentity, to: string, role: 'admin' | 'user', url: string, expiresAt: string): Promise<EmailMessage> {
+  const lang: EmailLang = 'he';
+  const name = nameIn(b, lang);
+  const doc: EmailDoc = {
+    lang,
+    subject: `הזמנה להצטרף אל ${name}`,
+    preheader: `הוזמנת לנהל את הכספים של ${name}.`,
+    heading: `הוזמנת להצטרף אל ${name}`,
+    paragraphs: [`הוזמנת להצטרף אל ${name} ב-${m.productName} ${role === 'admin' ? 'כמנהל/ת' : 'כמשתמש/ת'}.`],
+    facts: [{ label: 'בתוקף עד', value: dayText(expiresAt, lang) }],
+    action: { label: 'לקבלת ההזמנה', url },
+    after: ['אם לא ציפית להזמנה הזו, אפשר להתעלם ממנה.'],
+    footer: [`ההזמנה נשלחה בשם ${name} דרך ${m.productName}.`],
+  };
+  return message(to, doc, { name, replyTo: b.email });
+}
+
+/** "840 KB" under 1 MB, "3.2 MB" from there. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.ceil(bytes / 1024))} KB`;
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
+export interface MonthPackageFacts {
+  month: string;
+  url: string;
+  size: number;
+  /** When the link stops working and the package is deleted. */
+  expiresAt: string;
+  accounts: string[];
+  missing: string[];
+  attached: boolean;
+}
+
+/** The month package to the accountant: what is in, what is missing, the link and its size. */
+export function monthPackageEmail(m: MailCtx, b: BusinessIdentity, to: string, z: MonthPackageFacts, extra: Partial<EmailMessage>): Promise<EmailMessage> {
+  const lang: EmailLang = 'he';
+  const name = nameIn(b, lang);
+  const doc: EmailDoc = {
+    lang,
+    subject: `${name} – דפי חשבון ${z.month}${z.missing.length ? ` (חסרים ${z.missing.length})` : ''}`,
+    preheader: `דפי החשבון של ${name} לחודש ${z.month}.`,
+    heading: `דפי החשבון של ${z.month}`,
+    paragraphs: [`${name} שולח/ת את דפי החשבון של החודש.`],
+    facts: [
+      { label: 'בחבילה', value: z.accounts.length ? z.accounts.join(', ') : 'אין דף חשבון מוכן לחודש הזה' },
+      { label: 'חסרים', value: z.missing.length ? z.missing.join(', ') : 'לא חסר דבר' },
+      { label: 'גודל', value: sizeText(z.size), ltr: true },
+      { label: 'הקישור פעיל עד', value: dayText(z.expiresAt, lang) },
+    ],
+    action: { label: `להורדת החבילה (${sizeText(z.size)})`, url: z.url },
+    after: [`אחרי ${dayText(z.expiresAt, lang)} הקישור מפסיק לעבוד והחבילה נמחקת.`, ...(z.attached ? ['החבילה מצורפת גם למייל הזה.'] : [])],
+    footer: [`נשלח בשם ${name} דרך ${m.productName}.`],
+  };
+  return message(to, doc, { name, replyTo: b.email }, extra);
+}
