@@ -255,7 +255,7 @@ test('a second run now joins the running run and brings in an account connected 
     assert.equal(done.status, 'done');
     assert.deepEqual(done.accounts.find((a: any) => a.name === 'Payroll').status, 'ready');
     assert.equal((await outbox(biz)).length, 1);
-    assert.match((await outbox(biz))[0].message.text, /Included: .*Payroll/);
+    assert.match((await outbox(biz))[0].message.text, /בחבילה: .*Payroll/);
     // Once it is done, run now starts a new run.
     const next = await h.call('automationRunNow', { id: 'system_statements' }, biz);
     assert.notEqual(next.runId, run.runId);
