@@ -28,7 +28,7 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     if (folderId && !(await ctx.store.get(accFoldersPath(businessId, folderId)))) throw notFound(`folderId: accountant folder ${folderId}`);
     const { file, entries: n, missing } = await buildAccZip(ctx, businessId, folderId, { from, to }, ctx.clock.now());
-    return { fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries: n, missing };
+    return { fileId: file.fileId, fileName: file.fileName, url: file.url, expiresAt: file.expiresAt!, size: file.size, entries: n, missing };
   },
   activity: (input, result) => ({ targetIds: [result.fileId], summary: `built an accountant ZIP of ${result.entries} file(s) (${rangeText(input)})` }),
 });
