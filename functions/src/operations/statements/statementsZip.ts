@@ -24,8 +24,8 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     if (accountId && (accountId.includes('/') || !(await ctx.store.get(accountsPath(businessId, accountId))))) throw notFound(`accountId: statement account ${accountId}`);
     // The builder's result also names the business, which the output does not carry (issue 18 C5).
-    const { fileId, fileName, url, size, entries, accounts, missing } = await buildStatementsZip(ctx, businessId, m, accountId ? [accountId] : []);
-    return { fileId, fileName, url, size, entries, accounts, missing };
+    const { fileId, fileName, url, expiresAt, size, entries, accounts, missing } = await buildStatementsZip(ctx, businessId, m, accountId ? [accountId] : []);
+    return { fileId, fileName, url, expiresAt, size, entries, accounts, missing };
   },
   activity: (input, result) => ({ targetIds: [result.fileId], summary: `built the statements ZIP of ${input.month}: ${result.entries} file(s)` }),
 });
