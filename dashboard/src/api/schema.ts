@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * One ZIP of the accountant tree (or one folder), optionally for a month range
-         * @description Entries mirror the accountant folders (names as they are, Hebrew included), filled by each folder's source rule, each document once per folder, named by date, supplier, number and total; every ZIP holds README.txt (Hebrew, then English) and index.csv (one row per file: date, supplier, number, total, VAT, currency, category, pay method, folder); from/to limit by invoice date and payment date. An empty selection still makes a ZIP, with a README of what was searched. Returns when the ZIP is stored, with its download link; large ZIPs can take longer than Hosting's 60 seconds: call {direct_url}/accZip.
+         * @description Entries mirror the accountant folders (names as they are, Hebrew included), filled by each folder's source rule, each document once per folder, named by date, supplier, number and total; every ZIP holds README.txt (Hebrew, then English) and index.csv (one row per file: date, supplier, number, total, VAT, currency, category, pay method, folder); from/to limit by invoice date and payment date. An empty selection still makes a ZIP, with a README of what was searched. Returns when the ZIP is stored, with its download link, which works for 7 days (expiresAt), then answers 410 and the ZIP is deleted; large ZIPs can take longer than Hosting's 60 seconds: call {direct_url}/accZip.
          */
         post: operations["accZip"];
         delete?: never;
@@ -648,7 +648,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting Slack; returns the consent URL to open
-         * @description Start the Slack (chat tool) consent: returns the URL to open in a browser. After the user approves, the return page stores the connection and links back to `origin` at the `returnView` screen. The URL works once, within 15 minutes. Connecting again replaces the earlier connection.
+         * @description Start the Slack (chat tool) consent: returns the URL to open in a browser. After the user approves, the return page names the business and the workspace and asks to confirm; the confirmation stores the connection and links back to `origin` at the `returnView` screen. The URL works once, within 15 minutes. Connecting again replaces the earlier connection.
          */
         post: operations["chatConnectStart"];
         delete?: never;
@@ -1613,7 +1613,7 @@ export interface paths {
         put?: never;
         /**
          * Start the tax authority consent; returns the URL to open
-         * @description Start the tax authority (ITA) consent: returns the ITA login URL to open in a browser. After the user approves, the service's return page stores the consent; it is valid 90 days (getBusiness shows ita.expiresAt). The URL works once, within 15 minutes.
+         * @description Start the tax authority (ITA) consent: returns the ITA login URL to open in a browser. After the user approves, the service's return page names the business and asks to confirm; the confirmation stores the consent; it is valid 90 days (getBusiness shows ita.expiresAt). The URL works once, within 15 minutes.
          */
         post: operations["itaConnectStart"];
         delete?: never;
@@ -1787,7 +1787,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting a mailbox; returns the consent URL to open
-         * @description Start the mailbox consent (read-only mail access, offline): returns the URL to open in a browser. After the user approves, the return page stores the mailbox and links back to `origin` (default: the dashboard). The URL works once, within 15 minutes. Connecting the same mailbox again renews its connection.
+         * @description Start the mailbox consent (read-only mail access, offline): returns the URL to open in a browser. After the user approves, the return page names the business and the mailbox and asks to confirm; the confirmation stores the mailbox and links back to `origin` (default: the dashboard). The URL works once, within 15 minutes. Connecting the same mailbox again renews its connection.
          */
         post: operations["mailboxConnectStart"];
         delete?: never;
@@ -2027,7 +2027,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting Upwork (freelance marketplace); returns the consent URL
-         * @description Start the Upwork consent: returns the URL to open in a browser. After the user approves, the return page connects every Upwork organization the user can see as a statement account (marketListAccounts) and links back to `origin` (default: the dashboard). The URL works once, within 15 minutes. Connecting again renews the connection and keeps the account ids.
+         * @description Start the Upwork consent: returns the URL to open in a browser. After the user approves, the return page names the business and the organizations and asks to confirm; the confirmation connects every Upwork organization the user can see as a statement account (marketListAccounts) and links back to `origin` (default: the dashboard). The URL works once, within 15 minutes. Connecting again renews the connection and keeps the account ids.
          */
         post: operations["marketConnectStart"];
         delete?: never;
@@ -2573,7 +2573,7 @@ export interface paths {
         put?: never;
         /**
          * Email a month's package (a ZIP link) to the accountant
-         * @description To the recipients given, else the statements automation's. The email says which accounts are in and which are missing, with a capability link to the ZIP; it goes through the outbox, so an SMTP outage delays it but loses nothing. Records the send on each statement of the month (statementsList shows it).
+         * @description To the recipients given, else the statements automation's. The email says which accounts are in and which are missing, with a capability link to the ZIP; it goes through the outbox, so an SMTP outage delays it but loses nothing. Records the send on each statement of the month: statementsList shows it sending, then sent, or failed with the reason once a message finally failed.
          */
         post: operations["statementsSend"];
         delete?: never;
@@ -2593,7 +2593,7 @@ export interface paths {
         put?: never;
         /**
          * One ZIP of a month's statements (all accounts or one)
-         * @description Entries are <account>/<month>/<file> for every ready statement of the month; a month with none still makes a ZIP, with a README of what was looked for. Returns the download link once the ZIP is stored; long ones belong on {direct_url}/statementsZip.
+         * @description Entries are <account>/<month>/<file> for every ready statement of the month; a month with none still makes a ZIP, with a README of what was looked for. Returns the download link once the ZIP is stored; the link works for 7 days (expiresAt), then answers 410 and the ZIP is deleted. Long ones belong on {direct_url}/statementsZip.
          */
         post: operations["statementsZip"];
         delete?: never;
@@ -4568,6 +4568,8 @@ export interface operations {
                             fileName: string;
                             /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When the link stops working (410) and the ZIP is deleted: 7 days after it was made. */
+                            expiresAt: string;
                             /** @description Size of the file in bytes. */
                             size: number;
                             /** @description How many files the ZIP holds. */
@@ -7507,6 +7509,13 @@ export interface operations {
                                 messageIds: string[];
                                 /** @description What was looked for and not found (named in the README inside the ZIP). */
                                 missing: string[];
+                                /**
+                                 * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                 * @enum {string}
+                                 */
+                                status: "sending" | "sent" | "failed";
+                                /** @description Why the mailing failed, naming the recipients; null otherwise. */
+                                reason: string | null;
                             } | null;
                             import: {
                                 /** @description Identifier of the mailbox import (mailboxImportStart). */
@@ -7689,6 +7698,13 @@ export interface operations {
                                     messageIds: string[];
                                     /** @description What was looked for and not found (named in the README inside the ZIP). */
                                     missing: string[];
+                                    /**
+                                     * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                     * @enum {string}
+                                     */
+                                    status: "sending" | "sent" | "failed";
+                                    /** @description Why the mailing failed, naming the recipients; null otherwise. */
+                                    reason: string | null;
                                 } | null;
                                 import: {
                                     /** @description Identifier of the mailbox import (mailboxImportStart). */
@@ -7877,6 +7893,13 @@ export interface operations {
                                     messageIds: string[];
                                     /** @description What was looked for and not found (named in the README inside the ZIP). */
                                     missing: string[];
+                                    /**
+                                     * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                     * @enum {string}
+                                     */
+                                    status: "sending" | "sent" | "failed";
+                                    /** @description Why the mailing failed, naming the recipients; null otherwise. */
+                                    reason: string | null;
                                 } | null;
                                 import: {
                                     /** @description Identifier of the mailbox import (mailboxImportStart). */
@@ -9142,7 +9165,32 @@ export interface operations {
                                 url: string;
                             }[];
                             send: {
-                                [key: string]: unknown;
+                                /**
+                                 * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                 * @enum {string}
+                                 */
+                                status: "sending" | "sent" | "failed";
+                                /** @description Why the send failed, naming the recipients; null otherwise. */
+                                reason: string | null;
+                                /** @description When it happened (ISO 8601, UTC). */
+                                at: string;
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
+                                to: string[];
+                                /** @description Recipients whose message finally failed or could not be sent. */
+                                failed: {
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                }[];
+                                zipFileId: string;
+                                /** @description The accounts it covers. */
+                                accounts: string[];
+                                /** @description What was looked for and not found (named in the README inside the ZIP). */
+                                missing: string[];
+                                messageIds: string[];
+                                /** @description Identifier of the run. */
+                                runId?: string;
                             } | null;
                             /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
@@ -9670,7 +9718,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Origin of the app to return to after the consent, e.g. https://app.example.com (default: the dashboard). */
+                    /** @description Origin of the app to return to after the consent: the dashboard's (the default) or one of ALLOWED_ORIGINS; any other is refused. */
                     origin?: string;
                     /**
                      * @description Screen the return page links back to: employees (default) or integrations.
@@ -15493,7 +15541,32 @@ export interface operations {
                                 url: string;
                             }[];
                             send: {
-                                [key: string]: unknown;
+                                /**
+                                 * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                 * @enum {string}
+                                 */
+                                status: "sending" | "sent" | "failed";
+                                /** @description Why the send failed, naming the recipients; null otherwise. */
+                                reason: string | null;
+                                /** @description When it happened (ISO 8601, UTC). */
+                                at: string;
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
+                                to: string[];
+                                /** @description Recipients whose message finally failed or could not be sent. */
+                                failed: {
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                }[];
+                                zipFileId: string;
+                                /** @description The accounts it covers. */
+                                accounts: string[];
+                                /** @description What was looked for and not found (named in the README inside the ZIP). */
+                                missing: string[];
+                                messageIds: string[];
+                                /** @description Identifier of the run. */
+                                runId?: string;
                             } | null;
                             /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
@@ -16264,7 +16337,32 @@ export interface operations {
                                 url: string;
                             }[];
                             send: {
-                                [key: string]: unknown;
+                                /**
+                                 * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                 * @enum {string}
+                                 */
+                                status: "sending" | "sent" | "failed";
+                                /** @description Why the send failed, naming the recipients; null otherwise. */
+                                reason: string | null;
+                                /** @description When it happened (ISO 8601, UTC). */
+                                at: string;
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
+                                to: string[];
+                                /** @description Recipients whose message finally failed or could not be sent. */
+                                failed: {
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                }[];
+                                zipFileId: string;
+                                /** @description The accounts it covers. */
+                                accounts: string[];
+                                /** @description What was looked for and not found (named in the README inside the ZIP). */
+                                missing: string[];
+                                messageIds: string[];
+                                /** @description Identifier of the run. */
+                                runId?: string;
                             } | null;
                             /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
@@ -22053,7 +22151,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Origin of the app to return to after the consent, e.g. https://app.example.com (default: the dashboard). */
+                    /** @description Origin of the app to return to after the consent: the dashboard's (the default) or one of ALLOWED_ORIGINS; any other is refused. */
                     origin?: string;
                 };
             };
@@ -24438,7 +24536,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Origin of the app to return to after the consent, e.g. https://app.example.com (default: the dashboard). */
+                    /** @description Origin of the app to return to after the consent: the dashboard's (the default) or one of ALLOWED_ORIGINS; any other is refused. */
                     origin?: string;
                 };
             };
@@ -25068,7 +25166,32 @@ export interface operations {
                                 url: string;
                             }[];
                             send: {
-                                [key: string]: unknown;
+                                /**
+                                 * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                 * @enum {string}
+                                 */
+                                status: "sending" | "sent" | "failed";
+                                /** @description Why the send failed, naming the recipients; null otherwise. */
+                                reason: string | null;
+                                /** @description When it happened (ISO 8601, UTC). */
+                                at: string;
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
+                                to: string[];
+                                /** @description Recipients whose message finally failed or could not be sent. */
+                                failed: {
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                }[];
+                                zipFileId: string;
+                                /** @description The accounts it covers. */
+                                accounts: string[];
+                                /** @description What was looked for and not found (named in the README inside the ZIP). */
+                                missing: string[];
+                                messageIds: string[];
+                                /** @description Identifier of the run. */
+                                runId?: string;
                             } | null;
                             /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
@@ -30523,7 +30646,32 @@ export interface operations {
                                     url: string;
                                 }[];
                                 send: {
-                                    [key: string]: unknown;
+                                    /**
+                                     * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                     * @enum {string}
+                                     */
+                                    status: "sending" | "sent" | "failed";
+                                    /** @description Why the send failed, naming the recipients; null otherwise. */
+                                    reason: string | null;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string[];
+                                    /** @description Recipients whose message finally failed or could not be sent. */
+                                    failed: {
+                                        /** @description Recipient: an email address or a phone number in E.164 form. */
+                                        to: string;
+                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        reason: string;
+                                    }[];
+                                    zipFileId: string;
+                                    /** @description The accounts it covers. */
+                                    accounts: string[];
+                                    /** @description What was looked for and not found (named in the README inside the ZIP). */
+                                    missing: string[];
+                                    messageIds: string[];
+                                    /** @description Identifier of the run. */
+                                    runId?: string;
                                 } | null;
                                 /** @description When it was requested (ISO 8601, UTC). */
                                 requestedAt: string;
@@ -30691,7 +30839,32 @@ export interface operations {
                                     url: string;
                                 }[];
                                 send: {
-                                    [key: string]: unknown;
+                                    /**
+                                     * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                     * @enum {string}
+                                     */
+                                    status: "sending" | "sent" | "failed";
+                                    /** @description Why the send failed, naming the recipients; null otherwise. */
+                                    reason: string | null;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string[];
+                                    /** @description Recipients whose message finally failed or could not be sent. */
+                                    failed: {
+                                        /** @description Recipient: an email address or a phone number in E.164 form. */
+                                        to: string;
+                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        reason: string;
+                                    }[];
+                                    zipFileId: string;
+                                    /** @description The accounts it covers. */
+                                    accounts: string[];
+                                    /** @description What was looked for and not found (named in the README inside the ZIP). */
+                                    missing: string[];
+                                    messageIds: string[];
+                                    /** @description Identifier of the run. */
+                                    runId?: string;
                                 } | null;
                                 /** @description When it was requested (ISO 8601, UTC). */
                                 requestedAt: string;
@@ -30813,7 +30986,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The closed month, YYYY-MM. */
+                    /** @description The closed month, YYYY-MM (2000-01 or later). */
                     month: string;
                     /** @description Email addresses; omit for the statements automation's recipients. */
                     recipients?: string[];
@@ -30843,6 +31016,8 @@ export interface operations {
                             to: string[];
                             /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When the link stops working: 7 days after the ZIP was made. */
+                            expiresAt: string;
                             /** @description The accounts it covers. */
                             accounts: string[];
                             /** @description What was looked for and not found (named in the README inside the ZIP). */
@@ -30963,7 +31138,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The closed month, YYYY-MM. */
+                    /** @description The closed month, YYYY-MM (2000-01 or later). */
                     month: string;
                     /** @description Only this statement account; omit for all. */
                     accountId?: string;
@@ -30993,6 +31168,8 @@ export interface operations {
                             fileName: string;
                             /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When the link stops working (410) and the ZIP is deleted: 7 days after it was made. */
+                            expiresAt: string;
                             /** @description Size of the file in bytes. */
                             size: number;
                             /** @description How many files the ZIP holds. */
@@ -34206,7 +34383,32 @@ export interface operations {
                                 url: string;
                             }[];
                             send: {
-                                [key: string]: unknown;
+                                /**
+                                 * @description sending until every message is final; sent once all were delivered; failed when one was not.
+                                 * @enum {string}
+                                 */
+                                status: "sending" | "sent" | "failed";
+                                /** @description Why the send failed, naming the recipients; null otherwise. */
+                                reason: string | null;
+                                /** @description When it happened (ISO 8601, UTC). */
+                                at: string;
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
+                                to: string[];
+                                /** @description Recipients whose message finally failed or could not be sent. */
+                                failed: {
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                }[];
+                                zipFileId: string;
+                                /** @description The accounts it covers. */
+                                accounts: string[];
+                                /** @description What was looked for and not found (named in the README inside the ZIP). */
+                                missing: string[];
+                                messageIds: string[];
+                                /** @description Identifier of the run. */
+                                runId?: string;
                             } | null;
                             /** @description When it was requested (ISO 8601, UTC). */
                             requestedAt: string;
