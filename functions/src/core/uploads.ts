@@ -153,3 +153,24 @@ export async function finishUpload(ctx: Ctx, fileId: string): Promise<void> {
     ctx.logger.warn('could not remove a used upload', { fileId, error: String(e) });
   }
 }
+
+/**
+ * A file field that takes either the file inline (fileName, mimeType, dataBase64) or `fileId` from createUploadUrl,
+ * resolved to the inline shape. `prefix` names the fields in refusals (`proof.` for markPaid's proof).
+ */
+export async function inlineOrUploaded(
+  ctx: Ctx,
+  given: { fileName?: string; mimeType?: string; dataBase64?: string; fileId?: string },
+  purpose: string,
+  prefix = '',
+): Promise<{ fileName: string; mimeType: string; dataBase64: string }> {
+  if (given.fileId) {
+    if (given.dataBase64 !== undefined) throw invalid(`${prefix}fileId`, 'send fileId or dataBase64, not both');
+    const up = await takeUpload(ctx, given.fileId, `${prefix}fileId`, purpose);
+    return { ...up, fileName: given.fileName ?? up.fileName };
+  }
+  if (given.dataBase64 === undefined) throw invalid(`${prefix}dataBase64`, 'is required (or fileId from createUploadUrl)');
+  if (given.fileName === undefined) throw invalid(`${prefix}fileName`, 'is required with dataBase64');
+  if (given.mimeType === undefined) throw invalid(`${prefix}mimeType`, 'is required with dataBase64');
+  return { fileName: given.fileName, mimeType: given.mimeType, dataBase64: given.dataBase64 };
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input, month } from '../../core/schema.ts';
 import { invalid } from '../../core/errors.ts';
+import { pastMonth } from '../../domain/months.ts';
 import { buildAccZip } from '../../domain/accountant/accZip.ts';
 import { accPackageEmail, ATTACH_ZIP_UNDER_BYTES } from '../../domain/accountant/monthPackage.ts';
 import { businessPath, profileOf } from '../../domain/business.ts';
@@ -34,6 +35,7 @@ export default defineOperation({
     messageIds: z.array(z.string()),
   }),
   async run({ from, to, recipients }, ctx) {
+    for (const [field, v] of [['from', from], ['to', to]] as const) pastMonth(v, ctx.clock.now(), field);
     if (from > to) throw invalid('from', `${from} is after to (${to})`);
     const { businessId } = ctx.caller;
     const rcpt = [...new Set(recipients)];

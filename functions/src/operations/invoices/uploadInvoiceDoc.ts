@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { base64, fileName, bool, id, input, LIMITS, text, multilineText } from '../../core/schema.ts';
-import { finishUpload, takeUpload } from '../../core/uploads.ts';
-import type { Ctx } from '../../core/context.ts';
-import { ApiError, invalid, isApiError, notFound } from '../../core/errors.ts';
+import { finishUpload, inlineOrUploaded } from '../../core/uploads.ts';
+import { ApiError, isApiError, notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
@@ -23,19 +22,6 @@ import {
   UPLOAD_MAX_BYTES,
   type Settled,
 } from '../../domain/invoices/invoiceDocs.ts';
-
-/** The file as checkUpload takes it: inline (dataBase64), or an upload by URL (fileId). */
-async function fileOf(input: { fileName?: string; mimeType?: string; dataBase64?: string; fileId?: string }, ctx: Ctx) {
-  if (input.fileId) {
-    if (input.dataBase64 !== undefined) throw invalid('fileId', 'send fileId or dataBase64, not both');
-    const up = await takeUpload(ctx, input.fileId, 'fileId', 'invoice');
-    return { ...up, fileName: input.fileName ?? up.fileName };
-  }
-  if (input.dataBase64 === undefined) throw invalid('dataBase64', 'is required (or fileId from createUploadUrl)');
-  if (input.fileName === undefined) throw invalid('fileName', 'is required with dataBase64');
-  if (input.mimeType === undefined) throw invalid('mimeType', 'is required with dataBase64');
-  return { fileName: input.fileName, mimeType: input.mimeType, dataBase64: input.dataBase64 };
-}
 
 const skippedSchema = z.object({
   skipped: z.literal(true),
@@ -68,7 +54,7 @@ export default defineOperation({
   output: z.discriminatedUnion('skipped', [invoiceViewSchema.extend({ skipped: z.literal(false) }), skippedSchema]),
   async run(input, ctx) {
     const { businessId } = ctx.caller;
-    const file = await checkUpload(await fileOf(input, ctx));
+    const file = await checkUpload(await inlineOrUploaded(ctx, input, 'invoice'));
     // A file PUT to an upload URL is used up once this call stores (or skips) the document.
     const usedUp = async () => input.fileId && finishUpload(ctx, input.fileId);
     const sha256 = sha256Bytes(file.bytes);

@@ -5,8 +5,7 @@ import { base64, fileName, id, input, LIMITS, text } from '../../core/schema.ts'
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { pdfRefusal } from '../../core/pdfInflation.ts';
-import { finishUpload, takeUpload } from '../../core/uploads.ts';
-import type { Ctx } from '../../core/context.ts';
+import { finishUpload, inlineOrUploaded } from '../../core/uploads.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { paymentPaidMessages, businessContact, supplierLang } from '../../domain/payments/paymentMessages.ts';
@@ -23,19 +22,6 @@ function assertPayable(p: PaymentRecord) {
   if (p.openAmount && p.amountAgorot === 0) {
     throw precondition('amountAgorot: this open-amount payment has no amount yet; wait for the supplier to fill it, or set it with updatePaymentSettings');
   }
-}
-
-/** The proof as checkProof takes it: inline (dataBase64), or an upload by URL (fileId). */
-async function proofOf(proof: { fileName?: string; mimeType?: string; dataBase64?: string; fileId?: string }, ctx: Ctx) {
-  if (proof.fileId) {
-    if (proof.dataBase64 !== undefined) throw invalid('proof.fileId', 'send fileId or dataBase64, not both');
-    const up = await takeUpload(ctx, proof.fileId, 'proof.fileId', 'proof');
-    return { ...up, fileName: proof.fileName ?? up.fileName };
-  }
-  if (proof.dataBase64 === undefined) throw invalid('proof.dataBase64', 'is required (or fileId from createUploadUrl)');
-  if (proof.fileName === undefined) throw invalid('proof.fileName', 'is required with dataBase64');
-  if (proof.mimeType === undefined) throw invalid('proof.mimeType', 'is required with dataBase64');
-  return { fileName: proof.fileName, mimeType: proof.mimeType, dataBase64: proof.dataBase64 };
 }
 
 /** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB, a PDF within the inflation caps. */
@@ -74,7 +60,7 @@ export default defineOperation({
   output: paymentViewSchema,
   async run({ paymentId, proof }, ctx) {
     const { businessId } = ctx.caller;
-    const file = proof ? await checkProof(await proofOf(proof, ctx)) : null;
+    const file = proof ? await checkProof(await inlineOrUploaded(ctx, proof, 'proof', 'proof.')) : null;
     // Fail fast before storing a file that could not be used; the transaction checks again.
     const current = await getPayment(ctx.store, businessId, paymentId);
     assertAllowed('markPaid', current.status);

@@ -19,7 +19,7 @@ const OUTPUT_KEYWORDS = new Set(['type', 'properties', 'items', 'prefixItems', '
 /** What an input schema drops: enforced by the server, and said in its refusals. */
 const INPUT_DROPPED = new Set(['maxLength', 'minLength', 'pattern', 'propertyNames', 'maxItems', 'minItems']);
 /** Longest field description kept for a tool's input. */
-export const FIELD_DESCRIPTION_MAX = 60;
+export const FIELD_DESCRIPTION_MAX = 36;
 
 /** The first sentence, at most `max` characters (cut at a word, with an ellipsis). */
 export function shortText(text: string, max: number): string {
