@@ -6,7 +6,8 @@ import { jsonSchemaOf, type Schema } from '../openapi/jsonSchema.ts';
  * first question, so the tools carry the shape of every field and the OpenAPI keeps the prose and
  * the bounds (docs/decisions.md, "MCP clients and toolsets"):
  * - inputs keep types, enums, required fields, defaults, formats and a one-sentence description
- *   per field; lengths and patterns are checked by the server, whose refusal names the field;
+ *   per field; lengths, patterns and numeric bounds are checked by the server, whose refusal names
+ *   the field;
  * - outputs keep every field with its type (strings left open), and nothing else; the OpenAPI has
  *   their enum values, bounds and descriptions.
  */
@@ -16,10 +17,10 @@ const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== nul
 
 /** What an output schema keeps: enough to read and validate a result. */
 const OUTPUT_KEYWORDS = new Set(['type', 'properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'const', 'additionalProperties']);
-/** What an input schema drops: enforced by the server, and said in its refusals. */
-const INPUT_DROPPED = new Set(['maxLength', 'minLength', 'pattern', 'propertyNames', 'maxItems', 'minItems']);
+/** What an input schema drops: enforced by the server, whose refusal names the field and the bound. */
+const INPUT_DROPPED = new Set(['maxLength', 'minLength', 'pattern', 'propertyNames', 'maxItems', 'minItems', 'minimum', 'maximum']);
 /** Longest field description kept for a tool's input. */
-export const FIELD_DESCRIPTION_MAX = 36;
+export const FIELD_DESCRIPTION_MAX = 33;
 
 /** The first sentence, at most `max` characters (cut at a word, with an ellipsis). */
 export function shortText(text: string, max: number): string {
