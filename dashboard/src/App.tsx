@@ -34,6 +34,7 @@ const router = createBrowserRouter([
     hydrateFallbackElement: null,
     children: [
       { path: '/invite', lazy: lazy(() => import('./routes/Invite.tsx')) },
+      { path: '/invite/:token', lazy: lazy(() => import('./routes/Invite.tsx')) },
       {
         element: <Outlet />,
         handle: { business: true },

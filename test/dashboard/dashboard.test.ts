@@ -193,9 +193,9 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
     await page.getByLabel('דוא"ל להזמנה').fill('accountant@example.com');
     await page.getByRole('button', { name: 'שליחת הזמנה' }).click();
     await page.getByText('accountant@example.com').waitFor();
-    const text = await mailTo(env, 'accountant@example.com', /invite\?token=/);
-    const url = /(http\S+\/invite\?token=[A-Za-z0-9_-]+)/.exec(text)![1];
-    assert.ok(url.startsWith(env.origin + '/invite?'), url);
+    const text = await mailTo(env, 'accountant@example.com', /\/invite\/[A-Za-z0-9_-]+/);
+    const url = /(http\S+\/invite\/[A-Za-z0-9_-]+)/.exec(text)![1];
+    assert.ok(url.startsWith(env.origin + '/invite/'), url);
     const invitee = await env.context();
     problems.push(invitee.problems);
     await env.signIn(invitee.page, 'accountant@example.com', url.slice(env.origin.length));

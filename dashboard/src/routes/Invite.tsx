@@ -1,4 +1,4 @@
-import { useSearchParams, Link } from 'react-router';
+import { useParams, useSearchParams, Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Skeleton, Stack, Text } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
@@ -12,7 +12,8 @@ import { ApiError } from '../api/client.ts';
 export default function Invite() {
   const { m, fill, date } = useI18n();
   const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  // The invite email links /invite/<token> (core/links.ts); /invite?token= is kept for older emails.
+  const token = useParams().token ?? params.get('token') ?? '';
   const { state, setBusinessId, signOut } = useAuth();
   const qc = useQueryClient();
   const preview = useApi('invitePreview', { token }, { enabled: token !== '', retry: false });
