@@ -34,19 +34,19 @@ test('an invite token is never written in clear: after delivery and redaction it
   // Staged: the stored message holds a placeholder, the link's token is sealed apart.
   const [pending] = (await h.app.services.store.query({ collection: `businesses/${h.owner.businessId}/outbox` })).map((d) => d.data as unknown as OutboxRecord);
   assert.equal(pending.status, 'pending');
-  assert.match((pending.message as { text: string }).text, /token=\{\{sealed:0\}\}/);
+  assert.match((pending.message as { text: string }).text, /\/invite\/\{\{sealed:0\}\}/);
   assert.match(String(pending.sealedSecrets), /^v1\./);
 
   await h.app.queue!.drain();
   const [mail] = await smtp.waitFor(1);
-  const token = /token=([A-Za-z0-9_-]{43})/.exec(mailText(mail.raw))?.[1];
+  const token = /\/invite\/([A-Za-z0-9_-]{43})/.exec(mailText(mail.raw))?.[1];
   assert.ok(token, 'the email carried the working link');
   assert.doesNotMatch(mailText(mail.raw), /\{\{sealed/, 'the recipient never sees a placeholder');
 
   const [rec] = (await h.app.services.store.query({ collection: `businesses/${h.owner.businessId}/outbox` })).map((d) => d.data as unknown as OutboxRecord);
   assert.equal(rec.status, 'delivered');
   assert.equal(rec.sealedSecrets, undefined, 'the sealed link is dropped once the message is final');
-  assert.match((rec.message as { text: string }).text, /token=\[link removed after delivery\]/);
+  assert.match((rec.message as { text: string }).text, /\/invite\/\[link removed after delivery\]/);
 
   const files = storeFiles(h.config.dataDir);
   assert.ok(files.some((f) => f.name === 'store.sqlite-wal'), 'the WAL is there to be searched');
