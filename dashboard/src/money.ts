@@ -13,12 +13,19 @@ export function parseAgorot(input: string): number | null {
 /** The amount as typed in an input ("1250.50"), for editing an existing value. */
 export const agorotToInput = (agorot: number) => `${Math.trunc(agorot / 100)}.${String(agorot % 100).padStart(2, '0')}`;
 
-/** Israel's VAT rate, as the supplier page computes it (surfaces/pages/views.ts). */
+/** Israel's VAT rate, as the supplier page computes it. */
 export const VAT_PERCENT = 18;
 
-/** The VAT the supplier page shows: the part of an amount that includes VAT, or the VAT added on top. */
-export function vatOf(agorot: number, included: boolean): { vat: number; total: number } {
+/**
+ * The VAT the supplier page shows (functions/src/domain/vat.ts): the part of an amount that includes VAT,
+ * the VAT added on top, or none (noVat: a supplier abroad, an exempt dealer). `total` is what is paid.
+ */
+export function vatOf(agorot: number, included: boolean, noVat = false): { vat: number; total: number } {
+  if (noVat) return { vat: 0, total: agorot };
   if (included) return { vat: Math.round((agorot * VAT_PERCENT) / (100 + VAT_PERCENT)), total: agorot };
   const vat = Math.round((agorot * VAT_PERCENT) / 100);
   return { vat, total: agorot + vat };
 }
+
+/** The currencies no Israeli VAT applies to by default: the supplier is abroad (as the API defaults noVat). */
+export const NO_VAT_CURRENCIES: readonly string[] = ['USD', 'EUR'];

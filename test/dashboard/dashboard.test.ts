@@ -86,6 +86,16 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
     const preview = page.getByTestId('preview');
     await preview.getByText('1,250.50').waitFor();
     assert.match(await preview.textContent() ?? '', /190\.75/, 'VAT of an amount that includes it: 125050 × 18/118');
+    // Before VAT: the figure is what will be paid (₪1,475.59), as the supplier's page shows it.
+    await page.getByRole('switch', { name: 'כולל מע"מ' }).uncheck({ force: true });
+    await preview.getByText('1,475.59').waitFor();
+    // In dollars no Israeli VAT applies by default: no VAT line, the amount is the figure.
+    await page.getByText('USD', { exact: true }).click();
+    await preview.getByText('ללא מע"מ').waitFor();
+    assert.doesNotMatch(await preview.textContent() ?? '', /225\.09|1,475\.59/);
+    await page.getByText('ILS', { exact: true }).click();
+    await page.getByRole('switch', { name: 'כולל מע"מ' }).check({ force: true });
+    await preview.getByText('190.75').waitFor();
     await page.getByRole('button', { name: 'יצירה ושליחה' }).click();
     await page.waitForURL(/\/payments\/(?!new$)[^/]+$/);
     paymentId = new URL(page.url()).pathname.split('/').pop()!;

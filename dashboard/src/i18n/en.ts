@@ -88,7 +88,7 @@ export const en: Strings<Messages> = {
     wrongEmailBody: 'The invite went to {invited} and you are signed in as {email}. Sign out and sign in with the invited address.',
     missing: 'The link has no invite code.',
   },
-  money: { amount: 'Amount', currency: 'Currency', invalid: 'Not an amount: write a number such as 1,250.50', vatIncluded: 'VAT included', vatExcluded: 'Before VAT', vatLine: 'VAT ({rate}%)', totalWithVat: 'Total to pay' },
+  money: { amount: 'Amount', currency: 'Currency', invalid: 'Not an amount: write a number such as 1,250.50', vatIncluded: 'VAT included', vatExcluded: 'Before VAT', vatLine: 'VAT ({rate}%)', totalWithVat: 'Total to pay', noVat: 'No VAT', noVatHint: 'A supplier abroad or an exempt dealer: the amount is all that is paid', noVatLine: 'No VAT', withVat: 'including VAT of {vat} ({net} before VAT)' },
   status: { sent: 'Sent', awaiting_invoice: 'Awaiting invoice', ready: 'Ready to pay', paid: 'Paid', canceled: 'Canceled' },
   home: {
     title: 'What needs you',

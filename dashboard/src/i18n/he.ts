@@ -84,7 +84,7 @@ export const he = {
     wrongEmailBody: 'ההזמנה נשלחה אל {invited}, ואתם מחוברים בתור {email}. צאו והיכנסו בכתובת שהוזמנה.',
     missing: 'בקישור חסר הקוד של ההזמנה.',
   },
-  money: { amount: 'סכום', currency: 'מטבע', invalid: 'סכום לא תקין: כתבו מספר כמו 1,250.50', vatIncluded: 'כולל מע"מ', vatExcluded: 'לפני מע"מ', vatLine: 'מע"מ ({rate}%)', totalWithVat: 'סה"כ לתשלום' },
+  money: { amount: 'סכום', currency: 'מטבע', invalid: 'סכום לא תקין: כתבו מספר כמו 1,250.50', vatIncluded: 'כולל מע"מ', vatExcluded: 'לפני מע"מ', vatLine: 'מע"מ ({rate}%)', totalWithVat: 'סה"כ לתשלום', noVat: 'ללא מע"מ', noVatHint: 'ספק בחו"ל או עוסק פטור: הסכום הוא כל מה שמשולם', noVatLine: 'ללא מע"מ', withVat: 'כולל מע"מ של {vat} ({net} לפני מע"מ)' },
   status: { sent: 'נשלח', awaiting_invoice: 'ממתין לחשבונית', ready: 'מוכן לתשלום', paid: 'שולם', canceled: 'בוטל' },
   home: {
     title: 'מה מחכה לכם',

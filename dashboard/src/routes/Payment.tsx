@@ -5,6 +5,7 @@ import { useI18n } from '../i18n/i18n.tsx';
 import { fileToBase64, useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
+import { VatNote } from '../ui/Amount.tsx';
 import { MoneyInput } from '../ui/MoneyInput.tsx';
 import { StatusBadge } from './shared.tsx';
 import { agorotToInput, parseAgorot } from '../money.ts';
@@ -76,9 +77,9 @@ export default function Payment() {
         <Card withBorder>
           <Stack gap="xs">
             <Text fw={700} size="xl">
-              {p.openAmount && !p.amountAgorot ? m.newPayment.openAmount : <Money agorot={p.amountAgorot} currency={p.currency} />}
+              {p.openAmount && !p.amountAgorot ? m.newPayment.openAmount : <Money agorot={p.totalAgorot} currency={p.currency} />}
             </Text>
-            <Text size="sm">{p.vatIncluded ? m.money.vatIncluded : m.money.vatExcluded}</Text>
+            {p.amountAgorot > 0 && <VatNote agorot={p.amountAgorot} currency={p.currency} vatIncluded={p.vatIncluded} noVat={p.noVat} />}
             <Text className="wrap-anywhere">{p.description}</Text>
             <Text size="sm" c="dimmed">
               {fill(m.payment.timeline, { created: date(p.createdAt, true) })}

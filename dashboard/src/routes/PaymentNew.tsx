@@ -5,7 +5,8 @@ import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, Money, PageTitle } from '../ui/common.tsx';
 import { MoneyInput } from '../ui/MoneyInput.tsx';
-import { parseAgorot, vatOf, VAT_PERCENT } from '../money.ts';
+import { NO_VAT_CURRENCIES, parseAgorot, vatOf } from '../money.ts';
+import { VatNote } from '../ui/Amount.tsx';
 
 type Currency = 'ILS' | 'USD' | 'EUR';
 
@@ -14,13 +15,14 @@ export default function PaymentNew() {
   const navigate = useNavigate();
   const me = useApi('myBusinesses', {}, { staleTime: 60_000 });
   const create = useApiMutation('createPayment', ['paymentsList', 'attention', 'suppliersList']);
-  const [f, setF] = useState({ supplierName: '', supplierPhone: '', supplierEmail: '', description: '', amount: '', currency: 'ILS' as Currency, vatIncluded: true, openAmount: false, invoiceRequired: true, bank: true, bit: false, channel: 'auto' as 'auto' | 'link' });
+  const [f, setF] = useState({ supplierName: '', supplierPhone: '', supplierEmail: '', description: '', amount: '', currency: 'ILS' as Currency, vatIncluded: true, noVat: null as boolean | null, openAmount: false, invoiceRequired: true, bank: true, bit: false, channel: 'auto' as 'auto' | 'link' });
   const set = <K extends keyof typeof f>(k: K, v: (typeof f)[K]) => setF((o) => ({ ...o, [k]: v }));
   const agorot = parseAgorot(f.amount);
   const amountOk = f.openAmount ? f.amount.trim() === '' || agorot !== null : agorot !== null && agorot > 0;
   const contactOk = f.channel === 'link' || f.supplierPhone.trim() !== '' || f.supplierEmail.trim() !== '';
   const business = me.data?.items[0]?.businessName ?? '';
-  const vat = agorot ? vatOf(agorot, f.vatIncluded) : null;
+  // Until the owner says, no VAT applies to USD and EUR (the supplier is abroad), as the API defaults it.
+  const noVat = f.noVat ?? NO_VAT_CURRENCIES.includes(f.currency);
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -32,6 +34,8 @@ export default function PaymentNew() {
         amountAgorot: agorot ?? 0,
         currency: f.currency,
         vatIncluded: f.vatIncluded,
+        // Sent only when chosen, so that the API's default (currency, exempt supplier card) applies otherwise.
+        ...(f.noVat !== null ? { noVat: f.noVat } : {}),
         openAmount: f.openAmount,
         invoiceRequired: f.invoiceRequired,
         payMethods: [...(f.bank ? ['bank' as const] : []), ...(f.bit ? ['bit' as const] : [])],
@@ -65,7 +69,8 @@ export default function PaymentNew() {
                   <SegmentedControl aria-labelledby="currency-label" value={f.currency} onChange={(v) => set('currency', v as Currency)} data={['ILS', 'USD', 'EUR']} />
                 </Stack>
               </Group>
-              <Switch label={m.money.vatIncluded} checked={f.vatIncluded} onChange={(e) => set('vatIncluded', e.currentTarget.checked)} />
+              <Switch label={m.money.noVat} description={m.money.noVatHint} checked={noVat} onChange={(e) => set('noVat', e.currentTarget.checked)} />
+              {!noVat && <Switch label={m.money.vatIncluded} checked={f.vatIncluded} onChange={(e) => set('vatIncluded', e.currentTarget.checked)} />}
               <Switch label={m.newPayment.openAmount} checked={f.openAmount} onChange={(e) => set('openAmount', e.currentTarget.checked)} />
               <Switch label={m.newPayment.invoiceRequired} checked={f.invoiceRequired} onChange={(e) => set('invoiceRequired', e.currentTarget.checked)} />
               <Checkbox.Group label={m.newPayment.payMethods} value={[...(f.bank ? ['bank'] : []), ...(f.bit ? ['bit'] : [])]} onChange={(v) => setF((o) => ({ ...o, bank: v.includes('bank'), bit: v.includes('bit') }))}>
@@ -103,17 +108,9 @@ export default function PaymentNew() {
                 {agorot ? (
                   <>
                     <Text fw={700} size="xl">
-                      <Money agorot={agorot} currency={f.currency} />
+                      <Money agorot={vatOf(agorot, f.vatIncluded, noVat).total} currency={f.currency} />
                     </Text>
-                    <Text size="sm" c="dimmed">
-                      {f.vatIncluded ? m.money.vatIncluded : m.money.vatExcluded} · {fill(m.money.vatLine, { rate: VAT_PERCENT })}: <Money agorot={vat!.vat} currency={f.currency} />
-                      {!f.vatIncluded && (
-                        <>
-                          {' '}
-                          · {m.money.totalWithVat}: <Money agorot={vat!.total} currency={f.currency} />
-                        </>
-                      )}
-                    </Text>
+                    <VatNote agorot={agorot} currency={f.currency} vatIncluded={f.vatIncluded} noVat={noVat} />
                   </>
                 ) : (
                   <Text c="dimmed">{f.openAmount ? m.newPayment.openAmount : '—'}</Text>

@@ -46,7 +46,7 @@ export function PaymentCard({ p }: { p: PaymentRow }) {
           </Group>
         </Stack>
         <Stack gap={2} align="flex-end">
-          <Text fw={700}>{p.openAmount && p.amountAgorot === 0 ? '—' : <Money agorot={p.amountAgorot} currency={p.currency} />}</Text>
+          <Text fw={700}>{p.openAmount && p.amountAgorot === 0 ? '—' : <Money agorot={p.totalAgorot} currency={p.currency} />}</Text>
           <Text size="xs" c="dimmed">
             {date(p.createdAt)}
           </Text>

@@ -22,18 +22,20 @@ test('attention: ready payments are totalled per currency, a changed payout come
   const a1 = await createPayment(h, { channel: 'link', amountAgorot: 125_050, currency: 'ILS' });
   const a2 = await createPayment(h, { channel: 'link', amountAgorot: 1_000, currency: 'ILS' });
   const usd = await createPayment(h, { channel: 'link', amountAgorot: 5_000, currency: 'USD' });
+  // ₪100 plus VAT: the business will pay ₪118, and that is what the total counts.
+  const plusVat = await createPayment(h, { channel: 'link', amountAgorot: 10_000, currency: 'ILS', vatIncluded: false });
   await createPayment(h, { channel: 'link', amountAgorot: 777, currency: 'ILS' }); // still sent: not in the totals
-  for (const p of [a1, a2, usd]) await simulateSubmission(h, p.id);
+  for (const p of [a1, a2, usd, plusVat]) await simulateSubmission(h, p.id);
   await h.app.services.store.update(paymentsPath(h.owner.businessId, a2.id), { payoutChanged: true, payoutChange: { previous: '12-345-111', filed: '12-345-999' } });
   const a = await h.call('attention', {});
-  assert.equal(a.ready.count, 3);
-  assert.deepEqual(Object.fromEntries(a.ready.totals.map((t: { currency: string; amountAgorot: number }) => [t.currency, t.amountAgorot])), { ILS: 126_050, USD: 5_000 });
+  assert.equal(a.ready.count, 4);
+  assert.deepEqual(Object.fromEntries(a.ready.totals.map((t: { currency: string; amountAgorot: number }) => [t.currency, t.amountAgorot])), { ILS: 137_850, USD: 5_000 });
   assert.equal(a.ready.items[0].id, a2.id, 'the flagged payment is first');
   assert.deepEqual(a.flagged.map((p: { id: string }) => p.id), [a2.id]);
   // A paid payment drops out of both.
   await h.call('markPaid', { paymentId: a2.id });
   const after = await h.call('attention', {});
-  assert.equal(after.ready.count, 2);
+  assert.equal(after.ready.count, 3);
   assert.deepEqual(after.flagged, []);
 });
 

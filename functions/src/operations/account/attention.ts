@@ -19,7 +19,7 @@ export default defineOperation({
   group: 'account',
   summary: 'What needs the owner: ready payments, fraud flags, invoices, failed messages',
   description:
-    'The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total per currency over the first 200; ' +
+    'The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total to pay per currency, VAT included, over the first 200; ' +
     'payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision ' +
     '(unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.',
   flags: { readOnly: true },
@@ -46,7 +46,8 @@ export default defineOperation({
       listActivity.run(listActivity.input.parse({}), ctx),
     ]);
     const totals = new Map<string, number>();
-    for (const p of ready.items) if (!p.openAmount) totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.amountAgorot);
+    // What will be paid: VAT included (the figure the supplier's page names); an open amount counts once the supplier filled it.
+    for (const p of ready.items) if (p.totalAgorot > 0) totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.totalAgorot);
     const open = (p: { status: string }) => p.status !== 'paid' && p.status !== 'canceled';
     const flaggedOpen = [...flagged.items.filter(open), ...review.items.filter((p) => p.needsReview && !p.payoutChanged)];
     const waiting = invoices.items.filter((i) => i.readingStatus !== 'read' || i.duplicateOf || !i.supplierKey);
