@@ -483,7 +483,7 @@ export interface paths {
         put?: never;
         /**
          * Pause, resume or rename an automation; set the statements recipients
-         * @description Send only what changes. enabled: false pauses (a paused automation does nothing: no poll, no monthly run); a resumed mailbox automation imports mails arriving from then on. config applies to the statements automation (id system_statements): who gets the monthly package, and whether it is mailed only when every account synced.
+         * @description Send only what changes. enabled: false pauses (a paused automation does nothing: no poll, no monthly run); a resumed mailbox automation imports mails arriving from then on. config applies to the statements automation (id system_statements): who gets the monthly package, whether it is mailed only when every account synced, and whether the mail also links the accountant's ZIP of the month.
          */
         post: operations["automationUpdate"];
         delete?: never;
@@ -6811,6 +6811,8 @@ export interface operations {
                                 /** @description Email addresses the package is sent to. */
                                 recipients: string[];
                                 onlyWhenComplete: boolean;
+                                /** @description true: the month package also links the accountant's ZIP of the month. */
+                                includeAccountantZip: boolean;
                             } | {
                                 /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
@@ -7131,6 +7133,8 @@ export interface operations {
                                     /** @description Email addresses the package is sent to. */
                                     recipients: string[];
                                     onlyWhenComplete: boolean;
+                                    /** @description true: the month package also links the accountant's ZIP of the month. */
+                                    includeAccountantZip: boolean;
                                 } | {
                                     /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
@@ -7311,6 +7315,8 @@ export interface operations {
                                     /** @description Email addresses the package is sent to. */
                                     recipients: string[];
                                     onlyWhenComplete: boolean;
+                                    /** @description true: the month package also links the accountant's ZIP of the month. */
+                                    includeAccountantZip: boolean;
                                 } | {
                                     /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
@@ -7521,6 +7527,23 @@ export interface operations {
                                 messageIds: string[];
                                 /** @description What was looked for and not found (named in the README inside the ZIP). */
                                 missing: string[];
+                                /** @description The month's accountant ZIP the mail linked (includeAccountantZip); null otherwise. */
+                                accountantZip: {
+                                    /** @description Identifier of the stored file. */
+                                    fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
+                                    fileName: string;
+                                    /** @description Capability link to the ZIP; works until expiresAt. */
+                                    url: string;
+                                    /** @description When the link stops working and the ZIP is deleted (ISO 8601). */
+                                    expiresAt: string;
+                                    /** @description Bytes. */
+                                    size: number;
+                                    /** @description Files in the ZIP. */
+                                    entries: number;
+                                    /** @description Files that could not be read and are not in it. */
+                                    missing: number;
+                                } | null;
                                 /**
                                  * @description sending until every message is final; sent once all were delivered; failed when one was not.
                                  * @enum {string}
@@ -7710,6 +7733,23 @@ export interface operations {
                                     messageIds: string[];
                                     /** @description What was looked for and not found (named in the README inside the ZIP). */
                                     missing: string[];
+                                    /** @description The month's accountant ZIP the mail linked (includeAccountantZip); null otherwise. */
+                                    accountantZip: {
+                                        /** @description Identifier of the stored file. */
+                                        fileId: string;
+                                        /** @description File name as stored (path parts and control characters removed). */
+                                        fileName: string;
+                                        /** @description Capability link to the ZIP; works until expiresAt. */
+                                        url: string;
+                                        /** @description When the link stops working and the ZIP is deleted (ISO 8601). */
+                                        expiresAt: string;
+                                        /** @description Bytes. */
+                                        size: number;
+                                        /** @description Files in the ZIP. */
+                                        entries: number;
+                                        /** @description Files that could not be read and are not in it. */
+                                        missing: number;
+                                    } | null;
                                     /**
                                      * @description sending until every message is final; sent once all were delivered; failed when one was not.
                                      * @enum {string}
@@ -7905,6 +7945,23 @@ export interface operations {
                                     messageIds: string[];
                                     /** @description What was looked for and not found (named in the README inside the ZIP). */
                                     missing: string[];
+                                    /** @description The month's accountant ZIP the mail linked (includeAccountantZip); null otherwise. */
+                                    accountantZip: {
+                                        /** @description Identifier of the stored file. */
+                                        fileId: string;
+                                        /** @description File name as stored (path parts and control characters removed). */
+                                        fileName: string;
+                                        /** @description Capability link to the ZIP; works until expiresAt. */
+                                        url: string;
+                                        /** @description When the link stops working and the ZIP is deleted (ISO 8601). */
+                                        expiresAt: string;
+                                        /** @description Bytes. */
+                                        size: number;
+                                        /** @description Files in the ZIP. */
+                                        entries: number;
+                                        /** @description Files that could not be read and are not in it. */
+                                        missing: number;
+                                    } | null;
                                     /**
                                      * @description sending until every message is final; sent once all were delivered; failed when one was not.
                                      * @enum {string}
@@ -8053,6 +8110,8 @@ export interface operations {
                         recipients?: string[];
                         /** @description true: mail only when every statement account synced; false: mail what there is and list what is missing. */
                         onlyWhenComplete?: boolean;
+                        /** @description true: the month package mail also links the accountant's ZIP of that month (as accZip builds it for the whole accountant tree; the link works 7 days). Default false. */
+                        includeAccountantZip?: boolean;
                     };
                 };
             };
@@ -8092,6 +8151,8 @@ export interface operations {
                                 /** @description Email addresses the package is sent to. */
                                 recipients: string[];
                                 onlyWhenComplete: boolean;
+                                /** @description true: the month package also links the accountant's ZIP of the month. */
+                                includeAccountantZip: boolean;
                             } | {
                                 /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
