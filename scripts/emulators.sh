@@ -12,7 +12,11 @@ if [ -n "$host" ]; then
 else
   echo "No Firestore emulator on this machine (package google-cloud-cli-firestore-emulator): the emulated functions use the embedded store in $DATA_DIR"
 fi
-npm run build >/dev/null
+# Hosting serves dashboard/dist: built when missing or older than its sources, as npm start does (a rebuild
+# empties dist first, which would pull the files from under anything else serving it).
+if node --input-type=module -e 'const m = await import("./functions/src/surfaces/dashboard/dashboard.ts"); process.exit(m.buildIsStale("dashboard") ? 0 : 1)'; then
+  npm run build >/dev/null
+fi
 # A demo- project never reaches Google: firebase-admin takes the project from here instead of probing the
 # cloud metadata server for it.
 export GCLOUD_PROJECT=demo-bfo

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -94,6 +94,23 @@ test('with no server running and no DATA_DIR, the CLI says which store it wrote 
     assert.equal((await post(origin, '/v1/whoami', {}, JSON.parse(stdout).apiKey)).status, 401);
   } finally {
     rmSync(lonely, { recursive: true, force: true });
+  }
+});
+
+test("DATA_DIR naming the running service's own folder still takes the service's whole store (npm run emulators keeps its records in Firestore); another DATA_DIR wins, and the CLI says the service may use another store", async () => {
+  const runHere = mkdtempSync(join(tmpdir(), 'bfo-admin-record-'));
+  const emulatorData = join(runHere, 'data');
+  try {
+    // The record npm run emulators leaves (scripts/emulators.sh), for a live pid (this test's), on SQLite so that no emulator is needed.
+    writeFileSync(join(runHere, '.bfo-run.json'), JSON.stringify({ kind: 'emulators', pid: process.pid, storeEnv: { DATA_DIR: emulatorData, STORE: 'sqlite' }, url: 'http://127.0.0.1:5302' }));
+    const { PORT: _p, ...base } = env;
+    const same = await run('npm', ['run', '--silent', 'admin', '--', 'create-business', '--name', 'Same', '--email', 'same@example.com'], { env: { ...base, DATA_DIR: `${emulatorData}/`, BFO_RUN_DIR: runHere } });
+    assert.match(same.stderr, new RegExp(`used the SQLite store in ${emulatorData.replaceAll('/', '\\/')}, the store of the running npm run emulators \\(pid ${process.pid}, http://127\\.0\\.0\\.1:5302\\)`));
+    const other = await run('npm', ['run', '--silent', 'admin', '--', 'create-business', '--name', 'Other', '--email', 'other@example.com'], { env: { ...base, DATA_DIR: dataDir, BFO_RUN_DIR: runHere } });
+    assert.match(other.stderr, /as the environment says; the running npm run emulators \(pid \d+, http:\/\/127\.0\.0\.1:5302\) may use another store/);
+    assert.equal((await post(origin, '/v1/whoami', {}, JSON.parse(other.stdout).apiKey)).status, 200, 'DATA_DIR named the npm start store, and the key works there');
+  } finally {
+    rmSync(runHere, { recursive: true, force: true });
   }
 });
 

@@ -6,7 +6,8 @@ import { acceptInvite, findMemberByEmail } from './domain/people/team.ts';
 import { issueApiKey, revokeApiKey } from './core/auth.ts';
 import { ApiError } from './core/errors.ts';
 import { appendActivity } from './core/activity.ts';
-import { findLocalRun } from './localRun.ts';
+import { findLocalRun, runFile } from './localRun.ts';
+import { resolve } from 'node:path';
 import type { Config } from './config.ts';
 
 /**
@@ -32,8 +33,12 @@ const { values, positionals } = parseArgs({
 });
 
 // Which store: the one named in the environment, else the running service's, else the default folder (said so).
-const chosen = Boolean(process.env.DATA_DIR || process.env.STORE || process.env.FIRESTORE_EMULATOR_HOST);
-const running = chosen ? null : findLocalRun();
+// DATA_DIR alone names the running service's store when it is that service's DATA_DIR: `npm run emulators` keeps its
+// files there but its records in the Firestore emulator, so the CLI must take the rest of its settings too.
+const local = findLocalRun();
+const sameDataDir = Boolean(local?.storeEnv.DATA_DIR && process.env.DATA_DIR && resolve(process.env.DATA_DIR) === resolve(local.storeEnv.DATA_DIR));
+const chosen = Boolean(process.env.STORE || process.env.FIRESTORE_EMULATOR_HOST || (process.env.DATA_DIR && !sameDataDir));
+const running = chosen ? null : local;
 if (running) Object.assign(process.env, running.storeEnv);
 const describeStore = (c: Config) =>
   c.store === 'sqlite'
@@ -43,7 +48,7 @@ const storeNote = (c: Config) =>
   running
     ? `admin: used ${describeStore(c)}, the store of the running ${running.kind === 'server' ? 'npm start' : 'npm run emulators'} (pid ${running.pid}, ${running.url})`
     : chosen
-      ? `admin: used ${describeStore(c)}, as the environment says`
+      ? `admin: used ${describeStore(c)}, as the environment says${local ? `; the running ${local.kind === 'server' ? 'npm start' : 'npm run emulators'} (pid ${local.pid}, ${local.url}) may use another store: ${runFile()} has its settings` : ''}`
       : `admin: no running npm start or npm run emulators of this checkout found; used ${describeStore(c)}. A server started with another DATA_DIR will not see this: set DATA_DIR to the server's.`;
 
 const need = (flag: keyof typeof values): string => {

@@ -46,3 +46,13 @@ test('every summary is one short line (under 80 characters); longer text goes in
   const long = operations.filter((op) => op.summary.length >= 80 || op.summary.includes('\n')).map((op) => `${op.name} (${op.summary.length})`);
   assert.deepEqual(long, []);
 });
+
+test('every operation has a description beside its summary (the OpenAPI shows it; MCP tools carry the summary only)', () => {
+  const bare = operations.filter((op) => !op.description?.trim() || op.description.trim() === op.summary.trim()).map((op) => op.name);
+  assert.deepEqual(bare, []);
+});
+
+test('every summary is one sentence (it is the MCP tool description; detail goes in the description)', () => {
+  const multi = operations.filter((op) => /[.!?]\s+\S/.test(op.summary.replace(/\b(e\.g|i\.e)\./g, ''))).map((op) => `${op.name}: ${op.summary}`);
+  assert.deepEqual(multi, []);
+});

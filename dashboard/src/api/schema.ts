@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The catalogue: every operation with its group, flags and summary */
+        /**
+         * The catalogue: every operation with its group, flags and summary
+         * @description Every operation of this API as JSON: its name, group, summary, flags (readOnly, dangerous, adminOnly) and methods (POST, and GET for read-only ones). No key needed; the OpenAPI document (/openapi.json) has the schemas.
+         */
         get: operations["catalogue"];
         put?: never;
         post?: never;
@@ -25,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
+        /**
+         * This document
+         * @description This OpenAPI 3.1 document, built from the operation registry: every operation with its input, result and error schemas. No key needed.
+         */
         get: operations["openapi"];
         put?: never;
         post?: never;
@@ -124,7 +130,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rename an accountant folder */
+        /**
+         * Rename an accountant folder
+         * @description Changes only the name: the folder keeps its place, its source rule and the folders below it. The name must be unique among the folder's siblings (compared ignoring case, as Hebrew collation does), else already-exists naming the folder that has it. The new name shows in the next ZIP's paths.
+         */
         post: operations["accFolderRename"];
         delete?: never;
         options?: never;
@@ -483,7 +492,7 @@ export interface paths {
         put?: never;
         /**
          * Pause, resume or rename an automation; set the statements recipients
-         * @description Send only what changes. enabled: false pauses (a paused automation does nothing: no poll, no monthly run); a resumed mailbox automation imports mails arriving from then on. config applies to the statements automation (id system_statements): who gets the monthly package, and whether it is mailed only when every account synced.
+         * @description Send only what changes. enabled: false pauses (a paused automation does nothing: no poll, no monthly run); a resumed mailbox automation imports mails arriving from then on. config applies to the statements automation (id system_statements): who gets the monthly package, whether it is mailed only when every account synced, and whether the mail also links the accountant's ZIP of the month.
          */
         post: operations["automationUpdate"];
         delete?: never;
@@ -501,7 +510,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an unpaid payment; its supplier link then shows it canceled. */
+        /**
+         * Cancel an unpaid payment; its supplier link then shows it canceled.
+         * @description Only a payment in status sent, awaiting_invoice or ready can be canceled; a paid one is refused (failed-precondition; revertPaid first). The supplier is not messaged: their payment link shows the payment as canceled and takes no more details or invoices. A canceled payment stays in paymentsList (status canceled) and cannot be reopened.
+         */
         post: operations["cancelPayment"];
         delete?: never;
         options?: never;
@@ -858,7 +870,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a form and every filled copy; their links stop working */
+        /**
+         * Delete a form and every filled copy; their links stop working
+         * @description Removes the uploaded form, its analyzed fields and every filled copy made from it (fillSignupDoc), with their stored files: their download links answer 404 from then on. filesRemoved counts the original plus the copies. Copies already put in an accountant ZIP stay in that ZIP until it expires.
+         */
         post: operations["deleteSignupDoc"];
         delete?: never;
         options?: never;
@@ -1059,7 +1074,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a folder rule. Invoices it filed stay where they are. */
+        /**
+         * Delete a folder rule
+         * @description Invoices the rule already filed stay in their folders; new invoices are no longer filed by it. An unknown rule id is not-found.
+         */
         post: operations["folderRuleDelete"];
         delete?: never;
         options?: never;
@@ -1418,10 +1436,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A stored form's fields as analyzed, with its download links */
+        /**
+         * A stored form's fields as analyzed, with its download links
+         * @description One uploaded form (analyzeSignupDoc) with each field the AI found: its label, value, kind, page (0-based; 0 for a DOCX) and box ([ymin, xmin, ymax, xmax] on a 0–1000 scale of the page; zeros for a DOCX), the analysis status, and the form's and each filled copy's download link (null once the file is gone).
+         */
         get: operations["getSignupDocFieldsGet"];
         put?: never;
-        /** A stored form's fields as analyzed, with its download links */
+        /**
+         * A stored form's fields as analyzed, with its download links
+         * @description One uploaded form (analyzeSignupDoc) with each field the AI found: its label, value, kind, page (0-based; 0 for a DOCX) and box ([ymin, xmin, ymax, xmax] on a 0–1000 scale of the page; zeros for a DOCX), the analysis status, and the form's and each filled copy's download link (null once the file is gone).
+         */
         post: operations["getSignupDocFields"];
         delete?: never;
         options?: never;
@@ -1462,7 +1486,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Invite someone to the team by email; the link is valid for 7 days. Admin only. */
+        /**
+         * Invite someone to the team by email (admin only)
+         * @description Emails the person an invite link (through the outbox) valid for 7 days; they accept it signed in with that email (acceptInvite) and join with the role given: admin (can also invite, change roles, remove members and set the business apps and integrations) or user. An existing member or a pending invite to the same email is already-exists (resendInvite sends a pending one again). Only admins may invite.
+         */
         post: operations["inviteMember"];
         delete?: never;
         options?: never;
@@ -1765,10 +1792,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Team members with their roles, and pending invites (expired ones flagged). */
+        /**
+         * Team members with their roles, and pending invites (expired ones flagged).
+         * @description members: everyone in the business, oldest first, with role, join time and isYou for the caller. invites: the pending invites, newest first; expired is true once expiresAt has passed (resendInvite renews one). Accepted and revoked invites are not listed.
+         */
         get: operations["listTeamGet"];
         put?: never;
-        /** Team members with their roles, and pending invites (expired ones flagged). */
+        /**
+         * Team members with their roles, and pending invites (expired ones flagged).
+         * @description members: everyone in the business, oldest first, with role, join time and isYou for the caller. invites: the pending invites, newest first; expired is true once expiresAt has passed (resendInvite renews one). Accepted and revoked invites are not listed.
+         */
         post: operations["listTeam"];
         delete?: never;
         options?: never;
@@ -2245,7 +2278,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Email a fresh 7-day invite link; the old link stops working. */
+        /**
+         * Email a fresh 7-day invite link; the old link stops working.
+         * @description For a pending invite only (a revoked or accepted one is failed-precondition): a new link valid for 7 days from now is emailed through the outbox, and the link sent before stops working. Renews an expired invite as well.
+         */
         post: operations["resendInvite"];
         delete?: never;
         options?: never;
@@ -2302,7 +2338,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a pending invite; its link stops working. */
+        /**
+         * Revoke a pending invite; its link stops working.
+         * @description For a pending invite only (an accepted or already revoked one is failed-precondition). The invitee is not told; opening the link then shows the invite as revoked (invitePreview). Invite the email again with inviteMember.
+         */
         post: operations["revokeInvite"];
         delete?: never;
         options?: never;
@@ -6811,6 +6850,8 @@ export interface operations {
                                 /** @description Email addresses the package is sent to. */
                                 recipients: string[];
                                 onlyWhenComplete: boolean;
+                                /** @description true: the month package also links the accountant's ZIP of the month. */
+                                includeAccountantZip: boolean;
                             } | {
                                 /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
@@ -7131,6 +7172,8 @@ export interface operations {
                                     /** @description Email addresses the package is sent to. */
                                     recipients: string[];
                                     onlyWhenComplete: boolean;
+                                    /** @description true: the month package also links the accountant's ZIP of the month. */
+                                    includeAccountantZip: boolean;
                                 } | {
                                     /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
@@ -7311,6 +7354,8 @@ export interface operations {
                                     /** @description Email addresses the package is sent to. */
                                     recipients: string[];
                                     onlyWhenComplete: boolean;
+                                    /** @description true: the month package also links the accountant's ZIP of the month. */
+                                    includeAccountantZip: boolean;
                                 } | {
                                     /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                     accountId: string;
@@ -7521,6 +7566,23 @@ export interface operations {
                                 messageIds: string[];
                                 /** @description What was looked for and not found (named in the README inside the ZIP). */
                                 missing: string[];
+                                /** @description The month's accountant ZIP the mail linked (includeAccountantZip); null otherwise. */
+                                accountantZip: {
+                                    /** @description Identifier of the stored file. */
+                                    fileId: string;
+                                    /** @description File name as stored (path parts and control characters removed). */
+                                    fileName: string;
+                                    /** @description Capability link to the ZIP; works until expiresAt. */
+                                    url: string;
+                                    /** @description When the link stops working and the ZIP is deleted (ISO 8601). */
+                                    expiresAt: string;
+                                    /** @description Bytes. */
+                                    size: number;
+                                    /** @description Files in the ZIP. */
+                                    entries: number;
+                                    /** @description Files that could not be read and are not in it. */
+                                    missing: number;
+                                } | null;
                                 /**
                                  * @description sending until every message is final; sent once all were delivered; failed when one was not.
                                  * @enum {string}
@@ -7646,6 +7708,7 @@ export interface operations {
     automationRunsGet: {
         parameters: {
             query: {
+                /** @description Automation id (automationList). */
                 id: string;
             };
             header?: never;
@@ -7710,6 +7773,23 @@ export interface operations {
                                     messageIds: string[];
                                     /** @description What was looked for and not found (named in the README inside the ZIP). */
                                     missing: string[];
+                                    /** @description The month's accountant ZIP the mail linked (includeAccountantZip); null otherwise. */
+                                    accountantZip: {
+                                        /** @description Identifier of the stored file. */
+                                        fileId: string;
+                                        /** @description File name as stored (path parts and control characters removed). */
+                                        fileName: string;
+                                        /** @description Capability link to the ZIP; works until expiresAt. */
+                                        url: string;
+                                        /** @description When the link stops working and the ZIP is deleted (ISO 8601). */
+                                        expiresAt: string;
+                                        /** @description Bytes. */
+                                        size: number;
+                                        /** @description Files in the ZIP. */
+                                        entries: number;
+                                        /** @description Files that could not be read and are not in it. */
+                                        missing: number;
+                                    } | null;
                                     /**
                                      * @description sending until every message is final; sent once all were delivered; failed when one was not.
                                      * @enum {string}
@@ -7905,6 +7985,23 @@ export interface operations {
                                     messageIds: string[];
                                     /** @description What was looked for and not found (named in the README inside the ZIP). */
                                     missing: string[];
+                                    /** @description The month's accountant ZIP the mail linked (includeAccountantZip); null otherwise. */
+                                    accountantZip: {
+                                        /** @description Identifier of the stored file. */
+                                        fileId: string;
+                                        /** @description File name as stored (path parts and control characters removed). */
+                                        fileName: string;
+                                        /** @description Capability link to the ZIP; works until expiresAt. */
+                                        url: string;
+                                        /** @description When the link stops working and the ZIP is deleted (ISO 8601). */
+                                        expiresAt: string;
+                                        /** @description Bytes. */
+                                        size: number;
+                                        /** @description Files in the ZIP. */
+                                        entries: number;
+                                        /** @description Files that could not be read and are not in it. */
+                                        missing: number;
+                                    } | null;
                                     /**
                                      * @description sending until every message is final; sent once all were delivered; failed when one was not.
                                      * @enum {string}
@@ -8053,6 +8150,8 @@ export interface operations {
                         recipients?: string[];
                         /** @description true: mail only when every statement account synced; false: mail what there is and list what is missing. */
                         onlyWhenComplete?: boolean;
+                        /** @description true: the month package mail also links the accountant's ZIP of that month (as accZip builds it for the whole accountant tree; the link works 7 days). Default false. */
+                        includeAccountantZip?: boolean;
                     };
                 };
             };
@@ -8092,6 +8191,8 @@ export interface operations {
                                 /** @description Email addresses the package is sent to. */
                                 recipients: string[];
                                 onlyWhenComplete: boolean;
+                                /** @description true: the month package also links the accountant's ZIP of the month. */
+                                includeAccountantZip: boolean;
                             } | {
                                 /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
                                 accountId: string;
@@ -10749,6 +10850,7 @@ export interface operations {
     checkPublicSlugGet: {
         parameters: {
             query: {
+                /** @description Standing-link slug: lowercase Latin letters, digits and single hyphens, 3 to 40 characters. */
                 slug: string;
             };
             header?: never;
@@ -17430,6 +17532,7 @@ export interface operations {
     getSignupDocFieldsGet: {
         parameters: {
             query: {
+                /** @description Signup document id (from analyzeSignupDoc or listSignupDocs). */
                 docId: string;
             };
             header?: never;
@@ -17789,6 +17892,7 @@ export interface operations {
     getSupplierContactGet: {
         parameters: {
             query: {
+                /** @description Supplier key: the supplier's phone (E.164, any common form accepted) or email. */
                 supplierKey: string;
             };
             header?: never;
@@ -18328,6 +18432,7 @@ export interface operations {
     invitePreviewGet: {
         parameters: {
             query: {
+                /** @description The token parameter of the invite link (…/invite?token=...). */
                 token: string;
             };
             header?: never;
@@ -18767,6 +18872,7 @@ export interface operations {
     invoiceGetGet: {
         parameters: {
             query: {
+                /** @description Invoice document id (from uploadInvoiceDoc or invoicesList). */
                 docId: string;
             };
             header?: never;
@@ -19650,16 +19756,27 @@ export interface operations {
     invoicesListGet: {
         parameters: {
             query?: {
+                /** @description Only invoices in this folder (foldersList ids). */
                 folderId?: string;
+                /** @description Only this expense category id (categoriesList); "" = uncategorized. */
                 category?: string;
+                /** @description Only invoices assigned to this supplier (the supplier's phone in E.164 or email). */
                 supplierKey?: string;
+                /** @description Only invoices whose pay mark in force is this; "" = any. */
                 payMark?: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                /** @description Only invoices from this source: mailbox (imported mail), upload (uploadInvoiceDoc) or supplier (sent by a supplier with a payment). */
                 source?: "mailbox" | "upload" | "supplier";
+                /** @description Words to find: beginnings of issuer and invoice-number words, whole words of file name, note and mail subject. Every word must match. */
                 q?: string;
+                /** @description Earliest invoice date, YYYY-MM-DD, inclusive. */
                 from?: string;
+                /** @description Latest invoice date, YYYY-MM-DD, inclusive. */
                 to?: string;
+                /** @description Page size, 1 to 200 (default 50). */
                 limit?: number;
+                /** @description Items to skip (default 0). Prefer pageToken for deep pages. */
                 offset?: number;
+                /** @description Opaque cursor from a previous page's nextPageToken: continues right after it, at the cost of one page (offset must be 0). */
                 pageToken?: string;
             };
             header?: never;
@@ -19891,7 +20008,7 @@ export interface operations {
                      */
                     payMark?: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                     /**
-                     * @description Only invoices from this source.
+                     * @description Only invoices from this source: mailbox (imported mail), upload (uploadInvoiceDoc) or supplier (sent by a supplier with a payment).
                      * @enum {string}
                      */
                     source?: "mailbox" | "upload" | "supplier";
@@ -20554,6 +20671,7 @@ export interface operations {
     listActivityGet: {
         parameters: {
             query?: {
+                /** @description Unix ms: only rows older than this (the `at` of the last row seen); omit for the newest page. */
                 before?: number;
             };
             header?: never;
@@ -22638,8 +22756,11 @@ export interface operations {
     mailboxImportCountGet: {
         parameters: {
             query: {
+                /** @description The mailbox (mailboxListAccounts). */
                 accountId: string;
+                /** @description Count mails received after this moment: unix time in milliseconds, from the year 2000. */
                 since: number;
+                /** @description Only mails with this label (mailboxListLabels); default all mail. */
                 labelId?: string;
             };
             header?: never;
@@ -22778,7 +22899,7 @@ export interface operations {
                 "application/json": {
                     /** @description The mailbox (mailboxListAccounts). */
                     accountId: string;
-                    /** @description Mails received after this moment (unix ms). */
+                    /** @description Count mails received after this moment: unix time in milliseconds, from the year 2000. */
                     since: number;
                     /** @description Only mails with this label (mailboxListLabels); default all mail. */
                     labelId?: string;
@@ -23365,6 +23486,7 @@ export interface operations {
     mailboxListLabelsGet: {
         parameters: {
             query: {
+                /** @description The mailbox (mailboxListAccounts). */
                 accountId: string;
             };
             header?: never;
@@ -23792,6 +23914,7 @@ export interface operations {
     mailboxMailGetGet: {
         parameters: {
             query: {
+                /** @description The seenId of a mail from mailsList. */
                 seenId: string;
             };
             header?: never;
@@ -24225,11 +24348,17 @@ export interface operations {
     mailsListGet: {
         parameters: {
             query?: {
+                /** @description Only mails with this import outcome: processing, imported (invoices made), no_invoice, duplicate or error. */
                 result?: "processing" | "imported" | "no_invoice" | "duplicate" | "error";
+                /** @description Only mails of this mailbox (mailboxListAccounts). */
                 accountId?: string;
+                /** @description Words to find at word beginnings in the sender and subject. */
                 q?: string;
+                /** @description Page size, 1 to 200 (default 50). */
                 limit?: number;
+                /** @description Items to skip (default 0). Prefer pageToken for deep pages. */
                 offset?: number;
+                /** @description Opaque cursor from a previous page's nextPageToken: continues right after it, at the cost of one page (offset must be 0). */
                 pageToken?: string;
             };
             header?: never;
@@ -24398,7 +24527,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Only mails with this outcome.
+                     * @description Only mails with this import outcome: processing, imported (invoices made), no_invoice, duplicate or error.
                      * @enum {string}
                      */
                     result?: "processing" | "imported" | "no_invoice" | "duplicate" | "error";
@@ -25350,7 +25479,9 @@ export interface operations {
     marketTransactionsGet: {
         parameters: {
             query: {
+                /** @description Marketplace statement account id (marketListAccounts). */
                 accountId: string;
+                /** @description Month to read, YYYY-MM (Israel time), as synced by marketSync. */
                 month: string;
             };
             header?: never;
@@ -25523,9 +25654,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Statement account id, from the source's ListAccounts. */
+                    /** @description Marketplace statement account id (marketListAccounts). */
                     accountId: string;
-                    /** @description Closed month to sync, YYYY-MM (Israel time); syncing again replaces its files. */
+                    /** @description Month to read, YYYY-MM (Israel time), as synced by marketSync. */
                     month: string;
                 };
             };
@@ -26278,6 +26409,7 @@ export interface operations {
     paymentGetGet: {
         parameters: {
             query: {
+                /** @description Payment id (from createPayment or paymentsList). */
                 paymentId: string;
             };
             header?: never;
@@ -26869,12 +27001,19 @@ export interface operations {
     paymentsListGet: {
         parameters: {
             query?: {
+                /** @description Only payments in this status: sent, awaiting_invoice, ready (to pay), paid or canceled. */
                 status?: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                /** @description Only payments to this supplier (the supplier's phone in E.164 or email). */
                 supplierKey?: string;
+                /** @description true: only payments whose filed payout differs from the known one (a fraud signal); false: only the others. */
                 payoutChanged?: boolean;
+                /** @description Words to find at word beginnings in the supplier name, description or invoice number; every word must match. */
                 q?: string;
+                /** @description Page size, 1 to 200 (default 50). */
                 limit?: number;
+                /** @description Items to skip (default 0). Prefer pageToken for deep pages. */
                 offset?: number;
+                /** @description Opaque cursor from a previous page's nextPageToken: continues right after it, at the cost of one page (offset must be 0). */
                 pageToken?: string;
             };
             header?: never;
@@ -27099,7 +27238,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Only payments in this status.
+                     * @description Only payments in this status: sent, awaiting_invoice, ready (to pay), paid or canceled.
                      * @enum {string}
                      */
                     status?: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
@@ -29989,8 +30128,11 @@ export interface operations {
     spendSummaryGet: {
         parameters: {
             query: {
+                /** @description First invoice date, YYYY-MM-DD (inclusive). */
                 from: string;
+                /** @description Last invoice date, YYYY-MM-DD (inclusive); at most 731 days after from. */
                 to: string;
+                /** @description The second dimension: category (categoriesList ids), supplier (supplierKey), or payMethod (the pay mark in force). Default category. */
                 by?: "category" | "supplier" | "payMethod";
             };
             header?: never;

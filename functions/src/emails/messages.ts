@@ -227,6 +227,8 @@ export interface MonthPackageFacts {
   accounts: string[];
   missing: string[];
   attached: boolean;
+  /** The accountant's ZIP of the month, linked (the statements automation's includeAccountantZip); it expires with its own date. */
+  accountant?: { url: string; size: number; expiresAt: string; entries: number; missing: number } | null;
 }
 
 /** The month package to the accountant: what is in, what is missing, the link and its size. */
@@ -246,7 +248,21 @@ export function monthPackageEmail(m: MailCtx, b: BusinessIdentity, to: string, z
       { label: 'הקישור פעיל עד', value: dayText(z.expiresAt, lang) },
     ],
     action: { label: `להורדת החבילה (${sizeText(z.size)})`, url: z.url },
-    after: [`אחרי ${dayText(z.expiresAt, lang)} הקישור מפסיק לעבוד והחבילה נמחקת.`, ...(z.attached ? ['החבילה מצורפת גם למייל הזה.'] : [])],
+    ...(z.accountant
+      ? {
+          links: [
+            {
+              label: `החבילה לרואה החשבון של ${z.month}: ${z.accountant.entries} קבצים (${sizeText(z.accountant.size)})${z.accountant.missing ? `, ${z.accountant.missing} לא נקראו` : ''}`,
+              url: z.accountant.url,
+            },
+          ],
+        }
+      : {}),
+    after: [
+      `אחרי ${dayText(z.expiresAt, lang)} הקישור מפסיק לעבוד והחבילה נמחקת.`,
+      ...(z.accountant && dayText(z.accountant.expiresAt, lang) !== dayText(z.expiresAt, lang) ? [`הקישור לחבילה לרואה החשבון פעיל עד ${dayText(z.accountant.expiresAt, lang)}.`] : []),
+      ...(z.attached ? ['החבילה מצורפת גם למייל הזה.'] : []),
+    ],
     footer: [`נשלח בשם ${name} דרך ${m.productName}.`],
   };
   return message(to, doc, { name, replyTo: b.email }, extra);

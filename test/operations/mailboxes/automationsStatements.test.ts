@@ -1,11 +1,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
-import { startSmtp, mailText } from '../../fakes/smtp.ts';
+import { startSmtp, mailText, mailAttachments } from '../../fakes/smtp.ts';
 import { mercuryUuid, startFakeMercury, type FakeMercury } from '../../fakes/mercury.ts';
 import { addMonths, currentMonth } from '../../../functions/src/domain/months.ts';
 import { runsPath, RUN_DEADLINE_MS } from '../../../functions/src/domain/automations/automations.ts';
 import { scheduleMonthlyStatements } from '../../../functions/src/domain/automations/statementsRun.ts';
+import { ZIP_LIFETIME_MS } from '../../../functions/src/core/files.ts';
+import yauzl from 'yauzl';
 
 /**
  * The statements automation through its operations and the real queue: three Mercury accounts, one of which has no
@@ -45,11 +47,11 @@ async function scheduledMonth() {
   await h.app.queue!.drain();
 }
 
-async function withAccounts(name: string, config: { recipients: string[]; onlyWhenComplete: boolean }) {
+async function withAccounts(name: string, config: { recipients: string[]; onlyWhenComplete: boolean; includeAccountantZip?: boolean }) {
   const biz = await h.newBusiness(name);
   await h.call('usbankConnect', { token: TOKEN }, biz);
   const a = await h.call('automationUpdate', { id: 'system_statements', config }, biz);
-  assert.deepEqual(a.config, config);
+  assert.deepEqual(a.config, { includeAccountantZip: false, ...config });
   return biz;
 }
 
@@ -59,7 +61,7 @@ test('every business has the statements automation, with its defaults, before it
   assert.equal(items.length, 1);
   assert.deepEqual(
     { id: items[0].id, type: items[0].type, system: items[0].system, enabled: items[0].enabled, config: items[0].config, lastRun: items[0].lastRun },
-    { id: 'system_statements', type: 'statements', system: true, enabled: true, config: { recipients: [], onlyWhenComplete: false }, lastRun: null },
+    { id: 'system_statements', type: 'statements', system: true, enabled: true, config: { recipients: [], onlyWhenComplete: false, includeAccountantZip: false }, lastRun: null },
   );
   assert.deepEqual((await h.call('automationRuns', { id: 'system_statements' }, biz)).items, []);
 });
@@ -97,6 +99,7 @@ test('scheduled run, not onlyWhenComplete: the package is mailed through the out
   assert.equal(run.status, 'done');
   assert.deepEqual(run.mailed.to, ['books@example.com', 'cpa2@example.com']);
   assert.deepEqual(run.mailed.missing, ['Treasury']);
+  assert.equal(run.mailed.accountantZip, null, "the accountant's ZIP is off by default");
   assert.equal(run.mailed.messageIds.length, 2);
   const staged = await outbox(biz);
   assert.deepEqual(staged.map((m) => m.to).sort(), ['books@example.com', 'cpa2@example.com']);
@@ -156,11 +159,14 @@ test('automationUpdate: bad recipients are refused naming the field and change n
   await assert.rejects(h.call('automationUpdate', { id: 'system_statements', config: { recipients: ['not an email'] } }, biz), (e: any) => e.code === 'invalid-argument' && /config\.recipients/.test(e.message));
   await assert.rejects(h.call('automationUpdate', { id: 'system_statements', name: '' }, biz), (e: any) => e.code === 'invalid-argument' && /^name/.test(e.message));
   const [a] = (await h.call('automationList', {}, biz)).items;
-  assert.deepEqual(a.config, { recipients: ['a@example.com'], onlyWhenComplete: false });
+  assert.deepEqual(a.config, { recipients: ['a@example.com'], onlyWhenComplete: false, includeAccountantZip: false });
   assert.equal(a.name, 'Monthly statements');
   const renamed = await h.call('automationUpdate', { id: 'system_statements', name: 'Statements to the CPA', config: { onlyWhenComplete: true } }, biz);
   assert.equal(renamed.name, 'Statements to the CPA');
-  assert.deepEqual(renamed.config, { recipients: ['a@example.com'], onlyWhenComplete: true });
+  assert.deepEqual(renamed.config, { recipients: ['a@example.com'], onlyWhenComplete: true, includeAccountantZip: false });
+  await assert.rejects(h.call('automationUpdate', { id: 'system_statements', config: { includeAccountantZip: 'yes' } }, biz), (e: any) => e.code === 'invalid-argument' && /^config\.includeAccountantZip/.test(e.message));
+  const withZip = await h.call('automationUpdate', { id: 'system_statements', config: { includeAccountantZip: true } }, biz);
+  assert.deepEqual(withZip.config, { recipients: ['a@example.com'], onlyWhenComplete: true, includeAccountantZip: true }, 'the other settings stay');
 });
 
 test('automationRuns keeps the last 30 runs, newest first; older ones are pruned', async () => {
@@ -278,4 +284,66 @@ test('a month already syncing when the run asks (a usbankSync by hand) settles t
   assert.equal(done.status, 'done');
   assert.equal(done.accounts.find((a: any) => a.name === 'Checking').status, 'ready');
   assert.equal((await outbox(biz)).length, 1);
+});
+
+const accountantZips = async (biz: TestUser) =>
+  (await h.app.services.store.query({ collection: `businesses/${biz.businessId}/files` })).map((f) => String(f.data.fileName)).filter((n) => n.startsWith('accountant-'));
+
+/** Entry names of a stored ZIP, read back from the file store. */
+async function zipNames(biz: TestUser, fileId: string): Promise<string[]> {
+  const stream = await h.app.services.files.readStream(biz.businessId, fileId);
+  assert.ok(stream, 'the ZIP is stored');
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c));
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(Buffer.concat(chunks), { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const names: string[] = [];
+      zip.on('entry', (e) => (names.push(e.fileName), zip.readEntry()));
+      zip.on('end', () => resolve(names));
+      zip.readEntry();
+    }),
+  );
+}
+
+test("includeAccountantZip: the month package mail also links the accountant's ZIP of that month, built from the accountant tree", async () => {
+  const biz = await withAccounts('With Accountant', { recipients: ['cpa-zip@example.com'], onlyWhenComplete: false, includeAccountantZip: true });
+  await h.call('accFolderCreate', { name: 'Banks', source: { kind: 'statements' } }, biz);
+  const before = smtp.mails.length;
+  await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  await h.app.queue!.drain();
+  const [run] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(run.status, 'done');
+  const acc = run.mailed.accountantZip;
+  assert.ok(acc, 'the run records the linked ZIP');
+  assert.equal(acc.fileName, `accountant-${month}_${month}.zip`, 'the run month only');
+  assert.equal(acc.entries, 2, 'the two ready statements of the month (Treasury has none)');
+  assert.equal(acc.missing, 0);
+  assert.equal(Date.parse(acc.expiresAt), now + ZIP_LIFETIME_MS, 'the 7-day lifetime of generated ZIPs');
+  assert.match(run.summary, /with the accountant's ZIP of the month \(2 file\(s\)\)/);
+  const names = await zipNames(biz, acc.fileId);
+  assert.ok(names.includes('README.txt') && names.includes('index.csv'));
+  assert.deepEqual(names.filter((n) => n.startsWith('Banks/')).map((n) => n.split('/').slice(0, 3).join('/')).sort(), [`Banks/Checking/${month}`, `Banks/Savings/${month}`]);
+
+  // One mail, through the outbox: the statements package and, below it, the accountant's link.
+  const staged = await outbox(biz);
+  assert.equal(staged.length, 1);
+  assert.equal(staged[0].reason, 'automationStatements');
+  assert.match(staged[0].message.text, new RegExp(`החבילה לרואה החשבון של ${month}: 2 קבצים`));
+  const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+  const text = mailText(mail.raw);
+  assert.ok(text.includes(acc.url), 'the mail carries the link to the accountant ZIP');
+  assert.deepEqual(mailAttachments(mail.raw).map((f) => f.fileName), [`statements-${month}.zip`], 'only the statements ZIP is attached; the accountant ZIP is a link');
+  const stored = await accountantZips(biz);
+  assert.deepEqual(stored, [acc.fileName], 'one accountant ZIP, stored like every generated file');
+});
+
+test('includeAccountantZip with onlyWhenComplete and a failed account: nothing is mailed and no accountant ZIP is built', async () => {
+  const biz = await withAccounts('Accountant Blocked', { recipients: ['cpa-blocked@example.com'], onlyWhenComplete: true, includeAccountantZip: true });
+  await h.call('automationRunNow', { id: 'system_statements' }, biz);
+  await h.app.queue!.drain();
+  const [run] = (await h.call('automationRuns', { id: 'system_statements' }, biz)).items;
+  assert.equal(run.mailed, null);
+  assert.deepEqual(await outbox(biz), []);
+  assert.deepEqual(await accountantZips(biz), [], 'no accountant ZIP was built');
 });

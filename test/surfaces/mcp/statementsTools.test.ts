@@ -23,7 +23,7 @@ test('the statements automation is configured and listed; deleting it is refused
   const set = await call('automationUpdate', { id: 'system_statements', config: { recipients: ['cpa@example.com'], onlyWhenComplete: true } });
   assert.equal(set.isError, false, JSON.stringify(set.body));
   const { items } = (await call('automationList')).body;
-  assert.deepEqual(items.find((a: any) => a.id === 'system_statements').config, { recipients: ['cpa@example.com'], onlyWhenComplete: true });
+  assert.deepEqual(items.find((a: any) => a.id === 'system_statements').config, { recipients: ['cpa@example.com'], onlyWhenComplete: true, includeAccountantZip: false });
   const del = await call('automationDelete', { id: 'system_statements' });
   assert.equal(del.isError, true);
   assert.equal(del.body.code, 'failed-precondition');

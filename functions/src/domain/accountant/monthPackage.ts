@@ -51,14 +51,24 @@ export async function buildStatementsZip(s: Services, businessId: string, month:
 /** The ZIP rides along when under this size; a larger one is sent as its link only (mail servers refuse big messages). */
 export const ATTACH_ZIP_UNDER_BYTES = 10 * 1024 * 1024;
 
-/** The package's email to one recipient (in Hebrew, sizes in KB under 1 MB, until when the link works); the ZIP rides along when small enough. */
-export function monthPackageEmail(m: MailCtx, business: BusinessIdentity, to: string, month: string, zip: MonthZip): Promise<EmailMessage> {
+/**
+ * The package's email to one recipient (in Hebrew, sizes in KB under 1 MB, until when the link works); the ZIP rides along when small enough.
+ * `accountant`: the accountant's ZIP of the month, linked only (the statements automation with includeAccountantZip).
+ */
+export function monthPackageEmail(
+  m: MailCtx,
+  business: BusinessIdentity,
+  to: string,
+  month: string,
+  zip: MonthZip,
+  accountant: { url: string; size: number; expiresAt: string; entries: number; missing: number } | null = null,
+): Promise<EmailMessage> {
   const attach = zip.size < ATTACH_ZIP_UNDER_BYTES;
   return monthPackageMessage(
     m,
     business,
     to,
-    { month, url: zip.url, size: zip.size, expiresAt: zip.expiresAt, accounts: zip.accounts, missing: zip.missing, attached: attach },
+    { month, url: zip.url, size: zip.size, expiresAt: zip.expiresAt, accounts: zip.accounts, missing: zip.missing, attached: attach, accountant },
     attach ? { attachments: [{ businessId: zip.businessId, fileId: zip.fileId, fileName: zip.fileName, contentType: 'application/zip' }] } : {},
   );
 }

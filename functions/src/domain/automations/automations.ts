@@ -56,6 +56,19 @@ export type Trigger = 'schedule' | 'manual';
 export interface StatementsConfig {
   recipients: string[];
   onlyWhenComplete: boolean;
+  /** The month package also links the accountant's ZIP of that month (buildAccZip over the whole accountant tree). Absent on older records: false. */
+  includeAccountantZip: boolean;
+}
+
+/** The accountant's ZIP a statements run linked in its mail (issue 19). */
+export interface RunAccountantZip {
+  fileId: string;
+  fileName: string;
+  url: string;
+  expiresAt: string;
+  size: number;
+  entries: number;
+  missing: number;
 }
 export interface MailboxConfig {
   accountId: string;
@@ -112,7 +125,7 @@ export interface RunRecord {
   completing?: boolean;
   deadlineAtMs: number;
   /** status/reason/outcomes follow the outbox (domain/accountant/monthPackage.ts settleSend); absent until a message settled. */
-  mailed: { to: string[]; at: string; messageIds: string[]; missing: string[]; status?: 'sending' | 'sent' | 'failed'; reason?: string | null; outcomes?: Record<string, { to: string; status: 'delivered' | 'undelivered' | 'failed'; reason: string | null }> } | null;
+  mailed: { to: string[]; at: string; messageIds: string[]; missing: string[]; accountantZip?: RunAccountantZip | null; status?: 'sending' | 'sent' | 'failed'; reason?: string | null; outcomes?: Record<string, { to: string; status: 'delivered' | 'undelivered' | 'failed'; reason: string | null }> } | null;
   /** Mailbox polls: the import fed with the new mails. */
   importId: string | null;
   found: number;
@@ -128,7 +141,7 @@ function defaultSystem(businessId: string, at: string): AutomationRecord {
     system: true,
     name: 'Monthly statements',
     enabled: true,
-    config: { recipients: [], onlyWhenComplete: false },
+    config: { recipients: [], onlyWhenComplete: false, includeAccountantZip: false },
     lastRun: null,
     cursor: null,
     lastPolledAt: null,
@@ -157,6 +170,11 @@ export async function ensureSystemAutomation(s: Services, businessId: string): P
   });
 }
 
+/** The statements automation's config with its defaults filled in (records written before a setting existed lack it). */
+export function statementsConfig(c: Partial<StatementsConfig>): StatementsConfig {
+  return { recipients: c.recipients ?? [], onlyWhenComplete: c.onlyWhenComplete ?? false, includeAccountantZip: c.includeAccountantZip ?? false };
+}
+
 export function automationView(a: AutomationRecord) {
   return {
     id: a.id,
@@ -164,7 +182,7 @@ export function automationView(a: AutomationRecord) {
     system: a.system,
     name: a.name,
     enabled: a.enabled,
-    config: a.config,
+    config: a.type === 'statements' ? statementsConfig(a.config as StatementsConfig) : a.config,
     lastRun: a.lastRun,
     lastPolledAt: a.lastPolledAt ?? null,
     createdAt: a.createdAt,
@@ -220,7 +238,7 @@ export async function createMailboxAutomation(s: Services, businessId: string, i
 
 export async function updateAutomation(s: Services, businessId: string, id: string, patch: { enabled?: boolean; name?: string; config?: Partial<StatementsConfig> }) {
   const current = await readAutomation(s, businessId, id);
-  if (patch.config && current.type !== 'statements') throw new ApiError('invalid-argument', 'config: recipients and onlyWhenComplete apply to the statements automation only');
+  if (patch.config && current.type !== 'statements') throw new ApiError('invalid-argument', 'config: recipients, onlyWhenComplete and includeAccountantZip apply to the statements automation only');
   if (current.system) await ensureSystemAutomation(s, businessId);
   const path = automationPath(businessId, id);
   return s.store.runTransaction(async (tx) => {
@@ -235,10 +253,11 @@ export async function updateAutomation(s: Services, businessId: string, id: stri
       next.enabled = patch.enabled;
     }
     if (patch.config) {
-      const c = a.config as StatementsConfig;
+      const c = statementsConfig(a.config as StatementsConfig);
       next.config = {
         recipients: patch.config.recipients ? [...new Set(patch.config.recipients)] : c.recipients,
         onlyWhenComplete: patch.config.onlyWhenComplete ?? c.onlyWhenComplete,
+        includeAccountantZip: patch.config.includeAccountantZip ?? c.includeAccountantZip,
       };
     }
     tx.set(path, { ...next });
@@ -270,7 +289,7 @@ export async function runView(s: Services, r: RunRecord) {
     finishedAt: r.finishedAt,
     month: r.month,
     accounts: r.accounts,
-    mailed: r.mailed ? { to: r.mailed.to, at: r.mailed.at, messageIds: r.mailed.messageIds, missing: r.mailed.missing, status: r.mailed.status ?? 'sending', reason: r.mailed.reason ?? null } : null,
+    mailed: r.mailed ? { to: r.mailed.to, at: r.mailed.at, messageIds: r.mailed.messageIds, missing: r.mailed.missing, accountantZip: r.mailed.accountantZip ?? null, status: r.mailed.status ?? 'sending', reason: r.mailed.reason ?? null } : null,
     import: r.importId
       ? { importId: r.importId, found: r.found, status: imp?.status ?? 'running', seen: imp?.seen ?? 0, invoices: imp?.invoices ?? 0, duplicates: imp?.duplicates ?? 0, errors: imp?.errors ?? 0 }
       : null,
@@ -335,7 +354,11 @@ export const automationOutput = z.object({
   name: z.string(),
   enabled: z.boolean(),
   config: z.union([
-    z.object({ recipients: z.array(z.string()), onlyWhenComplete: z.boolean() }),
+    z.object({
+      recipients: z.array(z.string()),
+      onlyWhenComplete: z.boolean(),
+      includeAccountantZip: z.boolean().describe("true: the month package also links the accountant's ZIP of the month."),
+    }),
     z.object({ accountId: z.string(), labelId: z.string().nullable(), labelName: z.string() }),
   ]),
   lastRun: lastRunOutput.nullable(),
@@ -359,6 +382,18 @@ export const runOutput = z.object({
       at: z.string(),
       messageIds: z.array(z.string()),
       missing: z.array(z.string()),
+      accountantZip: z
+        .object({
+          fileId: z.string(),
+          fileName: z.string(),
+          url: z.string().describe('Capability link to the ZIP; works until expiresAt.'),
+          expiresAt: z.string().describe('When the link stops working and the ZIP is deleted (ISO 8601).'),
+          size: z.int().describe('Bytes.'),
+          entries: z.int().describe('Files in the ZIP.'),
+          missing: z.int().describe('Files that could not be read and are not in it.'),
+        })
+        .nullable()
+        .describe("The month's accountant ZIP the mail linked (includeAccountantZip); null otherwise."),
       status: z.enum(['sending', 'sent', 'failed']).describe('sending until every message is final; sent once all were delivered; failed when one was not.'),
       reason: z.string().nullable().describe('Why the mailing failed, naming the recipients; null otherwise.'),
     })

@@ -5,10 +5,11 @@ import { iso } from '../../core/clock.ts';
 import { enqueueDelivery, stageMessage } from '../../core/outbox.ts';
 import { accountsPath, automationRunStatementPath, requestStatementSync, statementId, statementsPath, type AccountRecord, type StatementRecord } from '../statements/statements.ts';
 import { buildStatementsZip, monthPackageEmail, recordSend } from '../accountant/monthPackage.ts';
+import { buildAccZip } from '../accountant/accZip.ts';
 import { lastClosedMonth } from '../months.ts';
 import { accountSettled } from './runSettlement.ts';
 import { businessContact } from '../payments/paymentMessages.ts';
-import { SYSTEM_STATEMENTS_ID, STATEMENTS_RUN_QUEUE, STATEMENTS_CHECK_QUEUE, MAX_RUNS, RUN_DEADLINE_MS, runsPath, type Trigger, type StatementsConfig, type RunAccount, type RunRecord, nowIso, readAutomation, ensureSystemAutomation, setLastRun, pruneRuns, newRun } from './automations.ts';
+import { SYSTEM_STATEMENTS_ID, STATEMENTS_RUN_QUEUE, STATEMENTS_CHECK_QUEUE, MAX_RUNS, RUN_DEADLINE_MS, runsPath, type Trigger, type StatementsConfig, type RunAccount, type RunAccountantZip, type RunRecord, nowIso, readAutomation, statementsConfig, ensureSystemAutomation, setLastRun, pruneRuns, newRun } from './automations.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The statements run
@@ -149,7 +150,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
   accounts = accounts.map((a) => (a.status === 'pending' ? { ...a, status: 'failed' as const, reason: 'still syncing when the run ended' } : a));
   const failed = accounts.filter((a) => a.status === 'failed');
   const auto = await readAutomation(s, businessId, SYSTEM_STATEMENTS_ID);
-  const { recipients, onlyWhenComplete } = auto.config as StatementsConfig;
+  const { recipients, onlyWhenComplete, includeAccountantZip } = statementsConfig(auto.config as StatementsConfig);
   const complete = failed.length === 0;
   let summary = `${run.month}: ${accounts.length - failed.length} of ${accounts.length} account(s) synced`;
   let mail = false;
@@ -159,14 +160,20 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
 
   const at = iso(now);
   const zip = mail ? await buildStatementsZip(s, businessId, run.month, run.accounts.map((a) => a.accountId)) : null;
+  // The accountant's ZIP of the month rides along as a link (issue 19): the whole accountant tree, this month only.
+  const acc = zip && includeAccountantZip ? await buildAccZip(s, businessId, undefined, { from: run.month, to: run.month }, now) : null;
+  const accountantZip: RunAccountantZip | null = acc
+    ? { fileId: acc.file.fileId, fileName: acc.file.fileName, url: acc.file.url, expiresAt: acc.file.expiresAt!, size: acc.file.size, entries: acc.entries, missing: acc.missing }
+    : null;
   const business = zip ? await businessContact(s.store, businessId) : null;
-  const emails = zip && business ? await Promise.all(recipients.map((to) => monthPackageEmail(s.config, business, to, run.month!, zip))) : [];
+  const emails = zip && business ? await Promise.all(recipients.map((to) => monthPackageEmail(s.config, business, to, run.month!, zip, accountantZip))) : [];
   const staged = await s.store.runTransaction(async (tx) => {
     const cur = (await tx.get(path))?.data as unknown as RunRecord | undefined;
     if (!cur || cur.status !== 'running') return null;
     const paths = emails.map((message) => stageMessage(tx, businessId, s.ids(), message, 'automationStatements', now, runId, s.config.credentialsKey));
-    const mailed = zip ? { to: recipients, at, messageIds: paths.map((p) => p.split('/').at(-1)!), missing: zip.missing } : null;
+    const mailed = zip ? { to: recipients, at, messageIds: paths.map((p) => p.split('/').at(-1)!), missing: zip.missing, accountantZip } : null;
     if (mailed) summary += `; mailed to ${recipients.join(', ')}${zip!.missing.length ? ` (missing: ${zip!.missing.join(', ')})` : ''}`;
+    if (mailed && accountantZip) summary += `, with the accountant's ZIP of the month (${accountantZip.entries} file(s))`;
     tx.update(path, { status: 'done', accounts, summary, finishedAt: at, mailed });
     return { paths, mailed };
   });

@@ -7,6 +7,8 @@ export default defineOperation({
   name: 'accFolderRename',
   group: 'accountant',
   summary: 'Rename an accountant folder',
+  description:
+    "Changes only the name: the folder keeps its place, its source rule and the folders below it. The name must be unique among the folder's siblings (compared ignoring case, as Hebrew collation does), else already-exists naming the folder that has it. The new name shows in the next ZIP's paths.",
   flags: { idempotent: true },
   input: input({ id: id().describe('Accountant folder id (accountantFoldersList).'), name: accFolderName().describe('New name, unique among its siblings.') }),
   output: accFolderOutput,

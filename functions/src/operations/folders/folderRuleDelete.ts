@@ -7,7 +7,9 @@ import { folderRulesPath } from '../../domain/invoices/folderRules.ts';
 export default defineOperation({
   name: 'folderRuleDelete',
   group: 'folders',
-  summary: 'Delete a folder rule. Invoices it filed stay where they are.',
+  summary: 'Delete a folder rule',
+  description:
+    'Invoices the rule already filed stay in their folders; new invoices are no longer filed by it. An unknown rule id is not-found.',
   flags: { dangerous: true },
   input: input({ id: id().describe('Rule id (from folderRulesList).') }),
   output: z.object({ id: z.string(), deleted: z.literal(true) }),

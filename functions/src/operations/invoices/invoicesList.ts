@@ -116,7 +116,7 @@ export default defineOperation({
     category: text(64).optional().describe('Only this expense category id (categoriesList); "" = uncategorized.'),
     supplierKey: text(LIMITS.email).optional().describe("Only invoices assigned to this supplier (the supplier's phone in E.164 or email)."),
     payMark: z.enum(['', ...PAY_MARKS]).optional().describe('Only invoices whose pay mark in force is this; "" = any.'),
-    source: z.enum(['mailbox', 'upload', 'supplier']).optional().describe('Only invoices from this source.'),
+    source: z.enum(['mailbox', 'upload', 'supplier']).optional().describe('Only invoices from this source: mailbox (imported mail), upload (uploadInvoiceDoc) or supplier (sent by a supplier with a payment).'),
     q: text().optional().describe('Words to find: beginnings of issuer and invoice-number words, whole words of file name, note and mail subject. Every word must match.'),
     from: invoiceDay().optional().describe('Earliest invoice date, YYYY-MM-DD, inclusive.'),
     to: invoiceDay().optional().describe('Latest invoice date, YYYY-MM-DD, inclusive.'),

@@ -44,7 +44,7 @@ export default defineOperation({
     'Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.',
   flags: { readOnly: true },
   input: input({
-    result: z.enum(RESULTS).optional().describe('Only mails with this outcome.'),
+    result: z.enum(RESULTS).optional().describe('Only mails with this import outcome: processing, imported (invoices made), no_invoice, duplicate or error.'),
     accountId: z.string().max(128).optional().describe('Only mails of this mailbox (mailboxListAccounts).'),
     q: text().optional().describe('Words to find at word beginnings in the sender and subject.'),
     limit: page.limit.describe('Page size, 1 to 200 (default 50).'),

@@ -12,7 +12,7 @@ export default defineOperation({
   flags: { readOnly: true, idempotent: true, openWorld: true },
   input: input({
     accountId: id().describe('The mailbox (mailboxListAccounts).'),
-    since: recentUnixMs().describe('Mails received after this moment (unix ms).'),
+    since: recentUnixMs().describe('Count mails received after this moment: unix time in milliseconds, from the year 2000.'),
     labelId: z.string().trim().max(200).optional().describe('Only mails with this label (mailboxListLabels); default all mail.'),
   }),
   output: z.object({ count: z.number(), truncated: z.boolean() }),

@@ -7,6 +7,8 @@ export default defineOperation({
   name: 'cancelPayment',
   group: 'payments',
   summary: 'Cancel an unpaid payment; its supplier link then shows it canceled.',
+  description:
+    'Only a payment in status sent, awaiting_invoice or ready can be canceled; a paid one is refused (failed-precondition; revertPaid first). The supplier is not messaged: their payment link shows the payment as canceled and takes no more details or invoices. A canceled payment stays in paymentsList (status canceled) and cannot be reopened.',
   flags: { dangerous: true },
   input: input({ paymentId: id().describe('Payment id (from createPayment or paymentsList).') }),
   output: paymentViewSchema,

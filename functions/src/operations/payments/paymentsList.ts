@@ -18,7 +18,7 @@ export default defineOperation({
     'Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.',
   flags: { readOnly: true },
   input: input({
-    status: z.enum(PAYMENT_STATUSES).optional().describe('Only payments in this status.'),
+    status: z.enum(PAYMENT_STATUSES).optional().describe('Only payments in this status: sent, awaiting_invoice, ready (to pay), paid or canceled.'),
     supplierKey: text(LIMITS.email).optional().describe("Only payments to this supplier (the supplier's phone in E.164 or email)."),
     payoutChanged: z.boolean().optional().describe('true: only payments whose filed payout differs from the known one (a fraud signal); false: only the others.'),
     q: text().optional().describe('Words to find at word beginnings in the supplier name, description or invoice number; every word must match.'),

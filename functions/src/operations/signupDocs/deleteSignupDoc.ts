@@ -7,6 +7,8 @@ export default defineOperation({
   name: 'deleteSignupDoc',
   group: 'signupDocs',
   summary: 'Delete a form and every filled copy; their links stop working',
+  description:
+    'Removes the uploaded form, its analyzed fields and every filled copy made from it (fillSignupDoc), with their stored files: their download links answer 404 from then on. filesRemoved counts the original plus the copies. Copies already put in an accountant ZIP stay in that ZIP until it expires.',
   flags: { dangerous: true },
   input: input({ docId: id().describe('Signup document id (from analyzeSignupDoc or listSignupDocs).') }),
   output: z.object({ docId: z.string(), fileName: z.string(), deleted: z.literal(true), filesRemoved: z.int() }),

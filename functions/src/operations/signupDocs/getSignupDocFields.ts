@@ -6,6 +6,8 @@ export default defineOperation({
   name: 'getSignupDocFields',
   group: 'signupDocs',
   summary: "A stored form's fields as analyzed, with its download links",
+  description:
+    "One uploaded form (analyzeSignupDoc) with each field the AI found: its label, value, kind, page (0-based; 0 for a DOCX) and box ([ymin, xmin, ymax, xmax] on a 0–1000 scale of the page; zeros for a DOCX), the analysis status, and the form's and each filled copy's download link (null once the file is gone).",
   flags: { readOnly: true },
   input: input({ docId: id().describe('Signup document id (from analyzeSignupDoc or listSignupDocs).') }),
   output: signupDocView,

@@ -29,7 +29,10 @@ export default defineOperation({
     'The transactions the last marketSync stored for the account and month, in Upwork\'s order, with the statement status ' +
     '(`not_synced` when the month was never synced). Reads only what is stored; nothing is fetched from Upwork.',
   flags: { readOnly: true },
-  input: input({ accountId: syncInput.accountId(), month: syncInput.month() }),
+  input: input({
+    accountId: syncInput.accountId().describe('Marketplace statement account id (marketListAccounts).'),
+    month: syncInput.month().describe('Month to read, YYYY-MM (Israel time), as synced by marketSync.'),
+  }),
   output: z.object({
     accountId: z.string(),
     accountName: z.string(),

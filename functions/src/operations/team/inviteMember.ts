@@ -19,7 +19,9 @@ export const inviteOutput = z.object({
 export default defineOperation({
   name: 'inviteMember',
   group: 'team',
-  summary: 'Invite someone to the team by email; the link is valid for 7 days. Admin only.',
+  summary: 'Invite someone to the team by email (admin only)',
+  description:
+    'Emails the person an invite link (through the outbox) valid for 7 days; they accept it signed in with that email (acceptInvite) and join with the role given: admin (can also invite, change roles, remove members and set the business apps and integrations) or user. An existing member or a pending invite to the same email is already-exists (resendInvite sends a pending one again). Only admins may invite.',
   flags: { adminOnly: true, openWorld: true },
   input: input({ email: email().describe('Email of the person to invite; the invite link goes there.'), role: z.enum(['admin', 'user']).describe('admin or user.') }),
   output: inviteOutput,

@@ -10,6 +10,8 @@ export default defineOperation({
   name: 'listTeam',
   group: 'team',
   summary: 'Team members with their roles, and pending invites (expired ones flagged).',
+  description:
+    'members: everyone in the business, oldest first, with role, join time and isYou for the caller. invites: the pending invites, newest first; expired is true once expiresAt has passed (resendInvite renews one). Accepted and revoked invites are not listed.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({

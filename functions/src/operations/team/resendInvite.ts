@@ -9,6 +9,8 @@ export default defineOperation({
   name: 'resendInvite',
   group: 'team',
   summary: 'Email a fresh 7-day invite link; the old link stops working.',
+  description:
+    'For a pending invite only (a revoked or accepted one is failed-precondition): a new link valid for 7 days from now is emailed through the outbox, and the link sent before stops working. Renews an expired invite as well.',
   flags: { openWorld: true },
   input: input({ inviteId: id().describe('Invite id (from listTeam or inviteMember).') }),
   output: inviteOutput,

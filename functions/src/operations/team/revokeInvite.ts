@@ -8,6 +8,8 @@ export default defineOperation({
   name: 'revokeInvite',
   group: 'team',
   summary: 'Revoke a pending invite; its link stops working.',
+  description:
+    'For a pending invite only (an accepted or already revoked one is failed-precondition). The invitee is not told; opening the link then shows the invite as revoked (invitePreview). Invite the email again with inviteMember.',
   flags: { dangerous: true },
   input: input({ inviteId: id().describe('Invite id (from listTeam or inviteMember).') }),
   output: z.object({ inviteId: z.string(), email: z.string(), status: z.literal('revoked') }),

@@ -80,27 +80,63 @@ const SHARED_MIN_CHARS = 100;
 /**
  * The output schemas of one tool list, each record spelled out once: an object (a whole result or a
  * part of one) with the same fields as one already in the list is written as a pointer to it, e.g.
- * `{"type":"object","description":"Same fields as paymentGet's result"}`. Read-only tools are
- * spelled out first, so the pointers lead to the tools that read the records.
+ * `{"type":"object","description":"Same fields as paymentGet's result"}`; an object that has every
+ * field of one met before and more (a payment with its send outcome, an invoice with the
+ * upload's facts) names that one and spells out only the rest, e.g.
+ * `{"type":"object","description":"Same fields as paymentGet's result, plus:","properties":{"sent":…}}`.
+ * Read-only tools are spelled out first, so the pointers lead to the tools that read the records.
+ * Outputs declare no `required` and allow other fields, so a pointer never makes a valid result invalid.
  */
 export function shareOutputSchemas<T extends { name: string; readOnly: boolean; outputSchema?: Schema }>(tools: T[]): Map<string, Schema> {
   const seen = new Map<string, string>();
+  /** Objects met so far with all their fields (an extension's include its base's): what an extension may name. */
+  const spelled: { where: string; fields: Map<string, string> }[] = [];
   const out = new Map<string, Schema>();
+  /** The object met before whose fields (name and schema) this one has all of, plus others, that saves the most. */
+  function baseOf(properties: Schema): { where: string; rest: Schema } | null {
+    let best: { where: string; rest: Schema; saved: number } | null = null;
+    for (const b of spelled) {
+      if (b.fields.size >= Object.keys(properties).length) continue;
+      let covered = 0;
+      for (const [k, v] of b.fields) {
+        if (!(k in properties) || JSON.stringify(properties[k]) !== v) {
+          covered = -1;
+          break;
+        }
+        covered += k.length + v.length + 4;
+      }
+      const saved = covered - `Same fields as ${b.where}, plus:`.length - 16;
+      if (saved >= SHARED_MIN_CHARS && (!best || saved > best.saved)) {
+        best = { where: b.where, saved, rest: Object.fromEntries(Object.entries(properties).filter(([k]) => !b.fields.has(k))) };
+      }
+    }
+    return best;
+  }
   function visit(s: unknown, where: string): unknown {
     if (Array.isArray(s)) return s.map((x) => visit(x, where));
     if (!isObject(s)) return s;
-    if (isObject(s.properties)) {
+    let props = s.properties;
+    let extends_: string | null = null;
+    if (isObject(props)) {
       const key = JSON.stringify(s);
       if (key.length >= SHARED_MIN_CHARS) {
         const first = seen.get(key);
         if (first) return { type: 'object', description: `Same fields as ${first}` };
         seen.set(key, where);
+        const base = baseOf(props);
+        spelled.push({ where, fields: new Map(Object.entries(props).map(([k, v]) => [k, JSON.stringify(v)])) });
+        if (base) {
+          extends_ = base.where;
+          props = base.rest;
+        }
       }
     }
     const r: Schema = {};
     for (const [k, v] of Object.entries(s)) {
-      if (k === 'properties' && isObject(v)) r[k] = Object.fromEntries(Object.entries(v).map(([p, x]) => [p, visit(x, `${where}.${p}`)]));
-      else if (k === 'items') r[k] = visit(v, `${where}[]`);
+      if (k === 'properties' && isObject(props)) {
+        if (extends_) r.description = `Same fields as ${extends_}, plus:`;
+        r[k] = Object.fromEntries(Object.entries(props).map(([p, x]) => [p, visit(x, `${where}.${p}`)]));
+      } else if (k === 'items') r[k] = visit(v, `${where}[]`);
       else r[k] = typeof v === 'object' ? visit(v, where) : v;
     }
     return r;

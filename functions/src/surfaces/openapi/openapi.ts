@@ -60,17 +60,18 @@ function responses(op: AnyOperation) {
   return out;
 }
 
-/** GET parameters: scalars as text, arrays as repeated keys (form, explode), objects as JSON text. */
+/**
+ * GET parameters: scalars as text, arrays as repeated keys (form, explode), objects as JSON text. The field's
+ * description is the parameter's (where readers and generators look for it), not repeated in its schema.
+ */
 function parameters(op: AnyOperation) {
   const schema = toSchema(op.input, 'input') as { required?: string[] };
   const required = new Set(schema.required ?? []);
   return Object.entries(inputProperties(op)).map(([name, raw]) => {
-    const s = typeListsAsAnyOf(raw) as Record<string, unknown>;
-    const t = (s as { type?: string }).type;
-    if (t === 'object') {
-      return { name, in: 'query', required: required.has(name), content: { 'application/json': { schema: s } } };
-    }
-    return { name, in: 'query', required: required.has(name), style: 'form', explode: true, schema: s };
+    const { description, ...s } = typeListsAsAnyOf(raw) as Record<string, unknown>;
+    const head = { name, in: 'query', ...(typeof description === 'string' ? { description } : {}), required: required.has(name) };
+    if ((s as { type?: string }).type === 'object') return { ...head, content: { 'application/json': { schema: s } } };
+    return { ...head, style: 'form', explode: true, schema: s };
   });
 }
 
@@ -113,6 +114,8 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
       get: {
         operationId: 'catalogue',
         summary: 'The catalogue: every operation with its group, flags and summary',
+        description:
+          'Every operation of this API as JSON: its name, group, summary, flags (readOnly, dangerous, adminOnly) and methods (POST, and GET for read-only ones). No key needed; the OpenAPI document (/openapi.json) has the schemas.',
         security: [],
         responses: {
           '200': { description: 'The catalogue', content: { 'application/json': { schema: { type: 'object' } } } },
@@ -124,6 +127,7 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
       get: {
         operationId: 'openapi',
         summary: 'This document',
+        description: 'This OpenAPI 3.1 document, built from the operation registry: every operation with its input, result and error schemas. No key needed.',
         security: [],
         responses: {
           '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },

@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { shareOutputSchemas } from '../../../functions/src/surfaces/mcp/toolSchemas.ts';
+import { operations } from '../../../functions/src/operations/index.ts';
+import { toolOf, toolsOf } from '../../../functions/src/surfaces/mcp/toolsets.ts';
+
+/** Output sharing in one tool list: a record met before is a pointer; a record that extends one names it and adds the rest. */
+const long = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`field${i}OfTheRecord`, { type: 'integer' }]));
+const record = { type: 'object', properties: long(8) };
+
+test('an object with every field of one met before, and more, names it and spells out only the rest', () => {
+  const out = shareOutputSchemas([
+    { name: 'recordGet', readOnly: true, outputSchema: record },
+    { name: 'recordCreate', readOnly: false, outputSchema: { type: 'object', properties: { ...record.properties, sent: { type: 'boolean' } } } },
+    { name: 'recordCopy', readOnly: false, outputSchema: { type: 'object', properties: { ...record.properties } } },
+  ]);
+  assert.deepEqual(out.get('recordGet'), record);
+  assert.deepEqual(out.get('recordCreate'), { type: 'object', description: "Same fields as recordGet's result, plus:", properties: { sent: { type: 'boolean' } } });
+  assert.deepEqual(out.get('recordCopy'), { type: 'object', description: "Same fields as recordGet's result" });
+});
+
+test('no extension when a shared field differs in its schema, or when naming the base would save little', () => {
+  const changed = { ...record.properties, field0OfTheRecord: { type: 'string' }, extra: { type: 'boolean' } };
+  const small = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'array', items: { type: 'integer' } }, d: { type: 'boolean' } } };
+  const out = shareOutputSchemas([
+    { name: 'recordGet', readOnly: true, outputSchema: record },
+    { name: 'smallGet', readOnly: true, outputSchema: small },
+    { name: 'other', readOnly: false, outputSchema: { type: 'object', properties: changed } },
+    { name: 'smallPlus', readOnly: false, outputSchema: { type: 'object', properties: { ...small.properties, e: { type: 'integer' } } } },
+  ]);
+  assert.deepEqual(out.get('other'), { type: 'object', properties: changed });
+  assert.equal((out.get('smallPlus') as any).description, undefined);
+});
+
+test('in the full list, following the pointers gives back every output field of every tool', () => {
+  const { list } = toolsOf(operations.map(toolOf));
+  const byName = new Map((list.tools as any[]).map((t) => [t.name, t]));
+  const full = new Map((operations.map(toolOf) as any[]).map((e) => [e.op.name, e.tool.outputSchema]));
+  /** The object a "Same fields as X's result.a.b[]" pointer names. */
+  const at = (where: string): any => {
+    const m = /^(\w+)'s result(.*)$/.exec(where)!;
+    let s: any = byName.get(m[1]).outputSchema;
+    for (const step of m[2].match(/\.\w+|\[\]/g) ?? []) {
+      s = step === '[]' ? s.items : s.properties[step.slice(1)];
+      if (s?.anyOf) s = s.anyOf.find((b: any) => b.type !== 'null');
+    }
+    return s;
+  };
+  const fields = (s: any): string[] => {
+    const named = /^Same fields as (.+?)(, plus:)?$/.exec(s?.description ?? '');
+    return [...(named ? fields(at(named[1])) : []), ...Object.keys(s?.properties ?? {})].sort();
+  };
+  let extended = 0;
+  for (const [name, tool] of byName) {
+    if (!tool.outputSchema) continue;
+    if (/, plus:"/.test(JSON.stringify(tool.outputSchema))) extended++;
+    assert.deepEqual(fields(tool.outputSchema), Object.keys(full.get(name).properties ?? {}).sort(), name);
+  }
+  assert.ok(extended >= 3, `${extended} results extend another`);
+  const createPayment = byName.get('createPayment').outputSchema;
+  assert.equal(createPayment.description, "Same fields as paymentGet's result, plus:");
+});
