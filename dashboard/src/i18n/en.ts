@@ -300,7 +300,7 @@ export const en: Strings<Messages> = {
     missing: 'Missing: {names}',
     zip: 'ZIP file',
     send: 'Send to the accountant',
-    zipReady: 'Download {name} ({n} files)',
+    zipReady: 'Download the ZIP ({n} files)',
     zipExpires: 'The link works until {date}',
     notSent: 'This month was not sent yet.',
     sendTitle: 'Send {month} to the accountant',

@@ -296,7 +296,7 @@ export const he = {
     missing: 'חסרים: {names}',
     zip: 'קובץ ZIP',
     send: 'שליחה לרואה החשבון',
-    zipReady: 'הורדת {name} ({n} קבצים)',
+    zipReady: 'הורדת ה-ZIP ({n} קבצים)',
     zipExpires: 'הקישור עובד עד {date}',
     notSent: 'החודש עוד לא נשלח.',
     sendTitle: 'שליחת {month} לרואה החשבון',

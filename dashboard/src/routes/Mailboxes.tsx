@@ -75,7 +75,7 @@ function ImportProgress({ importId, onClose }: { importId: string; onClose(): vo
             <ActionButton op="mailboxImportCancel" label={m.mailboxes.cancelImport} color="red" loading={cancel.isPending} onRun={() => cancel.mutate({ importId })} />
           ) : (
             <>
-              <Button component={Link} to={`/mailboxes/mails?account=${r.accountId}`} variant="light">
+              <Button component={Link} to={`/mailboxes/mails?account=${r.accountId}`}>
                 {m.mailboxes.seeMails}
               </Button>
               <Button variant="default" onClick={onClose}>

@@ -128,9 +128,9 @@ function MonthCard({ month, accounts, statements, sync }: { month: string; accou
       </Group>
       {zip.data && (
         <Alert color="green" mb="xs" role="status">
-          <Anchor href={zip.data.url} download={zip.data.fileName} data-testid="zip-link">
-            {fill(m.statements.zipReady, { name: zip.data.fileName, n: zip.data.entries })}
-          </Anchor>
+          <Button component="a" href={zip.data.url} download={zip.data.fileName} data-testid="zip-link" size="compact-sm" color="green" mb={4}>
+            {fill(m.statements.zipReady, { n: zip.data.entries })}
+          </Button>
           <Text size="xs">{fill(m.statements.zipExpires, { date: date(zip.data.expiresAt, true) })}</Text>
           {zip.data.missing.length > 0 && <Text size="xs">{fill(m.statements.missing, { names: zip.data.missing.join(', ') })}</Text>}
         </Alert>
