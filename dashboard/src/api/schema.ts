@@ -1868,14 +1868,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An import's progress now, without waiting (for a progress bar)
-         * @description Answers the import as it stands: status, total, seen and the counts so far. Unlike mailboxImportStart with the same importId, it never waits, so a screen can poll it while the import runs. Each mail's result is in mailsList.
+         * An import's progress now, never waiting
+         * @description For a progress bar to poll; each mail's result is in mailsList.
          */
         get: operations["mailboxImportGetGet"];
         put?: never;
         /**
-         * An import's progress now, without waiting (for a progress bar)
-         * @description Answers the import as it stands: status, total, seen and the counts so far. Unlike mailboxImportStart with the same importId, it never waits, so a screen can poll it while the import runs. Each mail's result is in mailsList.
+         * An import's progress now, never waiting
+         * @description For a progress bar to poll; each mail's result is in mailsList.
          */
         post: operations["mailboxImportGet"];
         delete?: never;

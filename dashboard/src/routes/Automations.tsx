@@ -37,7 +37,7 @@ function RunCard({ run }: { run: Run }) {
           </Text>
           <RunStatus status={run.status} />
         </Group>
-        <Text size="sm" className="wrap-anywhere">
+        <Text size="sm" className="wrap-anywhere" dir="auto">
           {run.summary}
         </Text>
         <Text size="xs" c="dimmed">
@@ -74,13 +74,20 @@ function RunCard({ run }: { run: Run }) {
   );
 }
 
+/** The statements automation's name in the user's language; a mailbox automation's is the owner's own. */
+function useName() {
+  const { m } = useI18n();
+  return (a: Automation) => (a.system ? m.automations.statementsTitle : a.name);
+}
+
 function Runs({ automation }: { automation: Automation }) {
   const { m, fill } = useI18n();
+  const nameOf = useName();
   const runs = useApi('automationRuns', { id: automation.id }, { refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'running') ? 1500 : false), staleTime: 0 });
   return (
     <section aria-labelledby="runs-title" data-testid="runs">
       <Title order={2} size="h4" id="runs-title" mb="xs">
-        {fill(m.automations.runsOf, { name: automation.name })}
+        {fill(m.automations.runsOf, { name: nameOf(automation) })}
       </Title>
       {runs.isPending ? (
         <ListSkeleton rows={2} />
@@ -257,6 +264,7 @@ export default function Automations() {
   const { m } = useI18n();
   const list = useApi('automationList', {}, { refetchInterval: 5000 });
   const [params, setParams] = useSearchParams();
+  const nameOf = useName();
   if (list.isPending)
     return (
       <>
@@ -290,7 +298,7 @@ export default function Automations() {
         {shown && (
           <>
             {items.length > 1 && (
-              <Select label={m.automations.historyOf} data={items.map((a) => ({ value: a.id, label: a.name }))} value={shown.id} onChange={(v) => v && setParams({ runs: v }, { replace: true })} allowDeselect={false} maw={360} />
+              <Select label={m.automations.historyOf} data={items.map((a) => ({ value: a.id, label: nameOf(a) }))} value={shown.id} onChange={(v) => v && setParams({ runs: v }, { replace: true })} allowDeselect={false} maw={360} />
             )}
             <Runs automation={shown} />
           </>

@@ -8,10 +8,8 @@ import { importOutput } from './mailboxImportStart.ts';
 export default defineOperation({
   name: 'mailboxImportGet',
   group: 'mailboxes',
-  summary: "An import's progress now, without waiting (for a progress bar)",
-  description:
-    'Answers the import as it stands: status, total, seen and the counts so far. Unlike mailboxImportStart with the same importId, it never waits, so a screen can poll it while the import runs. ' +
-    'Each mail\'s result is in mailsList.',
+  summary: "An import's progress now, never waiting",
+  description: 'For a progress bar to poll; each mail\'s result is in mailsList.',
   flags: { readOnly: true, idempotent: true },
   input: input({ importId: z.string().max(20).regex(/^[a-z0-9]{20}$/, 'expected 20 lowercase letters or digits').describe('The import (mailboxImportStart).') }),
   output: importOutput,

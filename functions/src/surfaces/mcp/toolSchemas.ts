@@ -80,7 +80,7 @@ const SHARED_MIN_CHARS = 100;
 /**
  * The output schemas of one tool list, each record spelled out once: an object (a whole result or a
  * part of one) with the same fields as one already in the list is written as a pointer to it, e.g.
- * `{"type":"object","description":"Same fields as paymentGet's result"}`. Read-only tools are
+ * `{"type":"object","description":"Same fields as paymentGet"}`. Read-only tools are
  * spelled out first, so the pointers lead to the tools that read the records.
  */
 export function shareOutputSchemas<T extends { name: string; readOnly: boolean; outputSchema?: Schema }>(tools: T[]): Map<string, Schema> {
@@ -106,7 +106,7 @@ export function shareOutputSchemas<T extends { name: string; readOnly: boolean; 
     return r;
   }
   const order = [...tools.filter((t) => t.readOnly), ...tools.filter((t) => !t.readOnly)];
-  for (const t of order) if (t.outputSchema) out.set(t.name, visit(t.outputSchema, `${t.name}'s result`) as Schema);
+  for (const t of order) if (t.outputSchema) out.set(t.name, visit(t.outputSchema, t.name) as Schema);
   return out;
 }
 
