@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useMatches } from 'react-router';
 import { AppShell, Burger, Button, Card, Container, Group, NavLink, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useI18n } from './i18n/i18n.tsx';
+import type { Messages } from './i18n/he.ts';
 import { useAuth } from './auth.tsx';
 import { useApi } from './ui/api.ts';
 import { ErrorAlert } from './ui/common.tsx';
@@ -95,7 +96,13 @@ const NAV = [
   { to: '/invoices', key: 'invoices' },
   { to: '/settings', key: 'settings' },
   { to: '/activity', key: 'activity' },
+  { to: '/statements', key: 'statements' },
+  { to: '/mailboxes', key: 'mailboxes' },
+  { to: '/automations', key: 'automations' },
 ] as const;
+
+/** Part 1's labels are under `nav`; later screens keep theirs in their own block (`statements.nav`, ...). */
+const navLabel = (m: Messages, key: (typeof NAV)[number]['key']) => (key in m.nav ? m.nav[key as keyof Messages['nav']] : m[key as 'statements' | 'mailboxes' | 'automations'].nav);
 
 function Shell({ businessName, several }: { businessName: string; several: boolean }) {
   const { m } = useI18n();
@@ -124,7 +131,7 @@ function Shell({ businessName, several }: { businessName: string; several: boole
       <AppShell.Navbar p="xs" aria-label={m.menu}>
         <nav>
           {NAV.map((n) => (
-            <NavLink key={n.to} component={RouterNavLink} to={n.to} end={n.to === '/'} label={m.nav[n.key]} />
+            <NavLink key={n.to} component={RouterNavLink} to={n.to} end={n.to === '/'} label={navLabel(m, n.key)} />
           ))}
         </nav>
         <Stack mt="auto" gap="xs">

@@ -1893,6 +1893,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mailboxImportGet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's progress now, never waiting
+         * @description For a progress bar to poll; each mail's result is in mailsList.
+         */
+        get: operations["mailboxImportGetGet"];
+        put?: never;
+        /**
+         * An import's progress now, never waiting
+         * @description For a progress bar to poll; each mail's result is in mailsList.
+         */
+        post: operations["mailboxImportGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mailboxImportStart": {
         parameters: {
             query?: never;
@@ -23015,6 +23039,323 @@ export interface operations {
                 };
             };
             /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    mailboxImportGetGet: {
+        parameters: {
+            query: {
+                importId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of the mailbox import (mailboxImportStart). */
+                            importId: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
+                            accountId: string;
+                            since: number;
+                            /** @description Identifier of the mailbox label; empty for the whole inbox. */
+                            labelId: string | null;
+                            /**
+                             * @description partial: some mails were read, the provider kept failing on others; failed: none could be read; stopped: the AI quota ran out or the mailbox needs reconnecting.
+                             * @enum {string}
+                             */
+                            status: "running" | "done" | "partial" | "failed" | "canceled" | "stopped";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                            reason: string;
+                            total: number;
+                            seen: number;
+                            /** @description Invoice files attached, oldest first. */
+                            invoices: number;
+                            duplicates: number;
+                            noInvoice: number;
+                            errors: number;
+                            /** @description Mails left in a temporary provider error: the next import of this mailbox or its automation's next poll tries them again. */
+                            retryLater: number;
+                            /** @description While running but not moving (a batch waiting to retry, or its worker gone): when it goes on, at the latest. */
+                            resumesAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    mailboxImportGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The import (mailboxImportStart). */
+                    importId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of the mailbox import (mailboxImportStart). */
+                            importId: string;
+                            /** @description Identifier of the connected account (statement source or mailbox) it belongs to. */
+                            accountId: string;
+                            since: number;
+                            /** @description Identifier of the mailbox label; empty for the whole inbox. */
+                            labelId: string | null;
+                            /**
+                             * @description partial: some mails were read, the provider kept failing on others; failed: none could be read; stopped: the AI quota ran out or the mailbox needs reconnecting.
+                             * @enum {string}
+                             */
+                            status: "running" | "done" | "partial" | "failed" | "canceled" | "stopped";
+                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                            reason: string;
+                            total: number;
+                            seen: number;
+                            /** @description Invoice files attached, oldest first. */
+                            invoices: number;
+                            duplicates: number;
+                            noInvoice: number;
+                            errors: number;
+                            /** @description Mails left in a temporary provider error: the next import of this mailbox or its automation's next poll tries them again. */
+                            retryLater: number;
+                            /** @description While running but not moving (a batch waiting to retry, or its worker gone): when it goes on, at the latest. */
+                            resumesAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -15,8 +15,8 @@ test('an object with every field of one met before, and more, names it and spell
     { name: 'recordCopy', readOnly: false, outputSchema: { type: 'object', properties: { ...record.properties } } },
   ]);
   assert.deepEqual(out.get('recordGet'), record);
-  assert.deepEqual(out.get('recordCreate'), { type: 'object', description: "Same fields as recordGet's result, plus:", properties: { sent: { type: 'boolean' } } });
-  assert.deepEqual(out.get('recordCopy'), { type: 'object', description: "Same fields as recordGet's result" });
+  assert.deepEqual(out.get('recordCreate'), { type: 'object', description: 'Same fields as recordGet, plus:', properties: { sent: { type: 'boolean' } } });
+  assert.deepEqual(out.get('recordCopy'), { type: 'object', description: 'Same fields as recordGet' });
 });
 
 test('no extension when a shared field differs in its schema, or when naming the base would save little', () => {
@@ -36,9 +36,9 @@ test('in the full list, following the pointers gives back every output field of 
   const { list } = toolsOf(operations.map(toolOf));
   const byName = new Map((list.tools as any[]).map((t) => [t.name, t]));
   const full = new Map((operations.map(toolOf) as any[]).map((e) => [e.op.name, e.tool.outputSchema]));
-  /** The object a "Same fields as X's result.a.b[]" pointer names. */
+  /** The object a "Same fields as X.a.b[]" pointer names (X a tool's result). */
   const at = (where: string): any => {
-    const m = /^(\w+)'s result(.*)$/.exec(where)!;
+    const m = /^(\w+)(.*)$/.exec(where)!;
     let s: any = byName.get(m[1]).outputSchema;
     for (const step of m[2].match(/\.\w+|\[\]/g) ?? []) {
       s = step === '[]' ? s.items : s.properties[step.slice(1)];
@@ -58,5 +58,5 @@ test('in the full list, following the pointers gives back every output field of 
   }
   assert.ok(extended >= 3, `${extended} results extend another`);
   const createPayment = byName.get('createPayment').outputSchema;
-  assert.equal(createPayment.description, "Same fields as paymentGet's result, plus:");
+  assert.equal(createPayment.description, 'Same fields as paymentGet, plus:');
 });

@@ -1,9 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
-import { startFakeGmail, gmailEnv, type FakeGmail } from '../../fakes/gmail.ts';
+import { startFakeGmail, gmailEnv, approveMailboxConsent, type FakeGmail } from '../../fakes/gmail.ts';
 import { startFakeSlack, slackEnv, type FakeSlack } from '../../fakes/slack.ts';
-import { startFakeUpwork, upworkEnv, type FakeUpwork } from '../../fakes/upwork.ts';
+import { startFakeUpwork, upworkEnv, approveMarketConsent, type FakeUpwork } from '../../fakes/upwork.ts';
 import { oauthStatePath } from '../../../functions/src/domain/oauthState.ts';
 
 /**
@@ -55,3 +55,21 @@ for (const op of ['mailboxConnectStart', 'chatConnectStart', 'marketConnectStart
     }
   });
 }
+
+/** The "back" link of a return page: the href of its last link. */
+const backLink = (body: string) => [...body.matchAll(/<a href="([^"]+)"/g)].at(-1)?.[1];
+
+test('the mailbox and Upwork return pages link back to their own dashboard screens, under DASHBOARD_URL\'s path', async () => {
+  for (const [op, approve, view] of [
+    ['mailboxConnectStart', approveMailboxConsent, 'mailboxes'],
+    ['marketConnectStart', approveMarketConsent, 'statements'],
+  ] as const) {
+    const dash = await approve(h.http, (await h.call(op, {})).url);
+    // The fake Upwork user has no organization: its failure page carries the same link.
+    if (view === 'mailboxes') assert.equal(dash.res.status, 200);
+    assert.equal(backLink(dash.body), `https://dash.example.com/app/${view}`, op);
+    // Another configured app's origin keeps its own root: the dashboard's path is not its.
+    const other = await approve(h.http, (await h.call(op, { origin: 'https://admin.example.com' })).url);
+    assert.equal(backLink(other.body), `https://admin.example.com/${view}`, op);
+  }
+});

@@ -179,7 +179,7 @@ export const importView = (r: ImportRecord, s: Pick<Services, 'clock' | 'tasks'>
   updatedAt: r.updatedAt,
 });
 
-async function readImport(services: Services, businessId: string, importId: string): Promise<ImportRecord | null> {
+export async function readImport(services: Services, businessId: string, importId: string): Promise<ImportRecord | null> {
   const d = await services.store.get(importsPath(businessId, importId));
   return d ? (d.data as unknown as ImportRecord) : null;
 }

@@ -80,10 +80,10 @@ const SHARED_MIN_CHARS = 100;
 /**
  * The output schemas of one tool list, each record spelled out once: an object (a whole result or a
  * part of one) with the same fields as one already in the list is written as a pointer to it, e.g.
- * `{"type":"object","description":"Same fields as paymentGet's result"}`; an object that has every
+ * `{"type":"object","description":"Same fields as paymentGet"}` (a tool's result, or a path in it such as `invoicesList.items[]`); an object that has every
  * field of one met before and more (a payment with its send outcome, an invoice with the
  * upload's facts) names that one and spells out only the rest, e.g.
- * `{"type":"object","description":"Same fields as paymentGet's result, plus:","properties":{"sent":…}}`.
+ * `{"type":"object","description":"Same fields as paymentGet, plus:","properties":{"sent":…}}`.
  * Read-only tools are spelled out first, so the pointers lead to the tools that read the records.
  * Outputs declare no `required` and allow other fields, so a pointer never makes a valid result invalid.
  */
@@ -142,7 +142,7 @@ export function shareOutputSchemas<T extends { name: string; readOnly: boolean; 
     return r;
   }
   const order = [...tools.filter((t) => t.readOnly), ...tools.filter((t) => !t.readOnly)];
-  for (const t of order) if (t.outputSchema) out.set(t.name, visit(t.outputSchema, `${t.name}'s result`) as Schema);
+  for (const t of order) if (t.outputSchema) out.set(t.name, visit(t.outputSchema, t.name) as Schema);
   return out;
 }
 

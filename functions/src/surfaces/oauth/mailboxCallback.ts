@@ -21,10 +21,13 @@ const FAILURES: Record<MailboxConsentFailureReason, FailureText> = {
 
 const WHAT = { he: 'תיבת הדואר', en: 'the mailbox' };
 
-function failurePage(e: unknown): HttpResponse {
+/** The dashboard's screen the return page links back to. */
+const VIEW = 'mailboxes';
+
+function failurePage(e: unknown, config: { dashboardUrl: string }): HttpResponse {
   if (!(e instanceof MailboxConsentFailure)) throw e;
   const f = FAILURES[e.reason];
-  const link = e.origin ? dashboardLink(e.origin) : null;
+  const link = e.origin ? dashboardLink(e.origin, { dashboardUrl: config.dashboardUrl, view: VIEW }) : null;
   return consentPage(f.status, {
     he: { title: 'תיבת הדואר לא חוברה', body: f.he, ...(link ? { link: link.he } : {}) },
     en: { title: 'Mailbox not connected', body: f.en, ...(link ? { link: link.en } : {}) },
@@ -36,7 +39,7 @@ export async function mailboxCallback(app: App, params: URLSearchParams): Promis
     const r = await receiveMailboxConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
     return confirmPage(WHAT, r);
   } catch (e) {
-    return failurePage(e);
+    return failurePage(e, app.services.config);
   }
 }
 
@@ -49,16 +52,16 @@ export async function mailboxConfirm(app: App, form: URLSearchParams): Promise<H
       } catch (e) {
         throw e instanceof StateFailure ? new MailboxConsentFailure(e.reason) : e;
       }
-      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin));
+      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin, { dashboardUrl: app.services.config.dashboardUrl, view: VIEW }));
     }
     const r = await confirmMailboxConsent(app.services, form.get('token'));
-    const link = dashboardLink(r.origin);
+    const link = dashboardLink(r.origin, { dashboardUrl: app.services.config.dashboardUrl, view: VIEW });
     const text: PageText = {
       he: { title: 'תיבת הדואר חוברה', body: `תיבת הדואר ${r.email} חוברה לעסק ${r.businessName}. המשך בלוח הבקרה כדי לייבא חשבוניות מהדואר.`, link: link.he },
       en: { title: 'Mailbox connected', body: `The mailbox ${r.email} is connected to ${r.businessName}. Continue on the dashboard to import invoices from mail.`, link: link.en },
     };
     return consentPage(200, text);
   } catch (e) {
-    return failurePage(e);
+    return failurePage(e, app.services.config);
   }
 }

@@ -21,10 +21,13 @@ const FAILURES: Record<MarketConsentFailureReason, FailureText> = {
 
 const WHAT = { he: 'Upwork', en: 'Upwork' };
 
-function failurePage(e: unknown): HttpResponse {
+/** The dashboard's screen the return page links back to. */
+const VIEW = 'statements';
+
+function failurePage(e: unknown, config: { dashboardUrl: string }): HttpResponse {
   if (!(e instanceof MarketConsentFailure)) throw e;
   const f = FAILURES[e.reason];
-  const link = e.origin ? dashboardLink(e.origin) : null;
+  const link = e.origin ? dashboardLink(e.origin, { dashboardUrl: config.dashboardUrl, view: VIEW }) : null;
   return consentPage(f.status, {
     he: { title: 'Upwork לא חובר', body: f.he, ...(link ? { link: link.he } : {}) },
     en: { title: 'Upwork not connected', body: f.en, ...(link ? { link: link.en } : {}) },
@@ -36,7 +39,7 @@ export async function marketCallback(app: App, params: URLSearchParams): Promise
     const r = await receiveMarketConsent(app.services, { state: params.get('state'), code: params.get('code'), error: params.get('error') });
     return confirmPage(WHAT, r);
   } catch (e) {
-    return failurePage(e);
+    return failurePage(e, app.services.config);
   }
 }
 
@@ -49,10 +52,10 @@ export async function marketConfirm(app: App, form: URLSearchParams): Promise<Ht
       } catch (e) {
         throw e instanceof StateFailure ? new MarketConsentFailure(e.reason) : e;
       }
-      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin));
+      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin, { dashboardUrl: app.services.config.dashboardUrl, view: VIEW }));
     }
     const r = await confirmMarketConsent(app.services, form.get('token'));
-    const link = dashboardLink(r.origin);
+    const link = dashboardLink(r.origin, { dashboardUrl: app.services.config.dashboardUrl, view: VIEW });
     const names = r.organizations.join(', ');
     const text: PageText = {
       he: {
@@ -68,6 +71,6 @@ export async function marketConfirm(app: App, form: URLSearchParams): Promise<Ht
     };
     return consentPage(200, text);
   } catch (e) {
-    return failurePage(e);
+    return failurePage(e, app.services.config);
   }
 }

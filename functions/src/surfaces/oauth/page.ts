@@ -27,8 +27,19 @@ export const stateFailureTexts = (what: string): Record<StateFailureReason, Fail
   member_removed: { status: 400, he: 'המשתמש שהתחיל את החיבור אינו חבר עוד בעסק.', en: 'The user who started the connection is no longer a member of the business.' },
 });
 
-/** The link back to the app that started the consent. */
-export const dashboardLink = (origin: string) => ({ he: { href: origin, label: 'חזרה אל לוח הבקרה' }, en: { href: origin, label: 'Back to the dashboard' } });
+/**
+ * The link back to the app that started the consent; with `to`, to that screen: under DASHBOARD_URL (its path kept)
+ * when the origin is the dashboard's, else at the origin's root path.
+ */
+export function dashboardLink(origin: string, to?: { dashboardUrl: string; view: string }) {
+  let href = origin;
+  if (to) {
+    const dash = URL.canParse(to.dashboardUrl) ? new URL(to.dashboardUrl) : null;
+    const base = dash && dash.origin === origin ? dash.origin + dash.pathname.replace(/\/+$/, '') : origin;
+    href = `${base}/${to.view}`;
+  }
+  return { he: { href, label: 'חזרה אל לוח הבקרה' }, en: { href, label: 'Back to the dashboard' } };
+}
 
 /** A link back into the app (http(s) only; anything else is left out). */
 const linkHtml = (link?: { href: string; label: string }) =>
