@@ -95,6 +95,11 @@ const NAV = [
   { to: '/invoices', key: 'invoices' },
   { to: '/settings', key: 'settings' },
   { to: '/activity', key: 'activity' },
+  // Part 2 (issue 19): each screen's title is its nav label.
+  { to: '/employees', screen: 'employees' },
+  { to: '/forms', screen: 'forms' },
+  { to: '/accountant', screen: 'accountant' },
+  { to: '/reports', screen: 'reports' },
 ] as const;
 
 function Shell({ businessName, several }: { businessName: string; several: boolean }) {
@@ -124,7 +129,7 @@ function Shell({ businessName, several }: { businessName: string; several: boole
       <AppShell.Navbar p="xs" aria-label={m.menu}>
         <nav>
           {NAV.map((n) => (
-            <NavLink key={n.to} component={RouterNavLink} to={n.to} end={n.to === '/'} label={m.nav[n.key]} />
+            <NavLink key={n.to} component={RouterNavLink} to={n.to} end={n.to === '/'} label={'screen' in n ? m[n.screen].title : m.nav[n.key]} />
           ))}
         </nav>
         <Stack mt="auto" gap="xs">
