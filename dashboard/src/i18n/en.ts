@@ -412,7 +412,7 @@ export const en: Strings<Messages> = {
     totals: 'Total for the period',
     byMonth: 'By month',
     chart: 'Spend by month ({currency})',
-    bar: '{month}: {amount}, {n} invoices. Open the invoices',
+    bar: '({n} invoices: open the list)',
     table: 'Breakdown',
     name: 'Name',
     invoicesCount: '{n} invoices',

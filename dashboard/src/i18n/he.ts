@@ -408,7 +408,7 @@ export const he = {
     totals: 'סה"כ לתקופה',
     byMonth: 'לפי חודש',
     chart: 'הוצאות לפי חודש ({currency})',
-    bar: '{month}: {amount}, {n} חשבוניות. פתיחת החשבוניות',
+    bar: '({n} חשבוניות: פתיחת הרשימה)',
     table: 'פירוט',
     name: 'שם',
     invoicesCount: '{n} חשבוניות',

@@ -1,5 +1,11 @@
 import { useState } from 'react';
-import { DndContext, KeyboardSensor, PointerSensor, useDraggable, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
+import { DndContext, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useDraggable, useDroppable, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
+
+/** The folder under the pointer; with the keyboard (no pointer), the one the moved handle overlaps. */
+const underPointer: CollisionDetection = (args) => {
+  const hits = pointerWithin(args);
+  return hits.length ? hits : rectIntersection(args);
+};
 import { Alert, Anchor, Button, Card, Group, MultiSelect, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
@@ -207,7 +213,7 @@ function Tree() {
       ) : !folders.length ? (
         <Empty title={m.accountant.empty} />
       ) : (
-        <DndContext sensors={sensors} onDragEnd={onDragEnd}>
+        <DndContext sensors={sensors} onDragEnd={onDragEnd} collisionDetection={underPointer}>
           <Stack gap={4} mb="lg" role="tree" aria-label={m.accountant.tree} data-testid="acc-tree">
             <RootDrop />
             {folders.map((f) => (
