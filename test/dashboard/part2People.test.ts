@@ -220,7 +220,10 @@ describe("the owner's dashboard, part 2: employees, forms, the accountant and re
     await page.mouse.move(to.x + to.width / 2 + 2, to.y + to.height / 2, { steps: 2 });
     await page.mouse.up();
     await page.setViewportSize({ width: 360, height: 780 });
-    await page.getByText(`${moving.name} הועברה אל ${target.name}.`).waitFor();
+    await page
+      .getByText(`${moving.name} הועברה אל ${target.name}.`)
+      .waitFor()
+      .catch(async (e) => assert.fail(`${e.message}\n${await page.locator('main').textContent()}`));
     const after = (await api('accountantFoldersList', {})).folders;
     assert.equal(after.find((f: any) => f.id === moving.id).parentId, target.id);
 
@@ -266,8 +269,8 @@ describe("the owner's dashboard, part 2: employees, forms, the accountant and re
     assert.equal(url.searchParams.get('category'), 'software');
     assert.equal(url.searchParams.get('from'), day(1));
     const list = page.getByTestId('invoices-list');
-    await list.getByText('Figma').waitFor();
-    await list.getByText('Notion').waitFor();
+    await list.getByText('Figma', { exact: true }).waitFor();
+    await list.getByText('Notion', { exact: true }).waitFor();
     await page.waitForTimeout(300);
     const shown = await list.textContent();
     assert.doesNotMatch(shown ?? '', /Dizengoff/, 'rent is not in the software list');

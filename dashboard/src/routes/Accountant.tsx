@@ -59,7 +59,8 @@ function FolderRow({ f, options, onMove }: { f: Folder; options: { value: string
   const setSource = useApiMutation('accFolderSetSource', ['accountantFoldersList']);
   const remove = useApiMutation('accFolderDelete', ['accountantFoldersList']);
   const drag = useDraggable({ id: f.id });
-  const drop = useDroppable({ id: `drop:${f.id}` });
+  // A folder being dragged follows the pointer: it is no drop target for itself.
+  const drop = useDroppable({ id: `drop:${f.id}`, disabled: drag.isDragging });
   const [edit, setEdit] = useState<null | { name: string; parentId: string; kind: Kind; folderIds: string[]; payMethods: string[] }>(null);
   const failed = [rename, setSource, remove].find((x) => x.isError);
   const below = new Set([f.id, ...options.filter((o) => o.label.startsWith(f.path.join(' / ') + ' / ')).map((o) => o.value)]);
