@@ -209,8 +209,9 @@ describe("the owner's dashboard, part 2: employees, forms, the accountant and re
     const [moving, target] = [tops[tops.length - 1], tops[0]];
     const handle = tree.locator(`[data-testid="acc-folder"][data-name="${moving.name}"]`).getByTestId('drag-handle');
     const onto = tree.locator(`[data-testid="acc-folder"][data-name="${target.name}"]`);
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await handle.scrollIntoViewIfNeeded();
+    // Tall enough that both folders are on screen at once (the mouse cannot reach outside the viewport).
+    await page.setViewportSize({ width: 1280, height: 2400 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     const from = (await handle.boundingBox())!;
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await page.mouse.down();
@@ -223,7 +224,7 @@ describe("the owner's dashboard, part 2: employees, forms, the accountant and re
     await page
       .getByText(`${moving.name} הועברה אל ${target.name}.`)
       .waitFor()
-      .catch(async (e) => assert.fail(`${e.message}\n${await page.locator('main').textContent()}`));
+      .catch(async (e) => assert.fail(`${e.message}\n${await page.locator('#main').textContent()}`));
     const after = (await api('accountantFoldersList', {})).folders;
     assert.equal(after.find((f: any) => f.id === moving.id).parentId, target.id);
 
