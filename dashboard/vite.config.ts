@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 const service = ['/v1', '/api/v1', '/mcp', '/files', '/p', '/oauth', '/__'];
 export default defineConfig({
   plugins: [react()],
+  // pdf.js's worker (the forms' review screen) is an ES module.
+  worker: { format: 'es' },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022', reportCompressedSize: false },
   server: { proxy: Object.fromEntries(service.map((p) => [p, 'http://127.0.0.1:8787'])) },
 });

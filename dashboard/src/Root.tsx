@@ -89,20 +89,22 @@ function Picker({ items }: { items: { businessId: string; businessName: string; 
   );
 }
 
-const NAV = [
-  { to: '/', key: 'home' },
-  { to: '/payments', key: 'payments' },
-  { to: '/suppliers', key: 'suppliers' },
-  { to: '/invoices', key: 'invoices' },
-  { to: '/settings', key: 'settings' },
-  { to: '/activity', key: 'activity' },
-  { to: '/statements', key: 'statements' },
-  { to: '/mailboxes', key: 'mailboxes' },
-  { to: '/automations', key: 'automations' },
-] as const;
-
-/** Part 1's labels are under `nav`; later screens keep theirs in their own block (`statements.nav`, ...). */
-const navLabel = (m: Messages, key: (typeof NAV)[number]['key']) => (key in m.nav ? m.nav[key as keyof Messages['nav']] : m[key as 'statements' | 'mailboxes' | 'automations'].nav);
+/** The menu: part 1's labels are under `nav`; later screens keep theirs in their own block. */
+const NAV: { to: string; label: (m: Messages) => string }[] = [
+  { to: '/', label: (m) => m.nav.home },
+  { to: '/payments', label: (m) => m.nav.payments },
+  { to: '/suppliers', label: (m) => m.nav.suppliers },
+  { to: '/invoices', label: (m) => m.nav.invoices },
+  { to: '/reports', label: (m) => m.reports.title },
+  { to: '/statements', label: (m) => m.statements.nav },
+  { to: '/mailboxes', label: (m) => m.mailboxes.nav },
+  { to: '/automations', label: (m) => m.automations.nav },
+  { to: '/accountant', label: (m) => m.accountant.title },
+  { to: '/employees', label: (m) => m.employees.title },
+  { to: '/forms', label: (m) => m.forms.title },
+  { to: '/activity', label: (m) => m.nav.activity },
+  { to: '/settings', label: (m) => m.nav.settings },
+];
 
 function Shell({ businessName, several }: { businessName: string; several: boolean }) {
   const { m } = useI18n();
@@ -131,7 +133,7 @@ function Shell({ businessName, several }: { businessName: string; several: boole
       <AppShell.Navbar p="xs" aria-label={m.menu}>
         <nav>
           {NAV.map((n) => (
-            <NavLink key={n.to} component={RouterNavLink} to={n.to} end={n.to === '/'} label={navLabel(m, n.key)} />
+            <NavLink key={n.to} component={RouterNavLink} to={n.to} end={n.to === '/'} label={n.label(m)} />
           ))}
         </nav>
         <Stack mt="auto" gap="xs">

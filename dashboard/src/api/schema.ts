@@ -2548,7 +2548,7 @@ export interface paths {
         put?: never;
         /**
          * spendSummary's month rows as a CSV download link
-         * @description One row per month × value × currency, as spendSummary.rows: from and to (ISO days), key, name, currency, invoices, total, VAT, net (major units, e.g. 118.00), and the count without VAT. UTF-8 with a BOM, Hebrew and English headers, formula-safe cells, so Excel opens it right. Invoices count by invoice date; amounts are integer minor units per currency, never converted. vatMinor and netMinor cover the invoices whose reading has VAT; withoutVat counts the rest (their totals are in totalMinor only). Credit notes count negative; stored duplicates (duplicateOf) and invoices without a read total and currency are left out and counted (duplicates, withoutAmount). Supplier "" = no supplier assigned; category "" = uncategorized. Stores the file and returns its capability link.
+         * @description One row per month × value × currency, as spendSummary.rows: from and to (ISO days), key, name, currency, invoices, total, VAT, net (major units, e.g. 118.00), and the count without VAT. UTF-8 with a BOM, Hebrew and English headers, formula-safe cells, so Excel opens it right. Invoices count by invoice date; amounts are integer minor units per currency, never converted. vatMinor and netMinor cover the invoices whose reading has VAT; withoutVat counts the rest (their totals are in totalMinor only). Credit notes count negative; stored duplicates (duplicateOf) and invoices without a read total and currency are left out and counted (duplicates, withoutAmount). Supplier "" = no supplier assigned; category "" = uncategorized. Returns its capability link, which works 7 days (expiresAt) like a ZIP's, then answers 410.
          */
         post: operations["spendExport"];
         delete?: never;
@@ -30361,6 +30361,8 @@ export interface operations {
                             fileName: string;
                             /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string;
+                            /** @description When the link stops working (410). */
+                            expiresAt: string;
                             /** @description Size of the file in bytes. */
                             size: number;
                             rows: number;

@@ -111,7 +111,7 @@ export default function Invoices() {
   const suppliers = useApi('suppliersList', {});
   const filters = {
     ...(get('folder') ? { folderId: get('folder') } : {}),
-    ...(get('category') ? { category: get('category') } : {}),
+    ...(params.has('category') ? { category: get('category') } : {}),
     ...(get('supplier') ? { supplierKey: get('supplier') } : {}),
     ...(params.has('payMark') ? { payMark: get('payMark') as (typeof PAY_MARKS)[number] } : {}),
     ...(get('source') ? { source: get('source') as (typeof SOURCES)[number] } : {}),
@@ -122,7 +122,7 @@ export default function Invoices() {
   const list = useApi('invoicesList', { ...filters, limit: 50, ...(tokens.length ? { pageToken: tokens[tokens.length - 1] } : {}) }, { placeholderData: (p) => p });
   const set = (k: string, v: string | null) => {
     const next = new URLSearchParams(params);
-    if (v !== null && (v !== '' || k === 'payMark')) next.set(k, v);
+    if (v !== null && (v !== '' || k === 'payMark' || k === 'category')) next.set(k, v);
     else next.delete(k);
     setTokens([]);
     setParams(next, { replace: true });
@@ -147,7 +147,7 @@ export default function Invoices() {
           <TextInput type="search" label={m.search} value={q} onChange={(e) => setQ(e.currentTarget.value)} onBlur={() => set('q', q.trim())} />
         </form>
         <Select label={m.invoices.folder} clearable data={(folders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }))} value={get('folder') || null} onChange={(v) => set('folder', v)} />
-        <Select label={m.invoices.category} clearable searchable data={(categories.data?.items ?? []).map((c) => ({ value: c.id, label: c.label }))} value={get('category') || null} onChange={(v) => set('category', v)} />
+        <Select label={m.invoices.category} clearable searchable data={[...(params.get('category') === '' ? [{ value: '', label: m.reports.uncategorized }] : []), ...(categories.data?.items ?? []).map((c) => ({ value: c.id, label: c.label }))]} value={params.has('category') ? get('category') : null} onChange={(v) => set('category', v)} />
         <Select label={m.suppliers.title} clearable searchable data={(suppliers.data?.items ?? []).map((s) => ({ value: s.key, label: s.name }))} value={get('supplier') || null} onChange={(v) => set('supplier', v)} />
         <Select label={m.invoices.payMark} clearable data={PAY_MARKS.filter(Boolean).map((p) => ({ value: p, label: m.invoices.payMarks[p] }))} value={get('payMark') || null} onChange={(v) => set('payMark', v)} />
         <Select label={m.invoices.source} clearable data={SOURCES.map((s) => ({ value: s, label: m.invoices.sources[s] }))} value={get('source') || null} onChange={(v) => set('source', v)} />

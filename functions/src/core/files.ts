@@ -50,7 +50,8 @@ const filePath = (businessId: string, fileId: string) => `businesses/${businessI
 const linkPath = (token: string) => `fileLinks/${sha256(token)}`;
 
 export interface Files {
-  save(businessId: string, file: { fileName: string; contentType: string; bytes: Buffer }): Promise<FileRef>;
+  /** Stores a file; `lifetimeMs` makes its link expire (generated files: ZIPs, exports). */
+  save(businessId: string, file: { fileName: string; contentType: string; bytes: Buffer; lifetimeMs?: number }): Promise<FileRef>;
   ref(businessId: string, fileId: string): Promise<FileRef | null>;
   remove(businessId: string, fileId: string): Promise<void>;
   /** The bytes of a business's file; null when it is gone. */
@@ -89,8 +90,16 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
     batch.update(linkDocPath, { purgeAtMs: DELETE_FIELD, ...(doc ? { fileName: String(doc.data.fileName) } : {}) });
     await batch.commit();
   };
+  /** A generated file's lifetime, on its record and its link: valid until, then purged, then the link itself goes. */
+  const withLifetime = (record: FileRecord, link: LinkRecord, at: number, lifetimeMs: number | undefined) => {
+    if (lifetimeMs === undefined) return;
+    record.validUntilMs = link.validUntilMs = link.purgeAtMs = at + lifetimeMs;
+    link.expireAtMs = at + lifetimeMs + EXPIRED_LINK_KEPT_MS;
+    link.expireAt = new Date(link.expireAtMs).toISOString();
+  };
   return {
     async save(businessId, file) {
+      const at = now();
       const record: FileRecord = {
         fileId: ids(),
         // Every upload path goes through here: the stored name is always a safe one.
@@ -98,13 +107,15 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
         contentType: file.contentType,
         size: file.bytes.length,
         token: newSecret(),
-        createdAt: new Date(now()).toISOString(),
+        createdAt: new Date(at).toISOString(),
       };
+      const link: LinkRecord = { businessId, fileId: record.fileId };
+      withLifetime(record, link, at, file.lifetimeMs);
       // Bytes first: a record never points at missing bytes.
       await blobs.put(`${businessId}/${record.fileId}`, file.bytes, file.contentType);
       const batch = store.batch();
       batch.set(filePath(businessId, record.fileId), { ...record });
-      batch.set(linkPath(record.token), { businessId, fileId: record.fileId });
+      batch.set(linkPath(record.token), { ...link });
       await batch.commit();
       return toRef(record);
     },
@@ -142,11 +153,7 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
       const at = now();
       const record: FileRecord = { fileId, fileName: sanitizeFileName(file.fileName), contentType: file.contentType, size, token: newSecret(), createdAt: new Date(at).toISOString() };
       const link: LinkRecord = { businessId, fileId };
-      if (file.lifetimeMs !== undefined) {
-        record.validUntilMs = link.validUntilMs = link.purgeAtMs = at + file.lifetimeMs;
-        link.expireAtMs = at + file.lifetimeMs + EXPIRED_LINK_KEPT_MS;
-        link.expireAt = new Date(link.expireAtMs).toISOString();
-      }
+      withLifetime(record, link, at, file.lifetimeMs);
       const batch = store.batch();
       batch.set(filePath(businessId, fileId), { ...record });
       batch.set(linkPath(record.token), { ...link });

@@ -68,9 +68,9 @@ export interface InvoicesEnv {
   close(): Promise<void>;
 }
 
-export async function invoicesEnv(opts: { configured?: boolean; env?: Record<string, string> } = {}): Promise<InvoicesEnv> {
+export async function invoicesEnv(opts: { configured?: boolean; env?: Record<string, string>; now?: () => number } = {}): Promise<InvoicesEnv> {
   const ai = fakeAi(opts.configured ?? true);
-  const h = await createHarness({ env: opts.env, overrides: { ai } });
+  const h = await createHarness({ env: opts.env, overrides: { ai, ...(opts.now ? { clock: { now: opts.now } } : {}) } });
   return { h, ai, close: () => h.close() };
 }
 

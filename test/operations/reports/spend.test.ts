@@ -4,10 +4,13 @@ import { parse } from 'csv-parse/sync';
 import { invoicesEnv, upload, reading, type InvoicesEnv } from '../invoices/helpers.ts';
 import { post, get } from '../../http.ts';
 import { connectMcp } from '../../surfaces/mcp/client.ts';
+import { ZIP_LIFETIME_MS } from '../../../functions/src/core/files.ts';
 
 let env: InvoicesEnv;
 let origin: string;
 const ids: Record<string, string> = {};
+/** The service's clock: the export's link lifetime is checked by moving it. */
+let now = Date.now();
 
 /**
  * Known invoices of March–April 2025 (plus one in May, out of range):
@@ -15,7 +18,7 @@ const ids: Record<string, string> = {};
  * D ILS 234.00 (VAT 34.00) rent, paid by transfer · E credit note ILS 11.80 (VAT 1.80) software · F rent, no total read — April
  */
 before(async () => {
-  env = await invoicesEnv();
+  env = await invoicesEnv({ now: () => now });
   origin = await env.h.listen();
   const docs: [string, Parameters<typeof reading>[0], string][] = [
     ['A', { date: '2025-03-05', totalMinor: 11_800, vatMinor: 1_800, currency: 'ILS' }, 'software'],
@@ -140,6 +143,27 @@ test('spendExport: a CSV with a BOM, Hebrew and English headers, ISO days and ma
   // Every amount cell is a plain number a spreadsheet sums (no apostrophe, no ="…").
   for (const r of rows) for (const cell of r.slice(6, 9)) assert.match(cell, /^-?\d+\.\d{2}$/);
   await assert.rejects(env.h.call('spendExport', { from: '2025-04-01', to: '2025-03-01' }), { code: 'invalid-argument', message: /^from:/ });
+});
+
+test("spendExport's link lives as long as a generated ZIP's (ZIP_LIFETIME_MS), then answers 410 and the file is deleted", async () => {
+  const start = now;
+  const out = await env.h.call('spendExport', { ...range, by: 'supplier' });
+  assert.equal(Date.parse(out.expiresAt) - start, ZIP_LIFETIME_MS);
+  const zip = await env.h.call('accZip', {});
+  assert.equal(Date.parse(out.expiresAt) - start, Date.parse(zip.expiresAt) - start, 'the same lifetime as the accountant ZIP');
+  const local = out.url.replace(/^https?:\/\/[^/]+/, origin);
+  try {
+    now = start + ZIP_LIFETIME_MS - 60_000;
+    assert.equal((await fetch(local)).status, 200, 'still valid a minute before the end');
+    now = start + ZIP_LIFETIME_MS + 60_000;
+    assert.ok((await env.h.app.services.files.purgeExpired()) >= 1);
+    assert.equal(await env.h.app.services.files.read(env.h.owner.businessId, out.fileId), null, 'the CSV is deleted');
+    const res = await fetch(local);
+    assert.equal(res.status, 410);
+    assert.match(await res.text(), /This link has expired/);
+  } finally {
+    now = start;
+  }
 });
 
 test('over HTTP and MCP: the same totals', async () => {
