@@ -452,6 +452,7 @@ export const en: Strings<Messages> = {
     mailboxWhat: 'Every few minutes the mailbox is checked and invoices are imported from the mails that arrived since.',
     noMailboxAutomations: 'No mailbox automations.',
     historyOf: 'History of',
+  },
   // Part 2 (issue 19): employees, signup forms, the accountant, reports.
   employees: {
     title: 'Employees',

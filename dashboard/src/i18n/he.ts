@@ -448,6 +448,7 @@ export const he = {
     mailboxWhat: 'כל כמה דקות בודקים את התיבה ומייבאים חשבוניות ממיילים שהגיעו מאז.',
     noMailboxAutomations: 'אין אוטומציות על תיבות דואר.',
     historyOf: 'היסטוריה של',
+  },
   // Part 2 (issue 19): employees, signup forms, the accountant, reports.
   employees: {
     title: 'עובדים',
