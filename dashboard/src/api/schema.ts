@@ -358,13 +358,13 @@ export interface paths {
         };
         /**
          * What needs the owner: ready payments, fraud flags, invoices, failed messages
-         * @description The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total per currency over the first 200; payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision (unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.
+         * @description The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total to pay per currency, VAT included, over the first 200; payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision (unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.
          */
         get: operations["attentionGet"];
         put?: never;
         /**
          * What needs the owner: ready payments, fraud flags, invoices, failed messages
-         * @description The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total per currency over the first 200; payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision (unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.
+         * @description The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total to pay per currency, VAT included, over the first 200; payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision (unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.
          */
         post: operations["attention"];
         delete?: never;
@@ -23052,6 +23052,7 @@ export interface operations {
     mailboxImportGetGet: {
         parameters: {
             query: {
+                /** @description The import (mailboxImportStart). */
                 importId: string;
             };
             header?: never;
