@@ -97,7 +97,8 @@ const NAV = [
   { to: '/activity', key: 'activity' },
 ] as const;
 
-function Shell({ businessName, several }: { businessName: string; several: boolean }) {
+/** The app's frame; `businessName` null while myBusinesses is still on its way. */
+function Shell({ businessName, several }: { businessName: string | null; several: boolean }) {
   const { m } = useI18n();
   const { signOut, setBusinessId } = useAuth();
   const [opened, setOpened] = useState(false);
@@ -112,9 +113,13 @@ function Shell({ businessName, several }: { businessName: string; several: boole
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
             <Burger opened={opened} onClick={() => setOpened((o) => !o)} hiddenFrom="sm" size="sm" aria-label={m.menu} />
-            <Text fw={700} truncate>
-              {businessName || m.appName}
-            </Text>
+            {businessName === null ? (
+              <Skeleton height={18} width={120} aria-hidden="true" />
+            ) : (
+              <Text fw={700} truncate>
+                {businessName || m.appName}
+              </Text>
+            )}
           </Group>
           <Group gap={4} wrap="nowrap">
             <LanguageButton />
@@ -147,7 +152,12 @@ function Shell({ businessName, several }: { businessName: string; several: boole
   );
 }
 
-/** The member's businesses decide what follows: none, a picker, or the app in the one chosen. */
+/**
+ * The member's businesses decide what follows: none, a picker, or the app in the one chosen. A business
+ * remembered from the last visit opens the app at once, so the screen's own requests run beside myBusinesses
+ * instead of after it; should myBusinesses no longer list it, the gate falls back to the picker or the
+ * no-business page.
+ */
 function BusinessGate({ email }: { email: string }) {
   const { businessId, setBusinessId } = useAuth();
   const mine = useApi('myBusinesses', {}, { staleTime: 60_000 });
@@ -156,7 +166,7 @@ function BusinessGate({ email }: { email: string }) {
   useEffect(() => {
     if (chosen && chosen.businessId !== businessId) setBusinessId(chosen.businessId);
   }, [chosen, businessId, setBusinessId]);
-  if (mine.isPending) return <FullPageSkeleton />;
+  if (mine.isPending) return businessId ? <Shell businessName={null} several={false} /> : <FullPageSkeleton />;
   if (mine.isError)
     return (
       <Container size="sm" py="xl">

@@ -46,10 +46,13 @@ const Ctx = createContext<AuthValue | null>(null);
 
 let loading: Promise<{ auth: Auth; emulator: boolean } | { unavailable: string }> | undefined;
 const loadAuth = () => (loading ??= load());
+// Started as this module is evaluated, before React renders: the sign-in restore is the head of every screen's chain.
+void loadAuth();
 
 async function load(): Promise<{ auth: Auth; emulator: boolean } | { unavailable: string }> {
   let init: FirebaseInit;
   try {
+    // index.html preloads this URL, so the answer is usually here before this code runs.
     const res = await fetch('/__/firebase/init.json');
     init = res.ok ? await res.json() : { unavailable: `/__/firebase/init.json answered ${res.status}` };
   } catch (e) {
