@@ -191,6 +191,7 @@ export function Root() {
         <SignIn auth={state.auth} emulator={state.emulator} />
       </Suspense>
     );
-  if (!needsBusiness) return <Outlet />;
-  return <BusinessGate email={state.user.email ?? ''} />;
+  // The pages outside the app (the invite) wait for the SDK's own restore; the app's screens start on the persisted token.
+  if (!needsBusiness) return state.status === 'restoring' ? <FullPageSkeleton /> : <Outlet />;
+  return <BusinessGate email={state.status === 'restoring' ? state.email : (state.user.email ?? '')} />;
 }
