@@ -285,4 +285,23 @@ export const en: Strings<Messages> = {
   },
   activity: { title: 'Activity', empty: 'No activity yet.', by: '{who} · {op}' },
   confirmDanger: { title: 'Go ahead?', body: '"{action}" cannot be undone.', go: 'Yes, do it' },
+  // Settings → integrations (routes/SettingsIntegrations.tsx).
+  integrations: {
+    intro: 'Credentials are stored encrypted and never shown again. Leave a field empty to keep what is stored.',
+    empty: 'No accounting software connected yet.',
+    add: 'Connect new software',
+    provider: 'Software id',
+    providerHint: 'Lowercase letters, digits, - and _ (e.g. greeninvoice)',
+    apiKey: 'API key',
+    apiSecret: 'API secret',
+    note: 'Note',
+    set: 'Set',
+    notSet: 'Not set',
+    keepHint: 'Set. Leave empty to keep it.',
+    connect: 'Connect',
+    edit: 'Edit',
+    editOf: 'Edit {provider}',
+    disconnectOf: 'Disconnect {provider}',
+    updated: 'Updated {date}',
+  },
 };

@@ -281,6 +281,25 @@ export const he = {
   },
   activity: { title: 'פעילות', empty: 'עדיין אין פעילות.', by: '{who} · {op}' },
   confirmDanger: { title: 'לאשר את הפעולה?', body: 'אי אפשר לבטל את הפעולה "{action}".', go: 'כן, לבצע' },
+  // Settings → integrations (routes/SettingsIntegrations.tsx).
+  integrations: {
+    intro: 'פרטי הגישה נשמרים מוצפנים ולעולם אינם מוצגים שוב. השאירו שדה ריק כדי להשאיר את מה שכבר שמור.',
+    empty: 'עוד לא חוברה תוכנת הנהלת חשבונות.',
+    add: 'חיבור תוכנה חדשה',
+    provider: 'מזהה התוכנה',
+    providerHint: 'אותיות לטיניות קטנות, ספרות, - ו-_ (למשל greeninvoice)',
+    apiKey: 'מפתח API',
+    apiSecret: 'סוד API',
+    note: 'הערה',
+    set: 'שמור',
+    notSet: 'לא הוגדר',
+    keepHint: 'שמור. השאירו ריק כדי לא לשנות.',
+    connect: 'חיבור',
+    edit: 'עריכה',
+    editOf: 'עריכת {provider}',
+    disconnectOf: 'ניתוק {provider}',
+    updated: 'עודכן {date}',
+  },
 };
 
 export type Messages = typeof he;
