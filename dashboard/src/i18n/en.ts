@@ -304,4 +304,11 @@ export const en: Strings<Messages> = {
     disconnectOf: 'Disconnect {provider}',
     updated: 'Updated {date}',
   },
+  googleEmulator: {
+    title: 'Google sign-in through the Auth emulator',
+    body: 'On the local server (npm start) the Firebase Auth emulator stands in for Google: type the Google account address to sign in with.',
+    email: 'Google account address',
+    go: 'Continue with Google',
+    back: 'Back',
+  },
 };

@@ -300,6 +300,13 @@ export const he = {
     disconnectOf: 'ניתוק {provider}',
     updated: 'עודכן {date}',
   },
+  googleEmulator: {
+    title: 'כניסה עם Google דרך אמולטור הכניסה',
+    body: 'בשרת המקומי (npm start) אמולטור Firebase Auth מחליף את Google: כתבו את כתובת חשבון Google שבה תרצו להיכנס.',
+    email: 'כתובת חשבון Google',
+    go: 'המשך עם Google',
+    back: 'חזרה',
+  },
 };
 
 export type Messages = typeof he;
