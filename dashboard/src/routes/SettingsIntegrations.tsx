@@ -135,7 +135,7 @@ function Stored({ i, admin }: { i: Integration; admin: boolean }) {
           <CredentialsForm existing={i} admin={admin} onDone={() => setEditing(false)} />
         ) : (
           <Group gap="xs">
-            <Button variant="default" size="sm" onClick={() => setEditing(true)} disabled={!admin} aria-label={fill(m.integrations.editOf, { provider: i.provider })}>
+            <Button variant="default" size="sm" onClick={() => setEditing(true)} disabled={!admin} aria-label={`${m.integrations.edit} ${i.provider}`}>
               {m.integrations.edit}
             </Button>
             <ActionButton op="saveBusinessIntegration" label={fill(m.integrations.disconnectOf, { provider: i.provider })} onRun={() => disconnect.mutate({ provider: i.provider, action: 'disconnect' })} loading={disconnect.isPending} disabled={!admin} />
