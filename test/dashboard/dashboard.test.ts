@@ -117,7 +117,7 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
   });
 
   test('9. the "ready to be paid" email links to the payment\'s page', async () => {
-    const text = await mailTo(env, env.owner.email, /ready/);
+    const text = await mailTo(env, env.owner.email, /מוכן\/ה לתשלום/);
     const url = /(http\S+\/payments\/\S+)/.exec(text)![1];
     assert.equal(url, `${env.origin}/payments/${paymentId}`);
     const { page } = owner;
