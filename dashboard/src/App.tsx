@@ -53,6 +53,8 @@ const router = createBrowserRouter([
           { path: '/invoices/:docId', lazy: lazy(() => import('./routes/Invoice.tsx')) },
           { path: '/settings', element: <Navigate to="/settings/profile" replace /> },
           { path: '/settings/:tab', lazy: lazy(() => import('./routes/Settings.tsx')) },
+          // The chat consent's return page links {dashboard}/integrations (surfaces/oauth/chatCallback.ts).
+          { path: '/integrations', element: <Navigate to="/settings/integrations" replace /> },
           { path: '/activity', lazy: lazy(() => import('./routes/Activity.tsx')) },
           { path: '/statements', lazy: lazy(() => import('./routes/Statements.tsx')) },
           { path: '/statements/:tab', lazy: lazy(() => import('./routes/Statements.tsx')) },

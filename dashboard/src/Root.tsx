@@ -106,7 +106,8 @@ const NAV: { to: string; label: (m: Messages) => string }[] = [
   { to: '/settings', label: (m) => m.nav.settings },
 ];
 
-function Shell({ businessName, several }: { businessName: string; several: boolean }) {
+/** The app's frame; `businessName` null while myBusinesses is still on its way. */
+function Shell({ businessName, several }: { businessName: string | null; several: boolean }) {
   const { m } = useI18n();
   const { signOut, setBusinessId } = useAuth();
   const [opened, setOpened] = useState(false);
@@ -121,9 +122,13 @@ function Shell({ businessName, several }: { businessName: string; several: boole
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
             <Burger opened={opened} onClick={() => setOpened((o) => !o)} hiddenFrom="sm" size="sm" aria-label={m.menu} />
-            <Text fw={700} truncate>
-              {businessName || m.appName}
-            </Text>
+            {businessName === null ? (
+              <Skeleton height={18} width={120} aria-hidden="true" />
+            ) : (
+              <Text fw={700} truncate>
+                {businessName || m.appName}
+              </Text>
+            )}
           </Group>
           <Group gap={4} wrap="nowrap">
             <LanguageButton />
@@ -156,7 +161,12 @@ function Shell({ businessName, several }: { businessName: string; several: boole
   );
 }
 
-/** The member's businesses decide what follows: none, a picker, or the app in the one chosen. */
+/**
+ * The member's businesses decide what follows: none, a picker, or the app in the one chosen. A business
+ * remembered from the last visit opens the app at once, so the screen's own requests run beside myBusinesses
+ * instead of after it; should myBusinesses no longer list it, the gate falls back to the picker or the
+ * no-business page.
+ */
 function BusinessGate({ email }: { email: string }) {
   const { businessId, setBusinessId } = useAuth();
   const mine = useApi('myBusinesses', {}, { staleTime: 60_000 });
@@ -165,7 +175,7 @@ function BusinessGate({ email }: { email: string }) {
   useEffect(() => {
     if (chosen && chosen.businessId !== businessId) setBusinessId(chosen.businessId);
   }, [chosen, businessId, setBusinessId]);
-  if (mine.isPending) return <FullPageSkeleton />;
+  if (mine.isPending) return businessId ? <Shell businessName={null} several={false} /> : <FullPageSkeleton />;
   if (mine.isError)
     return (
       <Container size="sm" py="xl">
@@ -190,6 +200,7 @@ export function Root() {
         <SignIn auth={state.auth} emulator={state.emulator} />
       </Suspense>
     );
-  if (!needsBusiness) return <Outlet />;
-  return <BusinessGate email={state.user.email ?? ''} />;
+  // The pages outside the app (the invite) wait for the SDK's own restore; the app's screens start on the persisted token.
+  if (!needsBusiness) return state.status === 'restoring' ? <FullPageSkeleton /> : <Outlet />;
+  return <BusinessGate email={state.status === 'restoring' ? state.email : (state.user.email ?? '')} />;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Divider, Stack, Text, TextInput } from '@mantine/core';
-import { GoogleAuthProvider, browserPopupRedirectResolver, isSignInWithEmailLink, sendSignInLinkToEmail, signInWithEmailLink, signInWithPopup, type Auth } from '@firebase/auth';
+import { GoogleAuthProvider, browserPopupRedirectResolver, isSignInWithEmailLink, sendSignInLinkToEmail, signInWithCredential, signInWithEmailLink, signInWithPopup, type Auth } from '@firebase/auth';
 import { useI18n } from './i18n/i18n.tsx';
 import { Bare } from './Root.tsx';
 
@@ -63,12 +63,29 @@ export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boole
     }
   };
 
+  const [emulatedGoogle, setEmulatedGoogle] = useState(false);
   const google = async () => {
     setError('');
+    // The popup needs Google's gapi script (apis.google.com), even against the Auth emulator, whose own
+    // account page relays its answer through it; so `npm start` asks for the Google account here instead.
+    if (emulator) return setEmulatedGoogle(true);
     try {
       await signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver);
     } catch (err) {
       setError(fill(m.signIn.failed, { message: (err as { code?: string }).code ?? String(err) }));
+    }
+  };
+  /** The Auth emulator's google.com sign-in: an unsigned Google ID token it accepts (signInWithIdp, provider google.com). */
+  const emulatorGoogle = async (address: string) => {
+    setError('');
+    setBusy(true);
+    try {
+      const claims = { sub: `google-${address.toLowerCase()}`, email: address, email_verified: true };
+      await signInWithCredential(auth, GoogleAuthProvider.credential(JSON.stringify(claims)));
+    } catch (err) {
+      setError(fill(m.signIn.failed, { message: (err as { code?: string }).code ?? String(err) }));
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -86,7 +103,27 @@ export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boole
           {error}
         </Alert>
       )}
-      {needEmail ? (
+      {emulatedGoogle ? (
+        <form
+          aria-label={m.googleEmulator.title}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void emulatorGoogle(email.trim());
+          }}
+        >
+          <Stack>
+            <Text fw={600}>{m.googleEmulator.title}</Text>
+            <Text size="sm">{m.googleEmulator.body}</Text>
+            <TextInput type="email" label={m.googleEmulator.email} value={email} onChange={(e) => setEmail(e.currentTarget.value)} required autoComplete="email" dir="ltr" />
+            <Button type="submit" loading={busy}>
+              {m.googleEmulator.go}
+            </Button>
+            <Button variant="subtle" onClick={() => setEmulatedGoogle(false)}>
+              {m.googleEmulator.back}
+            </Button>
+          </Stack>
+        </form>
+      ) : needEmail ? (
         <form
           onSubmit={(e) => {
             e.preventDefault();

@@ -595,6 +595,32 @@ export const he = {
     downloadCsv: 'הורדת ה-CSV',
     uncategorized: 'ללא קטגוריה',
   },
+  // Settings → integrations (routes/SettingsIntegrations.tsx).
+  integrations: {
+    intro: 'פרטי הגישה נשמרים מוצפנים ולעולם אינם מוצגים שוב. השאירו שדה ריק כדי להשאיר את מה שכבר שמור.',
+    empty: 'עוד לא חוברה תוכנת הנהלת חשבונות.',
+    add: 'חיבור תוכנה חדשה',
+    provider: 'מזהה התוכנה',
+    providerHint: 'אותיות לטיניות קטנות, ספרות, - ו-_ (למשל greeninvoice)',
+    apiKey: 'מפתח API',
+    apiSecret: 'סוד API',
+    note: 'הערה',
+    set: 'שמור',
+    notSet: 'לא הוגדר',
+    keepHint: 'שמור. השאירו ריק כדי לא לשנות.',
+    connect: 'חיבור',
+    edit: 'עריכה',
+    editOf: 'עריכת {provider}',
+    disconnectOf: 'ניתוק {provider}',
+    updated: 'עודכן {date}',
+  },
+  googleEmulator: {
+    title: 'כניסה עם Google דרך אמולטור הכניסה',
+    body: 'בשרת המקומי (npm start) אמולטור Firebase Auth מחליף את Google: כתבו את כתובת חשבון Google שבה תרצו להיכנס.',
+    email: 'כתובת חשבון Google',
+    go: 'המשך עם Google',
+    back: 'חזרה',
+  },
 };
 
 export type Messages = typeof he;

@@ -6,6 +6,8 @@ import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import { call } from '../api/client.ts';
+// The integrations tab lives in a module of its own (its forms grew past the rest of this screen).
+import Integrations from './SettingsIntegrations.tsx';
 
 const TABS = ['profile', 'link', 'apps', 'integrations', 'notifications', 'api', 'team'] as const;
 type Tab = (typeof TABS)[number];
@@ -104,45 +106,6 @@ function Apps() {
       {(Object.keys(b.data.apps) as (keyof typeof b.data.apps)[]).map((a) => (
         <Switch key={a} label={m.settings.apps[a]} checked={b.data.apps[a]} disabled={!admin} onChange={(e) => set.mutate({ app: a, enabled: e.currentTarget.checked })} />
       ))}
-    </Stack>
-  );
-}
-
-function Integrations() {
-  const { m, fill, date } = useI18n();
-  const b = useApi('getBusiness', {});
-  const disconnect = useApiMutation('itaDisconnect', ['getBusiness']);
-  const [err, setErr] = useState<unknown>(null);
-  if (b.isPending) return <ListSkeleton rows={3} />;
-  if (b.isError) return <ErrorAlert error={b.error} onRetry={() => void b.refetch()} />;
-  return (
-    <Stack>
-      <Card withBorder>
-        <Text fw={600}>{m.settings.ita}</Text>
-        <Text>{b.data.ita.connected ? fill(m.settings.itaConnected, { date: date(b.data.ita.expiresAt) }) : m.settings.itaNotConnected}</Text>
-        <Group mt="xs">
-          {b.data.ita.connected ? (
-            <ActionButton op="itaDisconnect" label={m.settings.itaDisconnect} onRun={() => disconnect.mutate({})} />
-          ) : (
-            <Button onClick={() => void call('itaConnectStart', {}).then((r) => window.location.assign(r.url), setErr)}>{m.settings.itaConnect}</Button>
-          )}
-        </Group>
-        {(err || disconnect.isError) && <ErrorAlert error={err ?? disconnect.error} />}
-      </Card>
-      <Card withBorder>
-        <Text fw={600} mb="xs">
-          {m.settings.integrations}
-        </Text>
-        {b.data.integrations.length === 0 && <Text c="dimmed">{m.none}</Text>}
-        {b.data.integrations.map((i) => (
-          <Group key={i.provider} justify="space-between">
-            <Text>{i.provider}</Text>
-            <Badge color={i.connected ? 'green' : 'gray'} style={{ textTransform: 'none' }}>
-              {i.connected ? m.settings.connected : m.settings.notConnected}
-            </Badge>
-          </Group>
-        ))}
-      </Card>
     </Stack>
   );
 }
