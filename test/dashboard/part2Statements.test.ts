@@ -197,6 +197,9 @@ describe('dashboard part 2: statements, mailboxes, automations (browser, npm sta
     await recipients.press('Enter');
     await auto.getByRole('button', { name: 'שמירת הנמענים' }).click();
     await until('the saved recipients', async () => (await fetch(`${env.origin}/v1/automationList`, { headers: { authorization: `Bearer ${env.owner.apiKey}` } }).then((r) => r.json() as Promise<any>)).result.items[0].config.recipients, (r: string[]) => r.includes('accountant@example.com'), 15_000);
+    // The month's accountant ZIP goes out with the statements when the owner turns it on.
+    await auto.getByRole('switch', { name: 'לצרף קישור לתיק רואה החשבון של החודש' }).check({ force: true });
+    await until('the saved switch', async () => (await fetch(`${env.origin}/v1/automationList`, { headers: { authorization: `Bearer ${env.owner.apiKey}` } }).then((r) => r.json() as Promise<any>)).result.items[0].config.includeAccountantZip, (v: boolean) => v === true, 15_000);
     await auto.getByRole('button', { name: 'הרצה עכשיו' }).click();
     const run = page.getByTestId('runs').getByTestId('run').first();
     await run.waitFor();
@@ -207,7 +210,8 @@ describe('dashboard part 2: statements, mailboxes, automations (browser, npm sta
     assert.match(text, /1 מתוך 1 חשבונות הסתיימו/);
     assert.match(text, /accountant@example\.com/, 'whom the package was mailed to');
     // The mail went out through the outbox to the recipient.
-    await until('the package mail', async () => env.smtp.mails.filter((m) => m.to.includes('accountant@example.com')).map((m) => mailText(m.raw)), (t) => t.length > 0, 30_000);
+    const [mail] = await until('the package mail', async () => env.smtp.mails.filter((m) => m.to.includes('accountant@example.com')).map((m) => mailText(m.raw)), (t) => t.length > 0, 30_000);
+    assert.match(mail, /החבילה לרואה החשבון של/, "the month's accountant ZIP is linked");
     await axe(page, 'automations with a run');
     await shoot(page, 'automations-run');
     noProblems();

@@ -428,6 +428,8 @@ export const en: Strings<Messages> = {
     saveRecipients: 'Save the recipients',
     onlyWhenComplete: 'Mail only when every account synced',
     onlyWhenCompleteHint: 'Off: mail what there is and list what is missing.',
+    includeAccountantZip: "Link the month's accountant ZIP too",
+    includeAccountantZipHint: "The month's invoices, proofs and forms, in a ZIP laid out by the accountant template.",
     enabled: 'Active',
     month: 'Month',
     runNow: 'Run now',

@@ -424,6 +424,8 @@ export const he = {
     saveRecipients: 'שמירת הנמענים',
     onlyWhenComplete: 'לשלוח רק כשכל החשבונות סונכרנו',
     onlyWhenCompleteHint: 'כבוי: שולחים את מה שיש ומפרטים מה חסר.',
+    includeAccountantZip: 'לצרף קישור לתיק רואה החשבון של החודש',
+    includeAccountantZipHint: 'החשבוניות, אישורי התשלום והטפסים של החודש, בקובץ ZIP לפי תבנית רואה החשבון.',
     enabled: 'פעילה',
     month: 'חודש',
     runNow: 'הרצה עכשיו',

@@ -12,7 +12,7 @@ type Automation = Output<'automationList'>['items'][number];
 type Run = Output<'automationRuns'>['items'][number];
 const AFTER: OperationName[] = ['automationList', 'automationRuns'];
 const RUN_COLOR = { running: 'yellow', done: 'green', failed: 'red' } as const;
-const isStatements = (a: Automation): a is Automation & { config: { recipients: string[]; onlyWhenComplete: boolean } } => a.type === 'statements';
+const isStatements = (a: Automation): a is Automation & { config: { recipients: string[]; onlyWhenComplete: boolean; includeAccountantZip?: boolean } } => a.type === 'statements';
 
 function RunStatus({ status }: { status: Run['status'] }) {
   const { m } = useI18n();
@@ -106,7 +106,7 @@ function Runs({ automation }: { automation: Automation }) {
   );
 }
 
-function StatementsAutomation({ a, onRuns }: { a: Automation & { config: { recipients: string[]; onlyWhenComplete: boolean } }; onRuns(): void }) {
+function StatementsAutomation({ a, onRuns }: { a: Automation & { config: { recipients: string[]; onlyWhenComplete: boolean; includeAccountantZip?: boolean } }; onRuns(): void }) {
   const { m } = useI18n();
   const label = useMonthLabel();
   const update = useApiMutation('automationUpdate', AFTER);
@@ -142,6 +142,7 @@ function StatementsAutomation({ a, onRuns }: { a: Automation & { config: { recip
           </Stack>
         </form>
         <Switch label={m.automations.onlyWhenComplete} description={m.automations.onlyWhenCompleteHint} checked={a.config.onlyWhenComplete} onChange={(e) => update.mutate({ id: a.id, config: { onlyWhenComplete: e.currentTarget.checked } })} />
+        <Switch label={m.automations.includeAccountantZip} description={m.automations.includeAccountantZipHint} checked={a.config.includeAccountantZip ?? false} onChange={(e) => update.mutate({ id: a.id, config: { includeAccountantZip: e.currentTarget.checked } })} />
         <Switch label={m.automations.enabled} checked={a.enabled} onChange={(e) => update.mutate({ id: a.id, enabled: e.currentTarget.checked })} />
         {update.isError && <ErrorAlert error={update.error} />}
         <Group align="flex-end" wrap="wrap" gap="xs">
