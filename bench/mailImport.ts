@@ -30,6 +30,8 @@ interface RunResult {
   errors: number;
   parallelism: number;
   queueConcurrency: number;
+  /** The local queue's cap per business (issue 20's fairness): one import's batches in flight. */
+  perBusiness: number;
 }
 
 if (process.argv[2] === 'child') await child(JSON.parse(process.argv[3]) as Record<string, string>);
@@ -77,7 +79,7 @@ async function parent() {
     const besides = (parallel.cpuMs / MAILS) - parallel.aiCpuMs;
     console.log(`${MAILS.toLocaleString('en')} mails, one PDF attachment each; fake Gemini answers after ${AI_MS} ms; SQLite; local queue`);
     if (serial) line(`parallelism 1, 1 task at a time`, serial);
-    line(`default: ${parallel.parallelism} mails a task, ${parallel.queueConcurrency} tasks at a time`, parallel);
+    line(`default: ${parallel.parallelism} mails a task, ${parallel.perBusiness} of ${parallel.queueConcurrency} tasks a business`, parallel);
     console.log(`CPU a mail besides the AI call                 ${besides.toFixed(1).padStart(6)} ms (target <= 3; default run: ${(parallel.cpuMs / MAILS).toFixed(1)} ms a mail less ${parallel.aiCpuMs.toFixed(1)} ms, one AI call's CPU measured alone)`);
     if (serial) console.log(`speed-up                                       ${(serial.ms / parallel.ms).toFixed(1).padStart(6)} ×  (target >= 8×)`);
     console.log('(CPU is shared with other work on this machine: compare figures of one run; the CPU figures rise under load)');
@@ -123,7 +125,7 @@ async function child(env: Record<string, string>) {
     const cpuMs = (used.user + used.system) / 1000;
     if (profiler) await profiler.stop(`${process.env.BENCH_PROFILE}/mail-${env.MAILBOX_IMPORT_PARALLELISM ?? 'default'}-${process.pid}.cpuprofile`);
     const r = (await store.get(importsPath(b.businessId, importId)))!.data as Record<string, unknown>;
-    const out: RunResult = { ms, cpuMs, aiCpuMs, status: String(r.status), seen: Number(r.seen), invoices: Number(r.invoices), errors: Number(r.errors), parallelism: config.mailboxImportParallelism, queueConcurrency: config.localQueueConcurrency };
+    const out: RunResult = { ms, cpuMs, aiCpuMs, status: String(r.status), seen: Number(r.seen), invoices: Number(r.invoices), errors: Number(r.errors), parallelism: config.mailboxImportParallelism, queueConcurrency: config.localQueueConcurrency, perBusiness: Math.min(config.localQueuePerBusiness, config.localQueueConcurrency) };
     console.log(JSON.stringify(out));
   } finally {
     await app.close();
