@@ -1,5 +1,5 @@
 import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,15 +68,29 @@ function entryLoad(): { ms: number; cpuMs: number } {
   return { ms: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)) };
 }
 
-/** Spawn a fresh server and time its first whoami answer (what a user of `npm start` waits for). */
-async function firstWhoamiMs(port: number, auth: Record<string, string>): Promise<number> {
+/** The server's CPU so far (user + system, /proc; NaN where there is none). */
+function cpuOfMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Spawn a fresh server as `npm start` runs it (with the compile cache of scripts/compile-cache.mjs) and time its first
+ * whoami answer (what a user of `npm start` waits for), with the server's CPU up to then.
+ */
+async function firstWhoami(port: number, auth: Record<string, string>): Promise<{ ms: number; cpuMs: number }> {
   const t = performance.now();
-  const child = start(['functions/src/server.ts'], port);
+  const child = start(['--import', './scripts/compile-cache.mjs', 'functions/src/server.ts'], port);
   const res = await waitFor(`http://127.0.0.1:${port}/v1/whoami`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
   if (res.status !== 200) throw new Error(`first whoami: ${res.status}`);
   const ms = performance.now() - t;
+  const cpuMs = cpuOfMs(child.pid!);
   child.kill('SIGTERM');
-  return ms;
+  return { ms, cpuMs };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -85,7 +99,8 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 try {
   const owner = JSON.parse(execFileSync(process.execPath, ['functions/src/admin.ts', 'create-business', '--name', 'Bench', '--email', 'bench@example.com'], { env }).toString());
   const auth = { authorization: `Bearer ${owner.apiKey}` };
-  const firsts = [await firstWhoamiMs(18790, auth), await firstWhoamiMs(18791, auth), await firstWhoamiMs(18792, auth)];
+  const firstRuns = [await firstWhoami(18790, auth), await firstWhoami(18791, auth), await firstWhoami(18792, auth)];
+  const firsts = firstRuns.map((r) => r.ms);
 
   const apiPort = 18787;
   const barePort = 18788;
@@ -132,7 +147,7 @@ try {
   console.log(`ratio whoami/bare        ${median(ratios).toFixed(2)}  (per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; target >= 0.70)`);
   const entry = entryLoad();
   console.log(`functions entry load     ${entry.ms.toFixed(0)} ms, ${entry.cpuMs.toFixed(0)} ms CPU  (median of 5; target <= 300 ms)`);
-  console.log(`first whoami of a fresh npm start   ${median(firsts).toFixed(0)} ms  (median of 3: ${firsts.map((m) => m.toFixed(0)).join(', ')}; target < 1000)`);
+  console.log(`first whoami of a fresh npm start   ${median(firsts).toFixed(0)} ms, the server's CPU ${median(firstRuns.map((r) => r.cpuMs)).toFixed(0)} ms  (median of 3: ${firsts.map((m) => m.toFixed(0)).join(', ')} ms; the first may fill the compile cache; target < 1000 ms)`);
   console.log('(CPU is shared with other work on this machine: compare figures of one run; rates fall and times rise under load)');
 } finally {
   for (const c of children) c.kill('SIGTERM');
