@@ -1,6 +1,7 @@
 /**
  * Cloud Functions entry: `api` (every HTTP surface) and one task-queue function per queue.
- * Kept cheap to load: the app, the registry, zod and firebase-admin load on the first request or task.
+ * Kept cheap to load: the app, zod and firebase-admin load on the first request or task, and each operation module when a
+ * request first names it (operations/loader.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { onRequest, type Request } from 'firebase-functions/https';
@@ -67,12 +68,13 @@ function getApp(): Promise<App> {
 
 function getHttp(): Promise<HttpHandler> {
   http ??= (async () => {
-    const [built, { registry }, { createHttpHandler }] = await Promise.all([
+    // Operation modules load as requests name them (operations/loader.ts): a cold start loads the one it serves.
+    const [built, { lazyOperations }, { createHttpHandler }] = await Promise.all([
       getApp(),
-      import('./operations/index.ts'),
+      import('./operations/loader.ts'),
       import('./surfaces/http/handler.ts'),
     ]);
-    return createHttpHandler(built, registry);
+    return createHttpHandler(built, lazyOperations());
   })();
   http.catch(() => (http = undefined));
   return http;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
 import { createApp } from './app.ts';
-import { registry } from './operations/index.ts';
+import { lazyOperations } from './operations/loader.ts';
 import { createHttpHandler } from './surfaces/http/handler.ts';
 import { nodeListener } from './surfaces/http/node.ts';
 import { sweepOutbox } from './core/outboxSweep.ts';
@@ -18,6 +18,8 @@ import { EMULATOR_PROJECT, startAuthEmulator, type AuthEmulator } from './localA
 
 /** `npm start`: the whole service on one machine, on the embedded store, local files and the local queue. */
 const config = loadConfig();
+/** Background loading waits this long after start-up (see below). */
+const WARM_AFTER_MS = 1000;
 const app = await createApp(config);
 const { logger } = app.services;
 const pagesPrefix = new URL(config.publicLinkBase).pathname.replace(/\/+$/, '');
@@ -64,10 +66,12 @@ const assets = () =>
     }
     return loadAssets(join(dashboardDir, 'dist'));
   })());
-void assets();
 const authOrigin = typeof signIn.authEmulator === 'string' ? [signIn.authEmulator] : [];
+// Operation modules load as requests name them; the rest load once the server listens (below), so the first request
+// waits for its own module only (issue 23: cold start).
+const operations = lazyOperations();
 const server = createServer(
-  withDashboard(nodeListener(createHttpHandler(app, registry), pagesPrefix), {
+  withDashboard(nodeListener(createHttpHandler(app, operations), pagesPrefix), {
     assets,
     csp: dashboardCsp(authOrigin, authOrigin),
     firebaseInit: signIn,
@@ -94,7 +98,7 @@ setInterval(expire, 3_600_000).unref();
 // Automations (index.ts schedules them in production): the monthly statements run on the 2nd (Israel), checked
 // hourly (its run ids derive from the month, so the repeats queue nothing new), and the mailbox polls. Loaded
 // after start-up: the module brings the mail import and PDF code, which the first request does not need.
-void Promise.all([import('./domain/automations/statementsRun.ts'), import('./domain/automations/mailboxPoll.ts'), import('./domain/automations/automations.ts')]).then(([{ scheduleMonthlyStatements }, { scheduleMailboxPolls }, { POLL_EVERY_MINUTES }]) => {
+const schedules = () => Promise.all([import('./domain/automations/statementsRun.ts'), import('./domain/automations/mailboxPoll.ts'), import('./domain/automations/automations.ts')]).then(([{ scheduleMonthlyStatements }, { scheduleMailboxPolls }, { POLL_EVERY_MINUTES }]) => {
   const monthly = () => (jerusalemDay(Date.now()).endsWith('-02') ? scheduleMonthlyStatements(app.services) : Promise.resolve(0)).catch((e) => app.services.logger.error('monthly statements schedule failed', { error: String(e) }));
   void monthly();
   setInterval(monthly, 3_600_000).unref();
@@ -102,6 +106,14 @@ void Promise.all([import('./domain/automations/statementsRun.ts'), import('./dom
   void polls();
   setInterval(polls, POLL_EVERY_MINUTES * 60_000).unref();
 });
+
+// After start-up, in the background: the dashboard's build (made when stale), every operation module, the schedules.
+// Started a moment after listening, so a first request does not share the CPU with them.
+setTimeout(() => {
+  void assets();
+  void operations.all().catch((e) => logger.error('loading the operations failed', { error: String(e) }));
+  void schedules();
+}, WARM_AFTER_MS).unref();
 
 server.listen(config.port, config.host, () => {
   // The admin CLI of this checkout finds this store through the record (localRun.ts).

@@ -286,3 +286,48 @@ describe('sqlite store: the per-request document cache', () => {
     await s.close();
   });
 });
+
+describe('sqlite store: the indexes it keeps (issue 23: cost per write)', () => {
+  const ixNames = (f: string) => {
+    const raw = new DatabaseSync(f);
+    const names = (raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%'`).all() as { name: string }[]).map((r) => r.name).sort();
+    raw.close();
+    return names;
+  };
+  const eqThenOrder = (eq: string[]) => ({
+    collectionGroup: 'invoices',
+    queryScope: 'COLLECTION',
+    fields: [...eq.map((fieldPath) => ({ fieldPath, order: 'ASCENDING' })), { fieldPath: 'date', order: 'DESCENDING' }, { fieldPath: 'createdAtMs', order: 'DESCENDING' }],
+  });
+
+  test('combinations of equality filters before an order share one index per first field; their queries answer the same', async () => {
+    const f = file();
+    const indexes = { indexes: [eqThenOrder(['folderId']), eqThenOrder(['folderId', 'category']), eqThenOrder(['folderId', 'category', 'source'])], fieldOverrides: [] } as unknown as IndexesFile;
+    const s = openSqliteStore({ file: f, indexes, strictIndexes: true });
+    const docs = [
+      { id: 'a', folderId: 'f1', category: 'c1', source: 'mail', date: '2026-01-02', createdAtMs: 1 },
+      { id: 'b', folderId: 'f1', category: 'c2', source: 'mail', date: '2026-01-03', createdAtMs: 2 },
+      { id: 'c', folderId: 'f1', category: 'c1', source: 'upload', date: '2026-01-04', createdAtMs: 3 },
+      { id: 'd', folderId: 'f2', category: 'c1', source: 'mail', date: '2026-01-05', createdAtMs: 4 },
+      { id: 'e', folderId: 'f1', category: 'c1', source: 'mail', date: '2026-01-05', createdAtMs: 5 },
+    ];
+    for (const d of docs) await s.set(`businesses/b1/invoices/${d.id}`, d);
+    const q = (where: [string, '==', string][]) =>
+      s.query({ collection: 'businesses/b1/invoices', where, orderBy: [['date', 'desc'], ['createdAtMs', 'desc']] }).then((r) => r.map((d) => d.id));
+    assert.deepEqual(await q([['folderId', '==', 'f1']]), ['e', 'c', 'b', 'a']);
+    assert.deepEqual(await q([['folderId', '==', 'f1'], ['category', '==', 'c1']]), ['e', 'c', 'a']);
+    assert.deepEqual(await q([['folderId', '==', 'f1'], ['category', '==', 'c1'], ['source', '==', 'mail']]), ['e', 'a']);
+    await s.close();
+    assert.equal(ixNames(f).length, 1, 'folderId, date desc, createdAtMs desc serves all three');
+  });
+
+  test('an index no longer derived from the file is dropped when the store opens', async () => {
+    const f = file();
+    const wide = { indexes: [eqThenOrder(['folderId']), { collectionGroup: 'payments', queryScope: 'COLLECTION', fields: [{ fieldPath: 'status', order: 'ASCENDING' }, { fieldPath: 'amount', order: 'ASCENDING' }] }], fieldOverrides: [] } as unknown as IndexesFile;
+    await (openSqliteStore({ file: f, indexes: wide })).close();
+    assert.equal(ixNames(f).length, 2);
+    const narrow = { indexes: [eqThenOrder(['folderId'])], fieldOverrides: [] } as unknown as IndexesFile;
+    await (openSqliteStore({ file: f, indexes: narrow })).close();
+    assert.equal(ixNames(f).length, 1);
+  });
+});

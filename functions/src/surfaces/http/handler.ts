@@ -1,5 +1,5 @@
 import type { App } from '../../app.ts';
-import type { Registry } from '../../operations/index.ts';
+import { registrySource, type OperationSource, type Registry } from '../../operations/loader.ts';
 import type { Meter } from '../../ports/store.ts';
 import { MAX_BODY_BYTES, type HttpHandler, type HttpRequest, type HttpResponse } from './types.ts';
 import { ApiError, isApiError } from '../../core/errors.ts';
@@ -71,15 +71,17 @@ function parseBody(body: Buffer): Record<string, unknown> {
  * The one HTTP handler: the API under /v1 and /api/v1, MCP at /mcp, file links under /files, upload URLs under /uploads.
  * node:http (local) and the `api` Cloud Function both adapt to it.
  */
-export function createHttpHandler(app: App, registry: Registry): HttpHandler {
+export function createHttpHandler(app: App, registry: Registry | OperationSource): HttpHandler {
   const { services } = app;
+  // A source loads operation modules as requests name them (a cold start); a registry has them all.
+  const ops: OperationSource = 'load' in registry && typeof registry.load === 'function' ? (registry as OperationSource) : registrySource(registry as Registry);
   let catalogue: string | undefined;
   let openapi: string | undefined;
   let mcp: Promise<HttpHandler> | undefined;
   let pages: Promise<HttpHandler> | undefined;
   let oauth: Promise<HttpHandler> | undefined;
   const mcpSurface = () =>
-    (mcp ??= import('../mcp/mcpSurface.ts').then((m) => m.createMcpSurface(registry, app)));
+    (mcp ??= Promise.all([import('../mcp/mcpSurface.ts'), ops.all()]).then(([m, all]) => m.createMcpSurface(all, app)));
 
   // The public pages live under the path of PUBLIC_LINK_BASE (`/p` locally, the root of a host of their own).
   const pagesPrefix = new URL(services.config.publicLinkBase).pathname.replace(/\/+$/, '');
@@ -89,7 +91,7 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
   const oauthSurface = () => (oauth ??= import('../oauth/oauth.ts').then((m) => m.createOAuthHandler(app)));
 
   async function apiCall(req: HttpRequest, name: string, requestId: string, meter: Meter, rateHeaders: Record<string, string>): Promise<HttpResponse> {
-    const op = registry.get(name);
+    const op = ops.get(name) ?? (await ops.load(name));
     if (!op) throw new ApiError('not-found', `unknown operation ${name}; GET ${services.config.baseUrl} lists them`);
     let input: Record<string, unknown>;
     if (req.method === 'POST') {
@@ -182,8 +184,8 @@ export function createHttpHandler(app: App, registry: Registry): HttpHandler {
       const rest = req.path.slice(base.length).replace(/^\/+|\/+$/g, '');
       if (rest === '' || rest === 'openapi.json') {
         if (req.method !== 'GET') return methodNotAllowed(req.path, 'GET', req.method);
-        if (rest === '') return { ...json(200, { ok: true, result: null }), body: (catalogue ??= JSON.stringify({ ok: true, result: buildCatalogue(registry, services.config.baseUrl) })) };
-        return { ...json(200, null), body: (openapi ??= JSON.stringify(buildOpenApi(registry, services.config))) };
+        if (rest === '') return { ...json(200, { ok: true, result: null }), body: (catalogue ??= JSON.stringify({ ok: true, result: buildCatalogue(await ops.all(), services.config.baseUrl) })) };
+        return { ...json(200, null), body: (openapi ??= JSON.stringify(buildOpenApi(await ops.all(), services.config))) };
       }
       if (rest.includes('/')) throw new ApiError('not-found', `unknown path ${req.path}`);
       return apiCall(req, rest, requestId, meter, rateHeaders);
