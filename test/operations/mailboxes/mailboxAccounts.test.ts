@@ -51,7 +51,7 @@ test('consent → return page → code exchanged, refresh token stored only seal
   assert.equal(res.status, 200);
   assert.match(body, /תיבת הדואר חוברה/);
   assert.match(body, /The mailbox books@example\.co\.il is connected to Test Business/);
-  assert.match(body, /href="https:\/\/dash\.example\.com"/);
+  assert.match(body, /href="https:\/\/dash\.example\.com\/mailboxes"/);
   // The exchange went to the token endpoint with our client and the same redirect_uri.
   const exchange = fake.requests.find((r) => r.path === '/token' && r.form?.get('grant_type') === 'authorization_code')!;
   assert.equal(exchange.form!.get('code'), back.searchParams.get('code'));
