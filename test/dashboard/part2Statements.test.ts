@@ -198,7 +198,10 @@ describe('dashboard part 2: statements, mailboxes, automations (browser, npm sta
     await auto.getByRole('button', { name: 'שמירת הנמענים' }).click();
     await until('the saved recipients', async () => (await fetch(`${env.origin}/v1/automationList`, { headers: { authorization: `Bearer ${env.owner.apiKey}` } }).then((r) => r.json() as Promise<any>)).result.items[0].config.recipients, (r: string[]) => r.includes('accountant@example.com'), 15_000);
     // The month's accountant ZIP goes out with the statements when the owner turns it on.
-    await auto.getByRole('switch', { name: 'לצרף קישור לתיק רואה החשבון של החודש' }).check({ force: true });
+    // The switch shows the saved setting: it turns on once the update is stored and read back.
+    const zipSwitch = auto.getByRole('switch', { name: 'לצרף קישור לתיק רואה החשבון של החודש' });
+    await zipSwitch.click({ force: true });
+    await until('the switch on screen', () => zipSwitch.isChecked(), (v) => v, 15_000);
     await until('the saved switch', async () => (await fetch(`${env.origin}/v1/automationList`, { headers: { authorization: `Bearer ${env.owner.apiKey}` } }).then((r) => r.json() as Promise<any>)).result.items[0].config.includeAccountantZip, (v: boolean) => v === true, 15_000);
     await auto.getByRole('button', { name: 'הרצה עכשיו' }).click();
     const run = page.getByTestId('runs').getByTestId('run').first();
