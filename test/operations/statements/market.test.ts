@@ -93,7 +93,7 @@ test('consent → return page → organizations become accounts, tokens stored o
   assert.equal(res.status, 200);
   assert.match(body, /Upwork חובר/);
   assert.match(body, /Test Business is connected to Upwork \(2 organizations: Acme Ltd, Beta Studio\)/);
-  assert.match(body, /href="https:\/\/dash\.example\.com"/);
+  assert.match(body, /href="https:\/\/dash\.example\.com\/statements"/);
   const exchange = upwork.requests.find((r) => r.form?.get('grant_type') === 'authorization_code')!;
   assert.equal(exchange.form!.get('code'), back.searchParams.get('code'));
   assert.equal(exchange.form!.get('redirect_uri'), `${h.config.oauthReturnBase}/oauth/market/callback`);
@@ -135,7 +135,7 @@ test('a declined consent stores nothing and links back to the origin', async () 
   const { res, body } = await approveMarketConsent(h.http, url);
   assert.equal(res.status, 400);
   assert.match(body, /not granted/);
-  assert.match(body, /href="https:\/\/x\.example\.com"/);
+  assert.match(body, /href="https:\/\/x\.example\.com\/statements"/);
   assert.deepEqual((await h.call('marketListAccounts', {}, other)).accounts, []);
 });
 
