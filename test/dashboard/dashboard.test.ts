@@ -121,6 +121,11 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
     const ready = page.getByTestId('ready');
     await ready.getByText('Dana Cohen').waitFor({ timeout: 20_000 });
     assert.match(await ready.textContent() ?? '', /1,250\.50/);
+    // The supplier's invoice is listed by its Hebrew name with "17.pdf" kept in order (a left-to-right island):
+    // plain isolation would show "pdf.17 חשבונית".
+    const name = page.locator('bdi[dir=rtl]', { hasText: 'חשבונית' }).first();
+    await name.waitFor();
+    assert.equal(await name.locator('bdi[dir=ltr]').textContent(), '17.pdf');
     await axe(page, 'home with a ready payment');
     await shoot(page, 'home-ready');
     noProblems();

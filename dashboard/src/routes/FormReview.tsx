@@ -6,6 +6,7 @@ import { fileToBase64, useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import type { Output } from '../api/client.ts';
 import type { PageImage } from './pdfPages.ts';
+import { FileName } from '../ui/FileName.tsx';
 
 type Field = Output<'getSignupDocFields'>['fields'][number];
 const TICKED = /^(true|yes|x|✓|v)$/i;
@@ -225,7 +226,7 @@ function Generated({ r, pdf }: { r: Output<'generateSignupDoc'>; pdf: boolean })
         </Button>
       </Group>
       <Text size="sm" className="wrap-anywhere" mb="sm">
-        {r.fileName}
+        <FileName name={r.fileName} />
       </Text>
       {pdf && <Pages url={r.url} fields={[]} active={null} onPick={() => {}} label={m.forms.preview} />}
     </Card>

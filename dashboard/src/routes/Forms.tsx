@@ -7,6 +7,7 @@ import { fileToBase64, useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import { call } from '../api/client.ts';
+import { FileName } from '../ui/FileName.tsx';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -90,7 +91,7 @@ export default function Forms() {
               <Group justify="space-between" wrap="wrap" align="flex-start">
                 <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
                   <Anchor component={Link} to={`/forms/${d.docId}`} fw={600} className="wrap-anywhere">
-                    {d.fileName}
+                    <FileName name={d.fileName} />
                   </Anchor>
                   <Group gap={6}>
                     <Badge variant="light" color={d.analysisStatus === 'analyzed' ? 'green' : 'red'} style={{ textTransform: 'none' }}>
@@ -111,7 +112,7 @@ export default function Forms() {
                       {d.filled.map((f) =>
                         f.url ? (
                           <Anchor key={f.fileId} href={f.url} download={f.fileName} size="sm" className="wrap-anywhere">
-                            {f.fileName}
+                            <FileName name={f.fileName} />
                           </Anchor>
                         ) : null,
                       )}

@@ -6,6 +6,7 @@ import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import type { OperationName } from '../api/client.ts';
+import { FileName } from '../ui/FileName.tsx';
 
 const PAY_MARKS = ['', 'unpaid', 'paid_card', 'paid_paypal', 'paid_transfer', 'paid_other', 'not_payable'] as const;
 const AFTER: OperationName[] = ['invoiceGet', 'invoicesList', 'attention'];
@@ -37,7 +38,7 @@ export default function Invoice() {
           <ActionButton op="deleteInvoiceDoc" label={m.invoices.deleteDoc} loading={del.isPending} onRun={() => del.mutate({ docId }, { onSuccess: () => navigate('/invoices') })} />
         }
       >
-        <span className="wrap-anywhere">{d.issuerName || d.fileName}</span>
+        <span className="wrap-anywhere">{d.issuerName || <FileName name={d.fileName} />}</span>
       </PageTitle>
       {failed && <ErrorAlert error={failed.error} />}
       <Group gap="xs" mb="md">

@@ -10,17 +10,18 @@ import { MoneyInput } from '../ui/MoneyInput.tsx';
 import { StatusBadge } from './shared.tsx';
 import { agorotToInput, parseAgorot } from '../money.ts';
 import type { OperationName } from '../api/client.ts';
+import { FileName } from '../ui/FileName.tsx';
 
 const mask = (s: string | undefined) => (s ? '•'.repeat(Math.max(0, s.length - 3)) + s.slice(-3) : '');
 const AFTER: OperationName[] = ['paymentGet', 'paymentsList', 'attention', 'listActivity'];
 
 function FilePreview({ f }: { f: { fileName: string; contentType: string; url: string | null } }) {
-  if (!f.url) return <Text size="sm">{f.fileName}</Text>;
+  if (!f.url) return <Text size="sm"><FileName name={f.fileName} /></Text>;
   return (
     <Stack gap={4}>
       {f.contentType.startsWith('image/') ? <img src={f.url} alt={f.fileName} className="preview-image" style={{ maxHeight: 240 }} /> : null}
       <Anchor href={f.url} target="_blank" rel="noopener" className="wrap-anywhere">
-        {f.fileName}
+        <FileName name={f.fileName} />
       </Anchor>
     </Stack>
   );

@@ -8,6 +8,7 @@ import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import { call, type OperationName, type Output } from '../api/client.ts';
 import { closedMonths, SOURCES, StateBadge, useMonthLabel, type AccountRow, type Source, type StatementRow } from './statementsShared.tsx';
+import { FileName } from '../ui/FileName.tsx';
 
 const TABS = ['months', 'sources', 'market'] as const;
 type Tab = (typeof TABS)[number];
@@ -68,7 +69,7 @@ function Cell({ account, st, month, sync }: { account: AccountRow; st: Statement
         )}
         {st?.files.map((f) => (
           <Anchor key={f.fileId} href={f.url} size="sm" className="wrap-anywhere" download={f.fileName}>
-            {f.fileName}
+            <FileName name={f.fileName} />
           </Anchor>
         ))}
         <Group gap="xs">

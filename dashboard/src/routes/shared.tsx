@@ -3,6 +3,7 @@ import { Badge, Card, Group, Stack, Text } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { Money } from '../ui/common.tsx';
 import type { Output } from '../api/client.ts';
+import { FileName } from '../ui/FileName.tsx';
 
 export type PaymentRow = Output<'paymentsList'>['items'][number];
 export type InvoiceRow = Output<'invoicesList'>['items'][number];
@@ -61,10 +62,10 @@ export function InvoiceCard({ d }: { d: InvoiceRow }) {
       <Group justify="space-between" wrap="nowrap" align="flex-start">
         <Stack gap={2} style={{ minWidth: 0 }}>
           <Text fw={600} className="wrap-anywhere">
-            {d.issuerName || d.supplierName || d.fileName}
+            {d.issuerName || d.supplierName || <FileName name={d.fileName} />}
           </Text>
           <Text size="sm" c="dimmed" className="wrap-anywhere" lineClamp={1}>
-            {d.fileName}
+            <FileName name={d.fileName} />
           </Text>
           <Group gap={6}>
             <Badge variant="light" color={d.readingStatus === 'read' ? 'green' : d.readingStatus === 'failed' ? 'red' : 'gray'} style={{ textTransform: 'none' }}>
