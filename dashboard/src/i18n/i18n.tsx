@@ -1,6 +1,5 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import { he, type Messages } from './he.ts';
-import { en } from './en.ts';
 
 export type Lang = 'he' | 'en';
 const LANG_KEY = 'lang';
@@ -22,6 +21,12 @@ export interface I18n {
 
 const Ctx = createContext<I18n | null>(null);
 
+/** English is loaded when first chosen: most owners never switch, and the first load stays small. */
+let english: Messages | null = null;
+export async function loadLang(lang: Lang): Promise<void> {
+  if (lang === 'en' && !english) english = (await import('./en.ts')).en;
+}
+
 /** Hebrew unless the user chose English (the choice, not a secret, is kept in localStorage). */
 export const initialLang = (): Lang => (localStorage.getItem(LANG_KEY) === 'en' ? 'en' : 'he');
 
@@ -35,7 +40,8 @@ export function makeI18n(lang: Lang, setLang: (l: Lang) => void): I18n {
     lang,
     dir: lang === 'he' ? 'rtl' : 'ltr',
     locale,
-    m: (lang === 'he' ? he : en) as Messages,
+    // English is in memory before it is chosen: loadLang runs before the first render and before setLang.
+    m: lang === 'en' && english ? english : he,
     setLang,
     fill,
     money(agorot, currency) {
@@ -58,10 +64,12 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   const value = useMemo(
     () =>
       makeI18n(lang, (l) => {
-        localStorage.setItem(LANG_KEY, l);
-        document.documentElement.lang = l;
-        document.documentElement.dir = l === 'he' ? 'rtl' : 'ltr';
-        setLangState(l);
+        void loadLang(l).then(() => {
+          localStorage.setItem(LANG_KEY, l);
+          document.documentElement.lang = l;
+          document.documentElement.dir = l === 'he' ? 'rtl' : 'ltr';
+          setLangState(l);
+        });
       }),
     [lang],
   );
