@@ -7,6 +7,7 @@ import { ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import type { Output } from '../api/client.ts';
 import type { PageImage } from './pdfPages.ts';
 import { FileName } from '../ui/FileName.tsx';
+import { fillNodes } from '../ui/fillNodes.tsx';
 
 type Field = Output<'getSignupDocFields'>['fields'][number];
 const TICKED = /^(true|yes|x|✓|v)$/i;
@@ -159,7 +160,7 @@ export default function FormReview() {
           </Button>
         }
       >
-        <span className="wrap-anywhere">{fill(m.forms.reviewTitle, { name: d.fileName })}</span>
+        <span className="wrap-anywhere">{fillNodes(m.forms.reviewTitle, { name: <FileName name={d.fileName} /> })}</span>
       </PageTitle>
       {d.analysisStatus === 'failed' && (
         <Alert color="red" mb="md" role="alert" title={fill(m.forms.analysisFailed, { message: d.analysisError ?? '' })}>

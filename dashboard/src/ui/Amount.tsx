@@ -1,16 +1,8 @@
-import { Fragment, type ReactNode } from 'react';
 import { Text } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { vatOf } from '../money.ts';
 import { Money } from './common.tsx';
-
-/** A template's `{name}` slots filled with elements (amounts keep their own direction inside Hebrew). */
-function fillNodes(template: string, vars: Record<string, ReactNode>): ReactNode {
-  return template.split(/(\{\w+\})/).map((part, i) => {
-    const key = /^\{(\w+)\}$/.exec(part)?.[1];
-    return <Fragment key={i}>{key && key in vars ? vars[key] : part}</Fragment>;
-  });
-}
+import { fillNodes } from './fillNodes.tsx';
 
 /**
  * The VAT line under a payment's figure, worded as the supplier's page words it: the figure is what
