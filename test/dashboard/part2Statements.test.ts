@@ -185,6 +185,21 @@ describe('dashboard part 2: statements, mailboxes, automations (browser, npm sta
     await mails.getByText(`${MAILS} מיילים`).waitFor();
     assert.equal(await mails.locator('[data-testid=mail][data-result=imported]').count(), MAILS);
     await screen(page, env, '', 'mailboxes-mails', () => mails.waitFor());
+    // A mail as the mailbox holds it: headers, its attachment, and the body in a sandboxed frame (no scripts run).
+    const first = mails.locator('[data-testid=mail]').first();
+    const subject = (await first.locator('bdi').first().textContent()) ?? '';
+    await first.getByRole('button', { name: 'הצגת המייל' }).click();
+    const view = page.getByRole('dialog').getByTestId('mail-view');
+    await view.waitFor();
+    assert.match((await view.textContent()) ?? '', /Supplier \d+ <s\d+@supplier\.example>/);
+    assert.match((await view.textContent()) ?? '', /m\d+\.pdf/);
+    const frame = view.locator('iframe');
+    assert.equal(await frame.getAttribute('sandbox'), '', 'the body runs nothing');
+    assert.equal(await frame.getAttribute('title'), subject);
+    await page.frameLocator('iframe.mail-body').getByText('attached').waitFor();
+    await axe(page, 'a mail');
+    await page.keyboard.press('Escape');
+    await view.waitFor({ state: 'detached' });
     noProblems();
   });
 

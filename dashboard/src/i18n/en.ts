@@ -364,6 +364,10 @@ export const en: Strings<Messages> = {
     noTransactions: 'No transactions stored for this month.',
   },
   mailboxes: {
+    viewMail: 'View the mail',
+    from: 'From',
+    date: 'Date',
+    attachments: 'Attachments',
     nav: 'Mailboxes',
     title: 'Mailboxes',
     tabs: { boxes: 'Mailboxes and imports', mails: 'Scanned mails' },

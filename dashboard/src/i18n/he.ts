@@ -360,6 +360,10 @@ export const he = {
     noTransactions: 'אין תנועות שמורות לחודש הזה.',
   },
   mailboxes: {
+    viewMail: 'הצגת המייל',
+    from: 'מאת',
+    date: 'תאריך',
+    attachments: 'קבצים מצורפים',
     nav: 'תיבות דואר',
     title: 'תיבות דואר',
     tabs: { boxes: 'תיבות וייבוא', mails: 'מיילים שנסרקו' },

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Modal, Progress, Select, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Modal, Progress, Select, Skeleton, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
+import { FileName } from '../ui/FileName.tsx';
 import { call, type Output } from '../api/client.ts';
 
 type Mailbox = Output<'mailboxListAccounts'>['items'][number];
@@ -237,7 +238,7 @@ function Boxes() {
   );
 }
 
-function MailCard({ mail, email, onBody }: { mail: Mail; email: string; onBody(): void }) {
+function MailCard({ mail, email, onBody, onView }: { mail: Mail; email: string; onBody(): void; onView(): void }) {
   const { m, fill, date } = useI18n();
   return (
     <Card withBorder padding="sm" data-testid="mail" data-result={mail.result}>
@@ -273,13 +274,51 @@ function MailCard({ mail, email, onBody }: { mail: Mail; email: string; onBody()
             </Group>
           )}
         </Stack>
-        {mail.result !== 'processing' && (
-          <Button size="compact-sm" variant="light" onClick={onBody}>
-            {m.mailboxes.bodyAsInvoice}
+        <Stack gap={6} align="flex-end">
+          <Button size="compact-sm" variant="default" onClick={onView}>
+            {m.mailboxes.viewMail}
           </Button>
-        )}
+          {mail.result !== 'processing' && (
+            <Button size="compact-sm" variant="light" onClick={onBody}>
+              {m.mailboxes.bodyAsInvoice}
+            </Button>
+          )}
+        </Stack>
       </Group>
     </Card>
+  );
+}
+
+/**
+ * One scanned mail as the mailbox holds it: headers, attachments and the body. The body is the API's
+ * allow-listed HTML, shown in a sandboxed frame (no scripts, its own origin) so nothing in a mail runs here.
+ */
+function MailView({ seenId }: { seenId: string }) {
+  const { m } = useI18n();
+  const mail = useApi('mailboxMailGet', { seenId }, { retry: false });
+  if (mail.isPending) return <Skeleton height={240} aria-label={m.loading} />;
+  if (mail.isError) return <ErrorAlert error={mail.error} onRetry={() => void mail.refetch()} />;
+  const { headers, attachments, html } = mail.data;
+  return (
+    <Stack gap="xs" data-testid="mail-view">
+      <Text size="sm" className="wrap-anywhere">
+        {m.mailboxes.from}: <bdi>{headers.from}</bdi>
+      </Text>
+      <Text size="sm" className="wrap-anywhere">
+        {m.mailboxes.date}: <bdi>{headers.date}</bdi>
+      </Text>
+      {attachments.length > 0 && (
+        <Text size="sm" className="wrap-anywhere">
+          {m.mailboxes.attachments}: {attachments.map((a, i) => (
+            <span key={i}>
+              {i > 0 && ', '}
+              <FileName name={a} />
+            </span>
+          ))}
+        </Text>
+      )}
+      <iframe title={headers.subject || m.mailboxes.noSubject} sandbox="" srcDoc={html} className="mail-body" />
+    </Stack>
   );
 }
 
@@ -296,6 +335,7 @@ function Mails() {
   const list = useApi('mailsList', { ...(result ? { result } : {}), ...(accountId ? { accountId } : {}), ...(q ? { q } : {}), ...(pageToken ? { pageToken } : {}), limit: 50 }, { placeholderData: (p) => p });
   const asInvoice = useApiMutation('mailboxMailAsInvoice', ['mailsList', 'invoicesList']);
   const [body, setBody] = useState<Mail | null>(null);
+  const [viewing, setViewing] = useState<Mail | null>(null);
   const [remember, setRemember] = useState(false);
   const set = (k: string, v: string) => {
     const next = new URLSearchParams(params);
@@ -345,7 +385,7 @@ function Mails() {
             {fill(m.mailboxes.mailsCount, { n: (list.data.totalIsEstimate ? '~' : '') + number(list.data.total) })}
           </Text>
           {list.data.items.map((x) => (
-            <MailCard key={x.seenId} mail={x} email={accountId ? '' : (emailOf.get(x.accountId) ?? '')} onBody={() => (asInvoice.reset(), setRemember(false), setBody(x))} />
+            <MailCard key={x.seenId} mail={x} email={accountId ? '' : (emailOf.get(x.accountId) ?? '')} onBody={() => (asInvoice.reset(), setRemember(false), setBody(x))} onView={() => setViewing(x)} />
           ))}
           <Group justify="space-between" mt="sm">
             <Button variant="default" disabled={!tokens.length} onClick={() => setTokens((t) => t.slice(0, -1))}>
@@ -357,6 +397,9 @@ function Mails() {
           </Group>
         </Stack>
       )}
+      <Modal opened={viewing !== null} onClose={() => setViewing(null)} title={viewing ? <bdi>{viewing.subject || m.mailboxes.noSubject}</bdi> : ''} size="lg" closeButtonProps={{ 'aria-label': m.close }}>
+        {viewing && <MailView seenId={viewing.seenId} />}
+      </Modal>
       <Modal opened={body !== null} onClose={() => setBody(null)} title={m.mailboxes.bodyAsInvoice} centered closeButtonProps={{ 'aria-label': m.close }}>
         {body && (
           <Stack>
