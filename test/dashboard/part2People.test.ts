@@ -228,6 +228,22 @@ describe("the owner's dashboard, part 2: employees, forms, the accountant and re
     const after = (await api('accountantFoldersList', {})).folders;
     assert.equal(after.find((f: any) => f.id === moving.id).parentId, target.id);
 
+    // A statements folder limited to one account (set through the API) keeps that limit when renamed on the screen,
+    // and shows the account, by its id once it is no longer connected, so saving never widens it to every account.
+    const stmts = after.find((f: any) => f.source?.kind === 'statements');
+    assert.ok(stmts, 'the template has a statements folder');
+    await api('accFolderSetSource', { id: stmts.id, source: { kind: 'statements', accountIds: ['acct_gone'] } });
+    await page.reload();
+    const row = tree.locator(`[data-testid="acc-folder"][data-name="${stmts.name}"]`);
+    await row.getByText('1 חשבונות').waitFor();
+    await row.getByRole('button', { name: 'עריכה' }).click();
+    await row.getByText('acct_gone').waitFor();
+    await row.getByLabel('שם התיקייה').fill(`${stmts.name} 2026`);
+    await row.getByRole('button', { name: 'שמירה' }).click();
+    await tree.locator(`[data-testid="acc-folder"][data-name="${stmts.name} 2026"]`).waitFor();
+    const renamed = (await api('accountantFoldersList', {})).folders.find((f: any) => f.id === stmts.id);
+    assert.deepEqual(renamed.source.accountIds, ['acct_gone']);
+
     // The ZIP of last month, with its progress while it is made, then its download link.
     await page.getByLabel('מחודש').fill(LAST_MONTH);
     await page.getByLabel('עד חודש').fill(LAST_MONTH);

@@ -539,6 +539,9 @@ export const en: Strings<Messages> = {
     downloadFilled: 'Download the filled form',
   },
   accountant: {
+    accountCount: '{n} accounts',
+    statementAccounts: 'Statement accounts',
+    allAccounts: 'All accounts',
     title: 'Accountant',
     tree: 'The accountant\'s folder tree',
     treeHint: 'Each folder of the ZIP is filled by its source. Drag a folder onto another (or onto "Top level") to move it, or use "Edit".',

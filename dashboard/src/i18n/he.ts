@@ -535,6 +535,9 @@ export const he = {
     downloadFilled: 'הורדת הטופס הממולא',
   },
   accountant: {
+    accountCount: '{n} חשבונות',
+    statementAccounts: 'חשבונות דפי חשבון',
+    allAccounts: 'כל החשבונות',
     title: 'רואה חשבון',
     tree: 'עץ התיקיות לרואה החשבון',
     treeHint: 'כל תיקייה ב-ZIP מתמלאת לפי המקור שלה. גררו תיקייה אל תיקייה אחרת (או אל "ראשי") כדי להעביר, או השתמשו ב"עריכה".',

@@ -33,25 +33,50 @@ function useSize() {
   };
 }
 
-/** The source rule's editor: kind, then the invoice folders and pay methods it takes (empty = all). */
-function SourceFields({ kind, folderIds, payMethods, onChange }: { kind: Kind; folderIds: string[]; payMethods: string[]; onChange(v: { kind: Kind; folderIds: string[]; payMethods: string[] }): void }) {
+type SourceState = { kind: Kind; folderIds: string[]; payMethods: string[]; accountIds: string[] };
+const NO_SOURCE: SourceState = { kind: '', folderIds: [], payMethods: [], accountIds: [] };
+const stateOf = (s: Source | null | undefined): SourceState => (s ? { kind: s.kind, folderIds: s.folderIds ?? [], payMethods: s.payMethods ?? [], accountIds: s.accountIds ?? [] } : NO_SOURCE);
+
+/** The statement accounts of the five sources, read only while a statements folder is being edited. */
+function useStatementAccounts(enabled: boolean) {
+  const lists = [useApi('cardprocListAccounts', {}, { enabled }), useApi('usbankListAccounts', {}, { enabled }), useApi('fxwalletListAccounts', {}, { enabled }), useApi('gatewayListAccounts', {}, { enabled }), useApi('marketListAccounts', {}, { enabled })];
+  return lists.flatMap((l) => (l.data?.accounts ?? []) as { id: string; name: string; currency?: string | null }[]);
+}
+
+/** The source rule's editor: kind, then what it takes (empty = all): invoice folders and pay methods, or statement accounts. */
+function SourceFields({ value, onChange }: { value: SourceState; onChange(v: SourceState): void }) {
   const { m } = useI18n();
+  const { kind, folderIds, payMethods, accountIds } = value;
   const invoiceFolders = useApi('foldersList', {}, { enabled: kind === 'invoices' });
+  const accounts = useStatementAccounts(kind === 'statements');
   return (
     <>
-      <Select label={m.accountant.source} data={KINDS.map((k) => ({ value: k, label: m.accountant.kinds[k] }))} value={kind} onChange={(v) => onChange({ kind: (v ?? '') as Kind, folderIds, payMethods })} allowDeselect={false} />
+      <Select label={m.accountant.source} data={KINDS.map((k) => ({ value: k, label: m.accountant.kinds[k] }))} value={kind} onChange={(v) => onChange({ ...value, kind: (v ?? '') as Kind })} allowDeselect={false} />
       {kind === 'invoices' && (
         <>
-          <MultiSelect label={m.accountant.invoiceFolders} data={(invoiceFolders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }))} value={folderIds} onChange={(v) => onChange({ kind, folderIds: v, payMethods })} clearable />
-          <MultiSelect label={m.accountant.payMethods} data={PAY.map((p) => ({ value: p, label: m.accountant.pay[p] }))} value={payMethods} onChange={(v) => onChange({ kind, folderIds, payMethods: v })} clearable />
+          <MultiSelect label={m.accountant.invoiceFolders} data={(invoiceFolders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }))} value={folderIds} onChange={(v) => onChange({ ...value, folderIds: v })} clearable />
+          <MultiSelect label={m.accountant.payMethods} data={PAY.map((p) => ({ value: p, label: m.accountant.pay[p] }))} value={payMethods} onChange={(v) => onChange({ ...value, payMethods: v })} clearable />
         </>
+      )}
+      {kind === 'statements' && (
+        <MultiSelect
+          label={m.accountant.statementAccounts}
+          placeholder={accountIds.length ? undefined : m.accountant.allAccounts}
+          // An account chosen before and since disconnected still shows, by its id, so saving does not drop it silently.
+          data={[...accounts.map((a) => ({ value: a.id, label: a.currency ? `${a.name} · ${a.currency}` : a.name })), ...accountIds.filter((id) => !accounts.some((a) => a.id === id)).map((id) => ({ value: id, label: id }))]}
+          value={accountIds}
+          onChange={(v) => onChange({ ...value, accountIds: v })}
+          clearable
+        />
       )}
     </>
   );
 }
 
-const toSource = (s: { kind: Kind; folderIds: string[]; payMethods: string[] }): Source | null =>
-  s.kind ? { kind: s.kind, folderIds: s.kind === 'invoices' ? s.folderIds : [], payMethods: s.kind === 'invoices' ? (s.payMethods as Source['payMethods']) : [], accountIds: [] } : null;
+const toSource = (s: SourceState): Source | null =>
+  s.kind
+    ? { kind: s.kind, folderIds: s.kind === 'invoices' ? s.folderIds : [], payMethods: s.kind === 'invoices' ? (s.payMethods as Source['payMethods']) : [], accountIds: s.kind === 'statements' ? s.accountIds : [] }
+    : null;
 
 function FolderRow({ f, options, onMove }: { f: Folder; options: { value: string; label: string }[]; onMove(id: string, parentId: string): void }) {
   const { m, fill } = useI18n();
@@ -61,11 +86,11 @@ function FolderRow({ f, options, onMove }: { f: Folder; options: { value: string
   const drag = useDraggable({ id: f.id });
   // A folder being dragged follows the pointer: it is no drop target for itself.
   const drop = useDroppable({ id: `drop:${f.id}`, disabled: drag.isDragging });
-  const [edit, setEdit] = useState<null | { name: string; parentId: string; kind: Kind; folderIds: string[]; payMethods: string[] }>(null);
+  const [edit, setEdit] = useState<null | ({ name: string; parentId: string } & SourceState)>(null);
   const failed = [rename, setSource, remove].find((x) => x.isError);
   const below = new Set([f.id, ...options.filter((o) => o.label.startsWith(f.path.join(' / ') + ' / ')).map((o) => o.value)]);
   const sourceText = f.source
-    ? [m.accountant.kinds[f.source.kind], f.source.payMethods.map((p) => m.accountant.pay[p]).join(', '), f.source.folderIds.length ? fill(m.accountant.folderCount, { n: f.source.folderIds.length }) : ''].filter(Boolean).join(' · ')
+    ? [m.accountant.kinds[f.source.kind], f.source.payMethods.map((p) => m.accountant.pay[p]).join(', '), f.source.folderIds.length ? fill(m.accountant.folderCount, { n: f.source.folderIds.length }) : '', f.source.accountIds.length ? fill(m.accountant.accountCount, { n: f.source.accountIds.length }) : ''].filter(Boolean).join(' · ')
     : m.accountant.kinds[''];
   return (
     <Card
@@ -88,14 +113,14 @@ function FolderRow({ f, options, onMove }: { f: Folder; options: { value: string
             if (edit.name.trim() !== f.name) rename.mutate({ id: f.id, name: edit.name.trim() });
             if (edit.parentId !== f.parentId) onMove(f.id, edit.parentId);
             const next = toSource(edit);
-            if (JSON.stringify(next) !== JSON.stringify(f.source ? { ...f.source, accountIds: [] } : null)) setSource.mutate({ id: f.id, source: next });
+            if (JSON.stringify(next) !== JSON.stringify(toSource(stateOf(f.source)))) setSource.mutate({ id: f.id, source: next });
             setEdit(null);
           }}
         >
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label={m.accountant.name} value={edit.name} onChange={(e) => setEdit({ ...edit, name: e.currentTarget.value })} required />
             <Select label={m.accountant.parent} data={[{ value: '', label: m.accountant.root }, ...options.filter((o) => !below.has(o.value))]} value={edit.parentId} onChange={(v) => setEdit({ ...edit, parentId: v ?? '' })} allowDeselect={false} />
-            <SourceFields kind={edit.kind} folderIds={edit.folderIds} payMethods={edit.payMethods} onChange={(s) => setEdit({ ...edit, ...s })} />
+            <SourceFields value={edit} onChange={(s) => setEdit({ ...edit, ...s })} />
           </SimpleGrid>
           <Group mt="sm" gap="xs">
             <Button type="submit" size="xs">
@@ -122,7 +147,7 @@ function FolderRow({ f, options, onMove }: { f: Folder; options: { value: string
             </Stack>
           </Group>
           <Group gap={4} wrap="nowrap">
-            <Button size="compact-sm" variant="subtle" onClick={() => setEdit({ name: f.name, parentId: f.parentId, kind: f.source?.kind ?? '', folderIds: f.source?.folderIds ?? [], payMethods: f.source?.payMethods ?? [] })}>
+            <Button size="compact-sm" variant="subtle" onClick={() => setEdit({ name: f.name, parentId: f.parentId, ...stateOf(f.source) })}>
               {m.edit}
             </Button>
             <ActionButton op="accFolderDelete" size="compact-sm" label={m.delete} onRun={() => remove.mutate({ id: f.id })} />
@@ -154,7 +179,7 @@ function Tree() {
   const move = useApiMutation('accFolderMove', ['accountantFoldersList']);
   const [name, setName] = useState('');
   const [parent, setParent] = useState<string | null>(null);
-  const [src, setSrc] = useState<{ kind: Kind; folderIds: string[]; payMethods: string[] }>({ kind: '', folderIds: [], payMethods: [] });
+  const [src, setSrc] = useState<SourceState>(NO_SOURCE);
   const [said, setSaid] = useState('');
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor));
   const folders = list.data?.folders ?? [];
@@ -186,13 +211,13 @@ function Tree() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            create.mutate({ name: name.trim(), parentId: parent ?? '', source: toSource(src) }, { onSuccess: () => (setName(''), setSrc({ kind: '', folderIds: [], payMethods: [] })) });
+            create.mutate({ name: name.trim(), parentId: parent ?? '', source: toSource(src) }, { onSuccess: () => (setName(''), setSrc(NO_SOURCE)) });
           }}
         >
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label={m.accountant.name} value={name} onChange={(e) => setName(e.currentTarget.value)} required />
             <Select label={m.accountant.parent} clearable placeholder={m.accountant.root} data={options} value={parent} onChange={setParent} />
-            <SourceFields {...src} onChange={setSrc} />
+            <SourceFields value={src} onChange={setSrc} />
           </SimpleGrid>
           <Button type="submit" mt="sm" loading={create.isPending} disabled={!name.trim()}>
             {m.accountant.newFolder}
