@@ -12,6 +12,7 @@ import { useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import type { Input, Output } from '../api/client.ts';
+import { useAccounts } from './statementsShared.tsx';
 
 type Folder = Output<'accountantFoldersList'>['folders'][number];
 type Source = NonNullable<Input<'accFolderSetSource'>['source']>;
@@ -37,18 +38,12 @@ type SourceState = { kind: Kind; folderIds: string[]; payMethods: string[]; acco
 const NO_SOURCE: SourceState = { kind: '', folderIds: [], payMethods: [], accountIds: [] };
 const stateOf = (s: Source | null | undefined): SourceState => (s ? { kind: s.kind, folderIds: s.folderIds ?? [], payMethods: s.payMethods ?? [], accountIds: s.accountIds ?? [] } : NO_SOURCE);
 
-/** The statement accounts of the five sources, read only while a statements folder is being edited. */
-function useStatementAccounts(enabled: boolean) {
-  const lists = [useApi('cardprocListAccounts', {}, { enabled }), useApi('usbankListAccounts', {}, { enabled }), useApi('fxwalletListAccounts', {}, { enabled }), useApi('gatewayListAccounts', {}, { enabled }), useApi('marketListAccounts', {}, { enabled })];
-  return lists.flatMap((l) => (l.data?.accounts ?? []) as { id: string; name: string; currency?: string | null }[]);
-}
-
 /** The source rule's editor: kind, then what it takes (empty = all): invoice folders and pay methods, or statement accounts. */
 function SourceFields({ value, onChange }: { value: SourceState; onChange(v: SourceState): void }) {
   const { m } = useI18n();
   const { kind, folderIds, payMethods, accountIds } = value;
   const invoiceFolders = useApi('foldersList', {}, { enabled: kind === 'invoices' });
-  const accounts = useStatementAccounts(kind === 'statements');
+  const { accounts } = useAccounts({ enabled: kind === 'statements' });
   return (
     <>
       <Select label={m.accountant.source} data={KINDS.map((k) => ({ value: k, label: m.accountant.kinds[k] }))} value={kind} onChange={(v) => onChange({ ...value, kind: (v ?? '') as Kind })} allowDeselect={false} />

@@ -4,7 +4,7 @@ import { Anchor, Button, Card, Group, Progress, Select, SimpleGrid, Stack, Text,
 import { useQueryClient } from '@tanstack/react-query';
 import { useI18n } from '../i18n/i18n.tsx';
 import { fileToBase64, useApi } from '../ui/api.ts';
-import { Empty, ErrorAlert, ListSkeleton, PageTitle, errorText } from '../ui/common.tsx';
+import { Empty, ErrorAlert, ListSkeleton, PageTitle, errorText, Pager, SearchForm } from '../ui/common.tsx';
 import { call } from '../api/client.ts';
 import { InvoiceCard } from './shared.tsx';
 import { InvoicesNav } from './invoicesNav.tsx';
@@ -105,7 +105,6 @@ export default function Invoices() {
   const [params, setParams] = useSearchParams();
   const get = (k: string) => params.get(k) ?? '';
   const [tokens, setTokens] = useState<string[]>([]);
-  const [q, setQ] = useState(get('q'));
   const folders = useApi('foldersList', {});
   const categories = useApi('categoriesList', {});
   const suppliers = useApi('suppliersList', {});
@@ -137,15 +136,7 @@ export default function Invoices() {
         {m.invoices.filters}
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="md">
-        <form
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            set('q', q.trim());
-          }}
-        >
-          <TextInput type="search" label={m.search} value={q} onChange={(e) => setQ(e.currentTarget.value)} onBlur={() => set('q', q.trim())} />
-        </form>
+        <SearchForm initial={get('q')} onSearch={(v) => set('q', v)} />
         <Select label={m.invoices.folder} clearable data={(folders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }))} value={get('folder') || null} onChange={(v) => set('folder', v)} />
         <Select label={m.invoices.category} clearable searchable data={[...(params.get('category') === '' ? [{ value: '', label: m.reports.uncategorized }] : []), ...(categories.data?.items ?? []).map((c) => ({ value: c.id, label: c.label }))]} value={params.has('category') ? get('category') : null} onChange={(v) => set('category', v)} />
         <Select label={m.suppliers.title} clearable searchable data={(suppliers.data?.items ?? []).map((s) => ({ value: s.key, label: s.name }))} value={get('supplier') || null} onChange={(v) => set('supplier', v)} />
@@ -168,14 +159,7 @@ export default function Invoices() {
           {list.data.items.map((d) => (
             <InvoiceCard key={d.docId} d={d} />
           ))}
-          <Group justify="space-between" mt="sm">
-            <Button variant="default" disabled={!tokens.length} onClick={() => setTokens((t) => t.slice(0, -1))}>
-              {m.previous}
-            </Button>
-            <Button variant="default" disabled={!list.data.nextPageToken} onClick={() => setTokens((t) => [...t, list.data!.nextPageToken!])}>
-              {m.next}
-            </Button>
-          </Group>
+          <Pager tokens={tokens} setTokens={setTokens} next={list.data.nextPageToken} />
         </Stack>
       )}
     </>

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Modal, Progress, Select, Skeleton, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
-import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
+import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import { FileName } from '../ui/FileName.tsx';
 import { call, type Output } from '../api/client.ts';
@@ -328,7 +328,6 @@ function Mails() {
   const result = (params.get('result') ?? '') as Mail['result'] | '';
   const accountId = params.get('account') ?? '';
   const q = params.get('q') ?? '';
-  const [search, setSearch] = useState(q);
   const [tokens, setTokens] = useState<string[]>([]);
   const pageToken = tokens[tokens.length - 1];
   const boxes = useApi('mailboxListAccounts', {});
@@ -348,15 +347,7 @@ function Mails() {
   return (
     <Stack>
       <Group grow wrap="wrap" align="flex-end">
-        <form
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            set('q', search.trim());
-          }}
-        >
-          <TextInput type="search" label={m.search} placeholder={m.mailboxes.searchPlaceholder} value={search} onChange={(e) => setSearch(e.currentTarget.value)} onBlur={() => set('q', search.trim())} />
-        </form>
+        <SearchForm initial={q} onSearch={(v) => set('q', v)} placeholder={m.mailboxes.searchPlaceholder} />
         <Select label={m.mailboxes.result} clearable placeholder={m.all} data={RESULTS.map((r) => ({ value: r, label: m.mailboxes.results[r] }))} value={result || null} onChange={(v) => set('result', v ?? '')} />
         <Select label={m.mailboxes.mailbox} clearable placeholder={m.all} data={(boxes.data?.items ?? []).map((b) => ({ value: b.accountId, label: b.email }))} value={accountId || null} onChange={(v) => set('account', v ?? '')} />
       </Group>
@@ -387,14 +378,7 @@ function Mails() {
           {list.data.items.map((x) => (
             <MailCard key={x.seenId} mail={x} email={accountId ? '' : (emailOf.get(x.accountId) ?? '')} onBody={() => (asInvoice.reset(), setRemember(false), setBody(x))} onView={() => setViewing(x)} />
           ))}
-          <Group justify="space-between" mt="sm">
-            <Button variant="default" disabled={!tokens.length} onClick={() => setTokens((t) => t.slice(0, -1))}>
-              {m.previous}
-            </Button>
-            <Button variant="default" disabled={!list.data.nextPageToken} onClick={() => setTokens((t) => [...t, list.data!.nextPageToken!])}>
-              {m.next}
-            </Button>
-          </Group>
+          <Pager tokens={tokens} setTokens={setTokens} next={list.data.nextPageToken} />
         </Stack>
       )}
       <Modal opened={viewing !== null} onClose={() => setViewing(null)} title={viewing ? <bdi>{viewing.subject || m.mailboxes.noSubject}</bdi> : ''} size="lg" closeButtonProps={{ 'aria-label': m.close }}>

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Button, Group, Stack, Tabs, Text, TextInput, Select } from '@mantine/core';
+import { Button, Group, Stack, Tabs, Text, Select } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi } from '../ui/api.ts';
-import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
+import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm } from '../ui/common.tsx';
 import { PaymentCard } from './shared.tsx';
 
 const TABS = ['all', 'sent', 'awaiting_invoice', 'ready', 'paid', 'canceled'] as const;
@@ -16,7 +16,6 @@ export default function Payments() {
   const status = (params.get('status') ?? 'all') as (typeof TABS)[number];
   const q = params.get('q') ?? '';
   const supplierKey = params.get('supplier') ?? '';
-  const [search, setSearch] = useState(q);
   // The tokens of the pages before this one, to go back.
   const [tokens, setTokens] = useState<string[]>([]);
   const pageToken = tokens[tokens.length - 1];
@@ -56,15 +55,7 @@ export default function Payments() {
         </Tabs.List>
       </Tabs>
       <Group mb="md" grow wrap="wrap" align="flex-end">
-        <form
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            set('q', search.trim());
-          }}
-        >
-          <TextInput type="search" label={m.search} placeholder={m.payments.searchPlaceholder} value={search} onChange={(e) => setSearch(e.currentTarget.value)} onBlur={() => set('q', search.trim())} />
-        </form>
+        <SearchForm initial={q} onSearch={(v) => set('q', v)} placeholder={m.payments.searchPlaceholder} />
         <Select
           label={m.payments.supplierFilter}
           clearable
@@ -101,14 +92,7 @@ export default function Payments() {
           {list.data.items.map((p) => (
             <PaymentCard key={p.id} p={p} />
           ))}
-          <Group justify="space-between" mt="sm">
-            <Button variant="default" disabled={!tokens.length} onClick={() => setTokens((t) => t.slice(0, -1))}>
-              {m.previous}
-            </Button>
-            <Button variant="default" disabled={!list.data.nextPageToken} onClick={() => setTokens((t) => [...t, list.data!.nextPageToken!])}>
-              {m.next}
-            </Button>
-          </Group>
+          <Pager tokens={tokens} setTokens={setTokens} next={list.data.nextPageToken} />
         </Stack>
       )}
     </>

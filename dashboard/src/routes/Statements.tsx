@@ -7,32 +7,13 @@ import { useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import { call, type OperationName, type Output } from '../api/client.ts';
-import { closedMonths, SOURCES, StateBadge, useMonthLabel, type AccountRow, type Source, type StatementRow } from './statementsShared.tsx';
+import { closedMonths, StateBadge, useAccounts, useMonthLabel, type AccountRow, type Source, type StatementRow } from './statementsShared.tsx';
 import { FileName } from '../ui/FileName.tsx';
 
 const TABS = ['months', 'sources', 'market'] as const;
 type Tab = (typeof TABS)[number];
 const LIST_OPS = { cardproc: 'cardprocListAccounts', usbank: 'usbankListAccounts', fxwallet: 'fxwalletListAccounts', gateway: 'gatewayListAccounts', market: 'marketListAccounts' } as const;
 const AFTER_CONNECT: OperationName[] = [...Object.values(LIST_OPS), 'statementsList'];
-
-/** Every statement account of the five sources (five reads, cached apart), with Upwork's configured flag. */
-function useAccounts() {
-  const q = {
-    cardproc: useApi('cardprocListAccounts', {}),
-    usbank: useApi('usbankListAccounts', {}),
-    fxwallet: useApi('fxwalletListAccounts', {}),
-    gateway: useApi('gatewayListAccounts', {}),
-    market: useApi('marketListAccounts', {}),
-  };
-  const all = Object.values(q);
-  return {
-    isPending: all.some((x) => x.isPending),
-    error: all.find((x) => x.isError)?.error ?? null,
-    refetch: () => all.forEach((x) => void x.refetch()),
-    accounts: SOURCES.flatMap((s) => (q[s].data?.accounts ?? []) as AccountRow[]),
-    marketConfigured: q.market.data?.configured ?? false,
-  };
-}
 
 /** Sync (or sync again) one account's month: the operation is the source's own. */
 function useSync() {

@@ -1,12 +1,35 @@
 import { Badge, Loader } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import type { Output } from '../api/client.ts';
+import { useApi } from '../ui/api.ts';
 
 /** The five statement sources, in the order the screen shows them. */
 export const SOURCES = ['cardproc', 'usbank', 'fxwallet', 'gateway', 'market'] as const;
 export type Source = (typeof SOURCES)[number];
 export type StatementRow = Output<'statementsList'>['statements'][number];
 export type AccountRow = Output<'cardprocListAccounts'>['accounts'][number];
+
+/**
+ * Every statement account of the five sources (five reads, cached apart), with Upwork's configured flag.
+ * `enabled: false` reads nothing (a screen that needs the accounts only while a form is open).
+ */
+export function useAccounts({ enabled = true } = {}) {
+  const q = {
+    cardproc: useApi('cardprocListAccounts', {}, { enabled }),
+    usbank: useApi('usbankListAccounts', {}, { enabled }),
+    fxwallet: useApi('fxwalletListAccounts', {}, { enabled }),
+    gateway: useApi('gatewayListAccounts', {}, { enabled }),
+    market: useApi('marketListAccounts', {}, { enabled }),
+  };
+  const all = Object.values(q);
+  return {
+    isPending: all.some((x) => x.isPending),
+    error: all.find((x) => x.isError)?.error ?? null,
+    refetch: () => all.forEach((x) => void x.refetch()),
+    accounts: SOURCES.flatMap((s) => (q[s].data?.accounts ?? []) as AccountRow[]),
+    marketConfigured: q.market.data?.configured ?? false,
+  };
+}
 
 /** The month now in Israel time, YYYY-MM (the API's months are Israel's). */
 export function currentMonth(now = new Date()): string {

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Alert, Button, EmptyState, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Alert, Button, EmptyState, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { ApiError } from '../api/client.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 
@@ -67,6 +67,38 @@ export function PageTitle({ children, actions }: { children: ReactNode; actions?
     <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
       <h1 style={{ margin: 0, fontSize: 'var(--mantine-h2-font-size)' }}>{children}</h1>
       {actions}
+    </Group>
+  );
+}
+
+/** A list's search field: the words go to `onSearch` (the URL's `q`) on Enter and when the field is left. */
+export function SearchForm({ initial, onSearch, placeholder }: { initial: string; onSearch(q: string): void; placeholder?: string }) {
+  const { m } = useI18n();
+  const [value, setValue] = useState(initial);
+  return (
+    <form
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(value.trim());
+      }}
+    >
+      <TextInput type="search" label={m.search} placeholder={placeholder} value={value} onChange={(e) => setValue(e.currentTarget.value)} onBlur={() => onSearch(value.trim())} />
+    </form>
+  );
+}
+
+/** Previous and next over a list's page tokens: `tokens` are the pages opened so far, the last one the current. */
+export function Pager({ tokens, setTokens, next }: { tokens: string[]; setTokens(f: (t: string[]) => string[]): void; next: string | null }) {
+  const { m } = useI18n();
+  return (
+    <Group justify="space-between" mt="sm">
+      <Button variant="default" disabled={!tokens.length} onClick={() => setTokens((t) => t.slice(0, -1))}>
+        {m.previous}
+      </Button>
+      <Button variant="default" disabled={!next} onClick={() => setTokens((t) => [...t, next!])}>
+        {m.next}
+      </Button>
     </Group>
   );
 }

@@ -12,7 +12,6 @@ import { jsonSchemaOf, type Schema } from '../openapi/jsonSchema.ts';
  *   their enum values, bounds and descriptions.
  */
 
-const SAFE = Number.MAX_SAFE_INTEGER;
 const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What an output schema keeps: enough to read and validate a result. */
@@ -36,8 +35,6 @@ function compact(schema: unknown, output: boolean): unknown {
   if (!isObject(schema)) return schema;
   const out: Schema = {};
   for (const [k, v] of Object.entries(schema)) {
-    // zod's z.int() bounds are the safe-integer range: true of every JSON number we emit, and noise.
-    if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
     if (output ? !OUTPUT_KEYWORDS.has(k) : INPUT_DROPPED.has(k)) continue;
     // `false` is the default for unknown fields in neither direction that matters here: inputs are
     // refused by the server when a field is unknown, and outputs are read, not checked, by models.
