@@ -15,8 +15,12 @@ fi
 # Hosting serves dashboard/dist: built when missing or older than its sources, as npm start does (a rebuild
 # empties dist first, which would pull the files from under anything else serving it).
 if node --input-type=module -e 'const m = await import("./functions/src/surfaces/dashboard/dashboard.ts"); process.exit(m.buildIsStale("dashboard") ? 0 : 1)'; then
-  npm run build >/dev/null
+  npm run -w dashboard build >/dev/null
 fi
+# The functions' entry (functions/package.json main) is a bundle of functions/src/index.ts, rebuilt at every start
+# (under a second). The app loads from functions/src, so the emulator's reload on a change picks up its edits; after
+# editing index.ts itself while they run, `npm run build:functions` (the emulator reloads on the new bundle).
+node scripts/build-functions.ts || exit 1
 # A demo- project never reaches Google: firebase-admin takes the project from here instead of probing the
 # cloud metadata server for it.
 export GCLOUD_PROJECT=demo-bfo
