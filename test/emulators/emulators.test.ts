@@ -16,9 +16,10 @@ import { startFakeGmail, gmailEnv, type FakeGmail } from '../fakes/gmail.ts';
 import { invoicePdf } from '../fakes/pdfs.ts';
 import { get, post } from '../http.ts';
 import { confirmToken } from '../consent.ts';
+import { buildFunctions } from '../../scripts/build-functions.ts';
 
 /**
- * Boots the Firebase emulator suite (functions, hosting, tasks) on the functions entry, calls the API
+ * Boots the Firebase emulator suite (functions, hosting, tasks) on the functions entry (the bundle), calls the API
  * through the Hosting rewrite and runs an outbox delivery through the Cloud Tasks emulator.
  * With gcloud's Firestore emulator (TEST_FIRESTORE_EMULATOR_HOST from .ci/run, else started here), the functions run
  * on Firestore, as `npm run emulators` does; otherwise on the embedded store in DATA_DIR. The admin CLI
@@ -121,6 +122,7 @@ describe('Firebase emulator suite', { skip: unavailable, timeout: BOOT_TIMEOUT_M
   }
 
   before(async () => {
+    await buildFunctions(); // the emulator runs functions/package.json main, the bundle of functions/src/index.ts
     work = mkdtempSync(join(tmpdir(), 'bfo-emulators-'));
     dataDir = join(work, 'data');
     const project = join(work, 'project');
