@@ -330,4 +330,28 @@ describe('sqlite store: the indexes it keeps (issue 23: cost per write)', () => 
     await (openSqliteStore({ file: f, indexes: narrow })).close();
     assert.equal(ixNames(f).length, 1);
   });
+
+  test('a collection-group index holds only its collection: writes elsewhere leave it alone, and group queries use it', async () => {
+    const f = file();
+    const indexes = { indexes: [{ collectionGroup: 'links', queryScope: 'COLLECTION_GROUP', fields: [{ fieldPath: 'tokenHash', order: 'ASCENDING' }, { fieldPath: 'createdAtMs', order: 'DESCENDING' }] }], fieldOverrides: [] } as unknown as IndexesFile;
+    const s = openSqliteStore({ file: f, indexes, strictIndexes: true });
+    await s.set('businesses/b1/links/l1', { tokenHash: 'h1', createdAtMs: 1 });
+    await s.set('businesses/b2/links/l2', { tokenHash: 'h1', createdAtMs: 2 });
+    for (let i = 0; i < 20; i++) await s.set(`businesses/b1/quotas/q${i}`, { tokenHash: 'h1', createdAtMs: i });
+    const found = await s.query({ collection: 'links', group: true, where: [['tokenHash', '==', 'h1']], orderBy: [['createdAtMs', 'desc']] });
+    assert.deepEqual(found.map((d) => d.path), ['businesses/b2/links/l2', 'businesses/b1/links/l1']);
+    await s.close();
+    const raw = new DatabaseSync(f);
+    const [ix] = raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'ix_%'`).all() as { name: string }[];
+    // Entries in the index: the two links, none of the twenty quota records that carry the same fields.
+    const entries = (raw.prepare(`SELECT count(*) AS n FROM docs INDEXED BY ${ix.name} WHERE collection_id = 'links'`).get() as { n: number }).n;
+    const plan = (raw.prepare(`EXPLAIN QUERY PLAN SELECT path FROM docs WHERE collection_id = 'links' AND ` +
+          `(CASE json_type(data, '$."tokenHash"') WHEN 'null' THEN 0 WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 ` +
+          `WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 END) = 3 AND json_extract(data, '$."tokenHash"') = ?`).all('h1') as { detail: string }[]).map((r) => r.detail).join(' ');
+    const sql = (raw.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(ix.name) as { sql: string }).sql;
+    raw.close();
+    assert.match(sql, /WHERE collection_id = 'links'$/);
+    assert.equal(entries, 2);
+    assert.match(plan, new RegExp(ix.name));
+  });
 });

@@ -113,9 +113,12 @@ export class Core {
       }
       return out;
     };
+    // Every index is partial, on its collection id: a write to any other collection never touches it (a
+    // collection-group index without the condition held an entry for every document of every collection, so each
+    // write of anything paid for ten of them). Queries name the collection id as a literal, so the planner can use them.
     const on = (cg: string, scope: unknown, columns: string[]) =>
       scope === 'COLLECTION_GROUP'
-        ? `ON docs(collection_id, ${columns.join(', ')})`
+        ? `ON docs(${columns.join(', ')}) WHERE collection_id = ${lit(cg)}`
         : `ON docs(parent, ${columns.join(', ')}) WHERE collection_id = ${lit(cg)}`;
     for (const ix of this.indexes.indexes ?? []) {
       try {
