@@ -1,7 +1,7 @@
 import { newSecret, sha256, type IdSource } from './ids.ts';
 import { sanitizeFileName } from './text.ts';
 import { Transform, type Readable } from 'node:stream';
-import { DELETE_FIELD, type DocStore } from '../ports/store.ts';
+import { DELETE_FIELD, type DocStore, type Writer } from '../ports/store.ts';
 import type { FileStore } from '../ports/files.ts';
 
 /** A stored file as records and results carry it. */
@@ -49,9 +49,23 @@ interface LinkRecord {
 const filePath = (businessId: string, fileId: string) => `businesses/${businessId}/files/${fileId}`;
 const linkPath = (token: string) => `fileLinks/${sha256(token)}`;
 
+/** A file whose bytes are stored and whose records wait for the caller's transaction (Files.stage). */
+export interface StagedFile {
+  ref: FileRef;
+  /** Writes the file's records in the caller's transaction or batch: the file exists once that commits. */
+  record(w: Writer): void;
+  /** Deletes the bytes when the caller did not commit the records (a duplicate, a failure). */
+  discard(): Promise<void>;
+}
+
 export interface Files {
   /** Stores a file; `lifetimeMs` makes its link expire (generated files: ZIPs, exports). */
   save(businessId: string, file: { fileName: string; contentType: string; bytes: Buffer; lifetimeMs?: number }): Promise<FileRef>;
+  /**
+   * Stores the bytes; the records are written by the caller in the transaction that makes the document pointing at
+   * the file (one commit instead of two: issue 23). Until then the file has no record and no working link.
+   */
+  stage(businessId: string, file: { fileName: string; contentType: string; bytes: Buffer }): Promise<StagedFile>;
   ref(businessId: string, fileId: string): Promise<FileRef | null>;
   remove(businessId: string, fileId: string): Promise<void>;
   /** The bytes of a business's file; null when it is gone. */
@@ -97,27 +111,38 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
     link.expireAtMs = at + lifetimeMs + EXPIRED_LINK_KEPT_MS;
     link.expireAt = new Date(link.expireAtMs).toISOString();
   };
+  const stage = async (businessId: string, file: { fileName: string; contentType: string; bytes: Buffer; lifetimeMs?: number }): Promise<StagedFile> => {
+    const at = now();
+    const record: FileRecord = {
+      fileId: ids(),
+      // Every upload path goes through here: the stored name is always a safe one.
+      fileName: sanitizeFileName(file.fileName),
+      contentType: file.contentType,
+      size: file.bytes.length,
+      token: newSecret(),
+      createdAt: new Date(at).toISOString(),
+    };
+    const link: LinkRecord = { businessId, fileId: record.fileId };
+    withLifetime(record, link, at, file.lifetimeMs);
+    // Bytes first: a record never points at missing bytes.
+    await blobs.put(`${businessId}/${record.fileId}`, file.bytes, file.contentType);
+    return {
+      ref: toRef(record),
+      record(w) {
+        w.set(filePath(businessId, record.fileId), { ...record });
+        w.set(linkPath(record.token), { ...link });
+      },
+      discard: () => blobs.delete(`${businessId}/${record.fileId}`),
+    };
+  };
   return {
+    stage,
     async save(businessId, file) {
-      const at = now();
-      const record: FileRecord = {
-        fileId: ids(),
-        // Every upload path goes through here: the stored name is always a safe one.
-        fileName: sanitizeFileName(file.fileName),
-        contentType: file.contentType,
-        size: file.bytes.length,
-        token: newSecret(),
-        createdAt: new Date(at).toISOString(),
-      };
-      const link: LinkRecord = { businessId, fileId: record.fileId };
-      withLifetime(record, link, at, file.lifetimeMs);
-      // Bytes first: a record never points at missing bytes.
-      await blobs.put(`${businessId}/${record.fileId}`, file.bytes, file.contentType);
+      const staged = await stage(businessId, file);
       const batch = store.batch();
-      batch.set(filePath(businessId, record.fileId), { ...record });
-      batch.set(linkPath(record.token), { ...link });
+      staged.record(batch);
       await batch.commit();
-      return toRef(record);
+      return staged.ref;
     },
     async ref(businessId, fileId) {
       const doc = await store.get(filePath(businessId, fileId));

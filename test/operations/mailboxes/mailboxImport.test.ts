@@ -1,5 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
 import { startFakeGmail, gmailEnv, connectMailbox, encodedWord, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
@@ -93,6 +95,13 @@ test('an import of 60 mails: attachments read, inline images ignored, a forwarde
   assert.equal(broken.result, 'error');
   assert.match(String(broken.reason), /broken\.pdf/);
   assert.equal(await store.get(mailsPath(biz.businessId, `${accountId}_old`)), null);
+  // Each invoice's file is recorded with it (in its transaction); the duplicate's and the broken PDF's left neither a record nor bytes.
+  const fileRecords = await store.query({ collection: `businesses/${biz.businessId}/files` });
+  assert.deepEqual(fileRecords.map((d) => d.id).sort(), stored.map((d) => d.fileId).sort());
+  const kept = readdirSync(join(h.app.services.config.dataDir, 'files', biz.businessId)).filter((n) => !n.includes('.'));
+  assert.deepEqual(kept.sort(), stored.map((d) => d.fileId).sort());
+  const file = await h.app.services.files.open(new URL(fwd.file?.url ?? (await h.app.services.files.ref(biz.businessId, fwd.fileId))!.url).pathname.split('/')[2]);
+  assert.deepEqual(file?.bytes, mails!.forwarded, 'the link of an imported file opens its bytes');
   // Another business sees none of it.
   const stranger = await h.newBusiness('Stranger');
   await assert.rejects(h.call('mailboxImportStart', { accountId, since: T0, importId }, stranger), (e: any) => e.code === 'not-found');
