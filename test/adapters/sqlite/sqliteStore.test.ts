@@ -130,6 +130,24 @@ describe('sqlite store: two connections on one file', () => {
     }
   });
 
+  test('a commit of the same connection between a transaction\u2019s query and its commit is a conflict too', async () => {
+    const a = openSqliteStore({ file: file() });
+    try {
+      let runs = 0;
+      await a.runTransaction(async (tx) => {
+        runs++;
+        const taken = await tx.query({ collection: 'users', where: [['email', '==', 'a@x.test']] });
+        // The same process (another request) commits while this transaction is open: validation must not be skipped.
+        if (runs === 1) await a.create('users/other', { email: 'a@x.test' });
+        if (taken.length === 0) tx.create('users/mine', { email: 'a@x.test' });
+      });
+      assert.equal(runs, 2);
+      assert.deepEqual((await a.query({ collection: 'users' })).map((d) => d.id), ['other']);
+    } finally {
+      await a.close();
+    }
+  });
+
   test('endless contention gives up with aborted', async () => {
     const f = file();
     const a = openSqliteStore({ file: f });

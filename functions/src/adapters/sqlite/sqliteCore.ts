@@ -44,6 +44,8 @@ export class Core {
    */
   private readonly docs = new Map<string, CachedDoc | null>();
   private dataVersion = -1;
+  /** Commits of this connection; with `PRAGMA data_version` (other connections' commits) it says whether anything changed. */
+  commits = 0;
   private writesSinceOptimize = 0;
   private checkedAt = -Infinity;
 
@@ -176,13 +178,18 @@ export class Core {
     return r ? { path, data: JSON.parse(r.data) as DocData, version: r.version } : null;
   }
 
+  /** Changes when another connection commits (SQLite's own counter; this connection's commits leave it alone). */
+  otherCommits(): number {
+    return (this.stmt('PRAGMA data_version').get() as { data_version: number }).data_version;
+  }
+
   /** Forgets cached documents when another connection has committed since the last check. */
   revalidate(): void {
     // The check costs about as much as a row read, so busy servers make it once per interval, not per request.
     const now = performance.now();
     if (now - this.checkedAt < REVALIDATE_MS) return;
     this.checkedAt = now;
-    const v = (this.stmt('PRAGMA data_version').get() as { data_version: number }).data_version;
+    const v = this.otherCommits();
     if (v !== this.dataVersion) {
       this.docs.clear();
       this.dataVersion = v;
@@ -335,6 +342,7 @@ export class Core {
         }
       }
       db.exec('COMMIT');
+      if (ops.length) this.commits++;
     } catch (e) {
       if (db.isTransaction) db.exec('ROLLBACK');
       throw e;

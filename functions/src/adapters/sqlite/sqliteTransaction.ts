@@ -13,6 +13,8 @@ export class SqliteTransaction implements Transaction {
   readonly queries: { c: Compiled; sig: string }[] = [];
   private readonly core: Core;
   private readonly meters: readonly Meter[];
+  /** The store's commit counters at the first read: unchanged at commit, every read is still what it was. */
+  private seen: { mine: number; others: number } | undefined;
 
   constructor(core: Core, meters: readonly Meter[]) {
     this.core = core;
@@ -21,6 +23,7 @@ export class SqliteTransaction implements Transaction {
 
   private beforeRead(): void {
     if (this.writes.ops.length) throw new ApiError('internal', READ_AFTER_WRITE);
+    this.seen ??= { mine: this.core.commits, others: this.core.otherCommits() };
   }
 
   private saw(path: string, version: number): void {
@@ -70,6 +73,8 @@ export class SqliteTransaction implements Transaction {
   }
 
   stillValid(): boolean {
+    // Nothing committed since the first read (called inside the write lock): no need to read everything again.
+    if (this.seen && this.seen.mine === this.core.commits && this.seen.others === this.core.otherCommits()) return true;
     for (const [path, v] of this.reads) if (this.core.version(path) !== v) return false;
     for (const { c, sig } of this.queries) if (signature(this.core.runQuery(c).rows) !== sig) return false;
     return true;
