@@ -53,8 +53,9 @@ async function load(url: string, headers: Record<string, string>, clients = 1): 
 }
 
 /** One autocannon run in its own process; returns requests per second (non-2xx fail the run). */
-async function loadOne(url: string, headers: Record<string, string>): Promise<number> {
+async function loadOne(url: string, headers: Record<string, string>, rate?: number): Promise<number> {
   const args = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', 'POST', '-b', '{}', '-H', 'content-type=application/json'];
+  if (rate) args.push('--overallRate', String(Math.round(rate)));
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   const { stdout } = await run(process.execPath, [...args, url], { maxBuffer: 16 * 1024 * 1024 });
   const r = JSON.parse(stdout) as { requests: { average: number; total: number }; non2xx: number; errors: number; duration: number };
@@ -110,11 +111,11 @@ try {
 
   const apiPort = 18787;
   const barePort = 18788;
-  start(['functions/src/server.ts'], apiPort);
+  const apiServer = start(['functions/src/server.ts'], apiPort);
   const api = `http://127.0.0.1:${apiPort}/v1/whoami`;
   const sample = await (await waitFor(api, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })).text();
   const bytes = Buffer.byteLength(sample);
-  start(['bench/bareServer.ts', String(bytes), String(barePort)], barePort);
+  const bareServer = start(['bench/bareServer.ts', String(bytes), String(barePort)], barePort);
   const bare = `http://127.0.0.1:${barePort}/`;
   await waitFor(bare);
 
@@ -151,6 +152,24 @@ try {
   console.log(`whoami via the service   ${fmt(median(apis))} req/s  (rounds: ${apis.map(fmt).join(', ')}; rate limit on)`);
   console.log(`client headroom: ${headroom}`);
   console.log(`ratio whoami/bare        ${median(ratios).toFixed(2)}  (per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; target >= 0.70)`);
+  // The same offered load to both (below either's capacity, so neither the client's limit nor the server's makes the
+  // difference): each server's own CPU a request, from /proc. What the service adds per request, whatever the client.
+  const offered = Math.min(median(bares), median(apis)) * 0.6;
+  const cpuPerRequest = async (url: string, h: Record<string, string>, pid: number) => {
+    const before = cpuOfMs(pid);
+    const rate = await loadOne(url, h, offered);
+    return ((cpuOfMs(pid) - before) * 1000) / (rate * SECONDS);
+  };
+  const bareUs: number[] = [];
+  const apiUs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    bareUs.push(await cpuPerRequest(bare, {}, bareServer.pid!));
+    apiUs.push(await cpuPerRequest(api, auth, apiServer.pid!));
+  }
+  console.log(
+    `same load, ${fmt(offered)} req/s offered to each: the server's CPU a request: bare ${median(bareUs).toFixed(1)} µs, service ${median(apiUs).toFixed(1)} µs, ` +
+      `ratio ${(median(bareUs) / median(apiUs)).toFixed(2)} (rounds: ${bareUs.map((b, i) => (b / apiUs[i]).toFixed(2)).join(' ')}; diagnostic, no target: what the service adds a request, free of the client's limit)`,
+  );
   const entry = await entryLoad();
   console.log(`functions entry load     ${entry.ms.toFixed(0)} ms, ${entry.cpuMs.toFixed(0)} ms CPU  (${entry.main}, median of 5; target <= 300 ms)`);
   console.log(`first whoami of a fresh npm start   ${median(firsts).toFixed(0)} ms, the server's CPU ${median(firstRuns.map((r) => r.cpuMs)).toFixed(0)} ms  (median of 3: ${firsts.map((m) => m.toFixed(0)).join(', ')} ms; the first may fill the compile cache; target < 1000 ms)`);
