@@ -68,3 +68,21 @@ test('a validation error is replayed too; a replay after a server restart still 
     await app.close();
   }
 });
+
+test('a secret in a result is sealed in the stored outcome: apiKeyCreate replays its key, and the record never holds it in clear', async () => {
+  const post = (key: string) =>
+    fetch(`${origin}/v1/apiKeyCreate`, { method: 'POST', headers: { authorization: `Bearer ${env.h.owner.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ name: 'nightly script' }) });
+  const first = (await (await post('key-once')).json()) as any;
+  assert.match(first.result.apiKey, /^bfo_/);
+  const again = await post('key-once');
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.equal(((await again.json()) as any).result.apiKey, first.result.apiKey, 'the retry gets the key the first call made');
+  const records = await env.h.app.services.store.query({ collection: `businesses/${env.h.owner.businessId}/idempotency` });
+  assert.ok(records.length > 0);
+  const raw = JSON.stringify(records.map((r) => r.data));
+  assert.ok(!raw.includes(first.result.apiKey), 'the key is not stored in clear');
+  assert.ok(!raw.includes(first.result.apiKey.slice(4, 20)), 'nor any part of it');
+  // The key works, and only its hash is kept elsewhere.
+  const who = await fetch(`${origin}/v1/whoami`, { method: 'POST', headers: { authorization: `Bearer ${first.result.apiKey}`, 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(who.status, 200);
+});

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DocStore } from '../ports/store.ts';
 import type { Caller } from './context.ts';
 import { ApiError, isApiError } from './errors.ts';
+import { seal, unseal } from './secrets.ts';
 
 /**
  * `Idempotency-Key` (HTTP header) or `idempotencyKey` (MCP argument) on a mutating call: the first
@@ -24,7 +25,10 @@ interface IdempotencyRecord {
   requestHash: string;
   operation: string;
   status: number;
-  /** The outcome as JSON text (any shape of result fits). */
+  /**
+   * The outcome as JSON text, sealed with the credentials key: a result can hold a secret shown once (apiKeyCreate's
+   * key, stored nowhere else but as its hash), and this record keeps it for 24 hours. Unsealed in records made before.
+   */
   outcome: string;
   startedAtMs: number;
   expireAt: string;
@@ -54,7 +58,11 @@ export async function withIdempotency(
   input: unknown,
   now: () => number,
   run: () => Promise<Outcome>,
+  /** The credentials key (config.credentialsKey), which seals the stored outcome. */
+  sealKey: string,
 ): Promise<Outcome & { replayed: boolean }> {
+  // Checked before anything runs: an outcome that could not be sealed afterwards would leave a retry to run again.
+  if (!sealKey) throw new ApiError('unavailable', 'Idempotency-Key needs the credentials key (CREDENTIALS_KEY), which seals the stored outcome; it is not configured');
   const path = `businesses/${caller.businessId}/idempotency/${sha(`${caller.userId}\n${operation}\n${key}`)}`;
   const requestHash = sha(canonical(input ?? {}));
   const start = now();
@@ -71,7 +79,7 @@ export async function withIdempotency(
     tx.set(path, { ...record });
     return null;
   });
-  if (prior) return { status: prior.status, body: JSON.parse(prior.outcome), replayed: true };
+  if (prior) return { status: prior.status, body: JSON.parse(prior.outcome.startsWith('{') ? prior.outcome : unseal(prior.outcome, sealKey).outcome), replayed: true };
   let outcome: Outcome;
   try {
     outcome = await run();
@@ -81,7 +89,7 @@ export async function withIdempotency(
     throw e;
   }
   if (replayable(outcome.status)) {
-    await store.update(path, { state: 'done', status: outcome.status, outcome: JSON.stringify(outcome.body) });
+    await store.update(path, { state: 'done', status: outcome.status, outcome: seal({ outcome: JSON.stringify(outcome.body) }, sealKey) });
   } else {
     await store.delete(path).catch(() => {});
   }

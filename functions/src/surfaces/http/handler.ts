@@ -131,7 +131,7 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
         if (!outcome) throw e;
         return outcome;
       }
-    });
+    }, services.config.credentialsKey);
     return json(out.status, out.body, out.replayed ? { 'idempotent-replayed': 'true' } : {});
   }
 

@@ -198,7 +198,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
             if (!outcome) throw e;
             return outcome;
           }
-        });
+        }, services.config.credentialsKey);
         if (!o.body.ok) return toolError(o.body.error.code as ErrorCode, o.body.error.message);
         out = o.body.result;
       }
