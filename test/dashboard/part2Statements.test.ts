@@ -180,9 +180,11 @@ describe('dashboard part 2: statements, mailboxes, automations (browser, npm sta
 
     // The result per mail.
     await progress.getByRole('link', { name: 'התוצאה לכל מייל' }).click();
-    await page.waitForURL(/\/mailboxes\/mails\?account=/);
+    await page.waitForURL(/\/mailboxes\/mails\?import=/);
     const mails = page.getByTestId('mails');
     await mails.getByText(`${MAILS} מיילים`).waitFor();
+    // The import's own mails (mailsList's importId); "all mails" drops that filter.
+    assert.match((await page.getByTestId('import-filter').textContent()) ?? '', /המיילים של ייבוא אחד/);
     assert.equal(await mails.locator('[data-testid=mail][data-result=imported]').count(), MAILS);
     await screen(page, env, '', 'mailboxes-mails', () => mails.waitFor());
     // A mail as the mailbox holds it: headers, its attachment, and the body in a sandboxed frame (no scripts run).

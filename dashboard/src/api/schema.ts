@@ -2058,13 +2058,13 @@ export interface paths {
         };
         /**
          * Mails the mailbox imports looked at, newest first, and what became of each
-         * @description Filters combine: result, accountId (a connected mailbox), q (word beginnings of the sender and subject; every word must match). Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
+         * @description Filters combine: result, accountId (a connected mailbox), importId (one import), q (word beginnings of the sender and subject; every word must match). Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
          */
         get: operations["mailsListGet"];
         put?: never;
         /**
          * Mails the mailbox imports looked at, newest first, and what became of each
-         * @description Filters combine: result, accountId (a connected mailbox), q (word beginnings of the sender and subject; every word must match). Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
+         * @description Filters combine: result, accountId (a connected mailbox), importId (one import), q (word beginnings of the sender and subject; every word must match). Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
          */
         post: operations["mailsList"];
         delete?: never;
@@ -24694,6 +24694,8 @@ export interface operations {
                 result?: "processing" | "imported" | "no_invoice" | "duplicate" | "error";
                 /** @description Only mails of this mailbox (mailboxListAccounts). */
                 accountId?: string;
+                /** @description Only mails this import looked at (mailboxImportStart's importId); a mail looked at again by a later import counts as that one's. */
+                importId?: string;
                 /** @description Words to find at word beginnings in the sender and subject. */
                 q?: string;
                 /** @description Page size, 1 to 200 (default 50). */
@@ -24875,6 +24877,8 @@ export interface operations {
                     result?: "processing" | "imported" | "no_invoice" | "duplicate" | "error";
                     /** @description Only mails of this mailbox (mailboxListAccounts). */
                     accountId?: string;
+                    /** @description Only mails this import looked at (mailboxImportStart's importId); a mail looked at again by a later import counts as that one's. */
+                    importId?: string;
                     /** @description Words to find at word beginnings in the sender and subject. */
                     q?: string;
                     /**

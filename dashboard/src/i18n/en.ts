@@ -407,6 +407,8 @@ export const en: Strings<Messages> = {
     bodyDuplicate: 'The mail body duplicates an existing invoice.',
     mailsEmpty: 'No mail scanned yet. Run an import from a connected mailbox.',
     mailsEmptyFiltered: 'No mails match the filters.',
+    importFilter: 'The mails of one import',
+    importFilterClear: 'Show all mails',
     mailsCount: '{n} mails',
     bodyExplain: 'The body of "{subject}" is printed to a PDF, read by AI and filed as an invoice.',
     rememberSender: 'From now on, turn mails from {from} into invoices too',

@@ -403,6 +403,8 @@ export const he = {
     bodyDuplicate: 'גוף המייל כפול של חשבונית קיימת.',
     mailsEmpty: 'עוד לא נסרקו מיילים. הריצו ייבוא מתיבה מחוברת.',
     mailsEmptyFiltered: 'אין מיילים שמתאימים לסינון.',
+    importFilter: 'המיילים של ייבוא אחד',
+    importFilterClear: 'הצגת כל המיילים',
     mailsCount: '{n} מיילים',
     bodyExplain: 'גוף המייל "{subject}" יודפס ל-PDF, ייקרא בבינה מלאכותית ויתויק כחשבונית.',
     rememberSender: 'גם בהמשך, להפוך מיילים מ-{from} לחשבוניות',

@@ -76,7 +76,7 @@ function ImportProgress({ importId, onClose }: { importId: string; onClose(): vo
             <ActionButton op="mailboxImportCancel" label={m.mailboxes.cancelImport} color="red" loading={cancel.isPending} onRun={() => cancel.mutate({ importId })} />
           ) : (
             <>
-              <Button component={Link} to={`/mailboxes/mails?account=${r.accountId}`}>
+              <Button component={Link} to={`/mailboxes/mails?import=${encodeURIComponent(importId)}`}>
                 {m.mailboxes.seeMails}
               </Button>
               <Button variant="default" onClick={onClose}>
@@ -327,11 +327,12 @@ function Mails() {
   const [params, setParams] = useSearchParams();
   const result = (params.get('result') ?? '') as Mail['result'] | '';
   const accountId = params.get('account') ?? '';
+  const importId = params.get('import') ?? '';
   const q = params.get('q') ?? '';
   const [tokens, setTokens] = useState<string[]>([]);
   const pageToken = tokens[tokens.length - 1];
   const boxes = useApi('mailboxListAccounts', {});
-  const list = useApi('mailsList', { ...(result ? { result } : {}), ...(accountId ? { accountId } : {}), ...(q ? { q } : {}), ...(pageToken ? { pageToken } : {}), limit: 50 }, { placeholderData: (p) => p });
+  const list = useApi('mailsList', { ...(result ? { result } : {}), ...(accountId ? { accountId } : {}), ...(importId ? { importId } : {}), ...(q ? { q } : {}), ...(pageToken ? { pageToken } : {}), limit: 50 }, { placeholderData: (p) => p });
   const asInvoice = useApiMutation('mailboxMailAsInvoice', ['mailsList', 'invoicesList']);
   const [body, setBody] = useState<Mail | null>(null);
   const [viewing, setViewing] = useState<Mail | null>(null);
@@ -351,6 +352,14 @@ function Mails() {
         <Select label={m.mailboxes.result} clearable placeholder={m.all} data={RESULTS.map((r) => ({ value: r, label: m.mailboxes.results[r] }))} value={result || null} onChange={(v) => set('result', v ?? '')} />
         <Select label={m.mailboxes.mailbox} clearable placeholder={m.all} data={(boxes.data?.items ?? []).map((b) => ({ value: b.accountId, label: b.email }))} value={accountId || null} onChange={(v) => set('account', v ?? '')} />
       </Group>
+      {importId && (
+        <Group gap="xs" data-testid="import-filter">
+          <Text size="sm">{m.mailboxes.importFilter}</Text>
+          <Button size="compact-sm" variant="subtle" onClick={() => set('import', '')}>
+            {m.mailboxes.importFilterClear}
+          </Button>
+        </Group>
+      )}
       {asInvoice.data && (
         <Alert color={asInvoice.data.outcome === 'error' ? 'red' : 'green'} role="status">
           {asInvoice.data.outcome === 'imported' && asInvoice.data.docId ? (
@@ -369,7 +378,7 @@ function Mails() {
       ) : list.isError ? (
         <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
       ) : !list.data.items.length ? (
-        <Empty title={result || accountId || q ? m.mailboxes.mailsEmptyFiltered : m.mailboxes.mailsEmpty} />
+        <Empty title={result || accountId || importId || q ? m.mailboxes.mailsEmptyFiltered : m.mailboxes.mailsEmpty} />
       ) : (
         <Stack gap="xs" data-testid="mails">
           <Text size="sm" c="dimmed">

@@ -18,7 +18,7 @@ before(async () => {
     const from = i % 5 === 0 ? 'bills@bezeq.example' : `Vendor ${i} <v${i}@example.com>`;
     const subject = i % 5 === 0 ? `חשבונית חודשית ${i}` : `Invoice ${i} for March`;
     const date = new Date(T0 + i * 3_600_000).toISOString();
-    const m: ScannedMail = { seenId: seenIdOf(accountId, `m${i}`), accountId, messageId: `m${i}`, importId: 'imp1', from, subject, date, dateMs: Date.parse(date), result: results[i % 4], reason: '', invoices: i % 4 === 0 ? 1 : 0, docIds: [], search: searchTokensOf([from, subject], [], 120), createdAt: date };
+    const m: ScannedMail = { seenId: seenIdOf(accountId, `m${i}`), accountId, messageId: `m${i}`, importId: i < 24 ? 'imp1' : 'imp2', from, subject, date, dateMs: Date.parse(date), result: results[i % 4], reason: '', invoices: i % 4 === 0 ? 1 : 0, docIds: [], search: searchTokensOf([from, subject], [], 120), createdAt: date };
     batch.set(mailsPath(h.owner.businessId, m.seenId), { ...m });
   }
   await batch.commit();
@@ -42,8 +42,24 @@ test('newest first, filtered by result, mailbox and words of the sender or subje
   await assert.rejects(list({ result: 'bogus' }), { code: 'invalid-argument', message: /^result:/ });
 });
 
+test('importId lists the mails one import looked at, alone or with the other filters', async () => {
+  const imp2 = await list({ importId: 'imp2', limit: 200 });
+  assert.equal(imp2.total, 16);
+  assert.equal(imp2.totalIsEstimate, false);
+  assert.deepEqual(imp2.items.map((m: any) => m.seenId), Array.from({ length: 16 }, (_, k) => 39 - k).map((i) => seenIdOf(i % 2 ? 'acc-b' : 'acc-a', `m${i}`)));
+  const errors = await list({ importId: 'imp2', result: 'error' });
+  assert.equal(errors.items.length, 4);
+  assert.ok(errors.items.every((m: any) => m.result === 'error'));
+  const bezeq = await list({ importId: 'imp1', q: 'bezeq' });
+  assert.deepEqual(bezeq.items.map((m: any) => m.subject).sort(), ['חשבונית חודשית 0', 'חשבונית חודשית 10', 'חשבונית חודשית 15', 'חשבונית חודשית 20', 'חשבונית חודשית 5']);
+  const mailbox = await list({ importId: 'imp2', accountId: 'acc-a', limit: 200 });
+  assert.equal(mailbox.items.length, 8);
+  assert.ok(mailbox.items.every((m: any) => m.accountId === 'acc-a'));
+  assert.equal((await list({ importId: 'none-such' })).total, 0);
+});
+
 test('pageToken walks the list and agrees with one big page; a later page costs the page, not the depth', async () => {
-  for (const input of [{}, { q: 'invoice' }, { accountId: 'acc-a', q: 'march' }]) {
+  for (const input of [{}, { q: 'invoice' }, { accountId: 'acc-a', q: 'march' }, { importId: 'imp1', accountId: 'acc-b' }]) {
     const expected = (await list({ ...input, limit: 200 })).items.map((m: any) => m.seenId);
     const walked: string[] = [];
     let token: string | undefined;
