@@ -70,3 +70,25 @@ test('Upwork, Slack and Gmail calls end too, each as its own client\'s unavailab
   const gmail = await openSession({ clientId: 'c', clientSecret: 's', authUrl: `${base}/auth`, tokenUrl: `${base}/token`, baseUrl: base, timeoutMs: LIMIT }, 'refresh-token');
   await assert.rejects(gmail.profileEmail(), (e: any) => e instanceof MailboxError && e.failure === 'unavailable');
 });
+
+test('Gmail\u2019s per-mail calls (node:http) end at the time limit, and a dropped connection is unavailable too', async () => {
+  // The token endpoint answers; the API never does, or drops the connection.
+  const api = createServer((req, res) => {
+    if (req.url === '/token') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ access_token: 'at', expires_in: 3600, token_type: 'Bearer' }));
+    } else if (req.url?.includes('/attachments/')) req.socket.destroy();
+  });
+  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+  const at = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  try {
+    const gmail = await openSession({ clientId: 'c', clientSecret: 's', authUrl: `${at}/auth`, tokenUrl: `${at}/token`, baseUrl: at, timeoutMs: LIMIT }, 'refresh-token');
+    const t = performance.now();
+    await assert.rejects(gmail.getMessage('m1', 'full'), (e: any) => e instanceof MailboxError && e.failure === 'unavailable' && /did not answer in time/.test(e.message));
+    assert.ok(performance.now() - t < 10_000, 'the configured limit applies, not the default 20 s');
+    await assert.rejects(gmail.getAttachment('m1', 'a1'), (e: any) => e instanceof MailboxError && e.failure === 'unavailable' && /not answering/.test(e.message));
+  } finally {
+    api.closeAllConnections();
+    await new Promise<void>((r) => api.close(() => r()));
+  }
+});
