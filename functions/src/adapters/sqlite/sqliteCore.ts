@@ -178,9 +178,22 @@ export class Core {
     return r ? { path, data: JSON.parse(r.data) as DocData, version: r.version } : null;
   }
 
-  /** Changes when another connection commits (SQLite's own counter; this connection's commits leave it alone). */
-  otherCommits(): number {
-    return (this.stmt('PRAGMA data_version').get() as { data_version: number }).data_version;
+  /**
+   * `PRAGMA data_version` now: it changes when another connection commits (this connection's commits leave it alone).
+   * A change drops the document cache, whoever asked.
+   */
+  checkOthers(): number {
+    const v = (this.stmt('PRAGMA data_version').get() as { data_version: number }).data_version;
+    if (v !== this.dataVersion) {
+      this.docs.clear();
+      this.dataVersion = v;
+    }
+    return v;
+  }
+
+  /** The data_version last seen, without asking: a value from no later than now (-1 before the first check). */
+  seenOthers(): number {
+    return this.dataVersion;
   }
 
   /** Forgets cached documents when another connection has committed since the last check. */
@@ -189,11 +202,7 @@ export class Core {
     const now = performance.now();
     if (now - this.checkedAt < REVALIDATE_MS) return;
     this.checkedAt = now;
-    const v = this.otherCommits();
-    if (v !== this.dataVersion) {
-      this.docs.clear();
-      this.dataVersion = v;
-    }
+    this.checkOthers();
   }
 
   /** The cached row (a copy), null for a cached absence, undefined when the path is not in the cache (a cached path was validated when first read). */

@@ -23,7 +23,8 @@ export class SqliteTransaction implements Transaction {
 
   private beforeRead(): void {
     if (this.writes.ops.length) throw new ApiError('internal', READ_AFTER_WRITE);
-    this.seen ??= { mine: this.core.commits, others: this.core.otherCommits() };
+    // The last data_version seen, not a fresh one: older is only more cautious (a change since then means a full check).
+    this.seen ??= { mine: this.core.commits, others: this.core.seenOthers() };
   }
 
   private saw(path: string, version: number): void {
@@ -74,7 +75,7 @@ export class SqliteTransaction implements Transaction {
 
   stillValid(): boolean {
     // Nothing committed since the first read (called inside the write lock): no need to read everything again.
-    if (this.seen && this.seen.mine === this.core.commits && this.seen.others === this.core.otherCommits()) return true;
+    if (this.seen && this.seen.mine === this.core.commits && this.seen.others === this.core.checkOthers()) return true;
     for (const [path, v] of this.reads) if (this.core.version(path) !== v) return false;
     for (const { c, sig } of this.queries) if (signature(this.core.runQuery(c).rows) !== sig) return false;
     return true;
