@@ -4,7 +4,7 @@ import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine
 import { useQueryClient } from '@tanstack/react-query';
 import { useI18n } from '../i18n/i18n.tsx';
 import { fileToBase64, useApi, useApiMutation } from '../ui/api.ts';
-import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
+import { DropZone, Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import { call } from '../api/client.ts';
 import { FileName } from '../ui/FileName.tsx';
@@ -17,7 +17,6 @@ function Upload() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const input = useRef<HTMLInputElement>(null);
-  const [over, setOver] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [err, setErr] = useState<unknown>(null);
   const start = async (file: File | undefined) => {
@@ -37,20 +36,7 @@ function Upload() {
   };
   return (
     <Card withBorder mb="md">
-      <div
-        className="drop-zone"
-        data-over={over}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          void start(e.dataTransfer.files[0]);
-        }}
-      >
+      <DropZone onFiles={(files) => void start(files[0])}>
         <Stack gap="xs" align="center">
           <Text>{m.forms.uploadHint}</Text>
           <Button onClick={() => input.current?.click()} loading={busy !== null}>
@@ -63,7 +49,7 @@ function Upload() {
           )}
         </Stack>
         <input ref={input} type="file" hidden accept={`application/pdf,${DOCX},.docx`} aria-label={m.forms.upload} data-testid="form-input" onChange={(e) => void start(e.currentTarget.files?.[0])} />
-      </div>
+      </DropZone>
       {err !== null && <ErrorAlert error={err} />}
     </Card>
   );

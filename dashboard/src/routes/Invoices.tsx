@@ -1,10 +1,10 @@
 import { useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Anchor, Button, Card, Group, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useI18n } from '../i18n/i18n.tsx';
 import { fileToBase64, useApi } from '../ui/api.ts';
-import { Empty, ErrorAlert, ListSkeleton, PageTitle, errorText, Pager, SearchForm } from '../ui/common.tsx';
+import { DropZone, Empty, ErrorAlert, ListSkeleton, PageTitle, errorText, Pager, SearchForm, useListParams } from '../ui/common.tsx';
 import { call } from '../api/client.ts';
 import { InvoiceCard } from './shared.tsx';
 import { InvoicesNav } from './invoicesNav.tsx';
@@ -17,7 +17,6 @@ const SOURCES = ['upload', 'mailbox', 'supplier'] as const;
 function UploadZone() {
   const { m, fill } = useI18n();
   const qc = useQueryClient();
-  const [over, setOver] = useState(false);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const input = useRef<HTMLInputElement>(null);
   const start = async (files: File[]) => {
@@ -45,21 +44,7 @@ function UploadZone() {
   const finished = uploads.filter((u) => u.state !== 'queued' && u.state !== 'uploading').length;
   return (
     <Card withBorder mb="md">
-      <div
-        className="drop-zone"
-        data-over={over}
-        data-testid="drop-zone"
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          void start([...e.dataTransfer.files]);
-        }}
-      >
+      <DropZone testId="drop-zone" onFiles={(files) => void start(files)}>
         <Text>
           {m.invoices.dropHere}{' '}
           <Button variant="subtle" size="compact-md" onClick={() => input.current?.click()}>
@@ -67,7 +52,7 @@ function UploadZone() {
           </Button>
         </Text>
         <input ref={input} type="file" multiple hidden accept="application/pdf,image/png,image/jpeg" aria-label={m.invoices.upload} data-testid="upload-input" onChange={(e) => void start([...(e.currentTarget.files ?? [])])} />
-      </div>
+      </DropZone>
       {uploads.length > 0 && (
         <Stack gap={6} mt="sm" aria-live="polite">
           <Progress value={(finished / uploads.length) * 100} aria-label={m.invoices.upload} />
@@ -102,9 +87,9 @@ function UploadZone() {
 
 export default function Invoices() {
   const { m, fill, number } = useI18n();
-  const [params, setParams] = useSearchParams();
+  // payMark and category keep an empty value: it is a filter of its own ("none").
+  const { params, set, tokens, setTokens, pageToken } = useListParams(['payMark', 'category']);
   const get = (k: string) => params.get(k) ?? '';
-  const [tokens, setTokens] = useState<string[]>([]);
   const folders = useApi('foldersList', {});
   const categories = useApi('categoriesList', {});
   const suppliers = useApi('suppliersList', {});
@@ -118,14 +103,7 @@ export default function Invoices() {
     ...(get('from') ? { from: get('from') } : {}),
     ...(get('to') ? { to: get('to') } : {}),
   };
-  const list = useApi('invoicesList', { ...filters, limit: 50, ...(tokens.length ? { pageToken: tokens[tokens.length - 1] } : {}) }, { placeholderData: (p) => p });
-  const set = (k: string, v: string | null) => {
-    const next = new URLSearchParams(params);
-    if (v !== null && (v !== '' || k === 'payMark' || k === 'category')) next.set(k, v);
-    else next.delete(k);
-    setTokens([]);
-    setParams(next, { replace: true });
-  };
+  const list = useApi('invoicesList', { ...filters, limit: 50, ...(pageToken ? { pageToken } : {}) }, { placeholderData: (p) => p });
   const filtered = Object.keys(filters).length > 0;
   return (
     <>

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Modal, Progress, Select, Skeleton, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
-import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm } from '../ui/common.tsx';
+import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm, useListParams } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import { FileName } from '../ui/FileName.tsx';
 import { call, type Output } from '../api/client.ts';
@@ -324,26 +324,17 @@ function MailView({ seenId }: { seenId: string }) {
 
 function Mails() {
   const { m, fill, number } = useI18n();
-  const [params, setParams] = useSearchParams();
+  const { params, set, tokens, setTokens, pageToken } = useListParams();
   const result = (params.get('result') ?? '') as Mail['result'] | '';
   const accountId = params.get('account') ?? '';
   const importId = params.get('import') ?? '';
   const q = params.get('q') ?? '';
-  const [tokens, setTokens] = useState<string[]>([]);
-  const pageToken = tokens[tokens.length - 1];
   const boxes = useApi('mailboxListAccounts', {});
   const list = useApi('mailsList', { ...(result ? { result } : {}), ...(accountId ? { accountId } : {}), ...(importId ? { importId } : {}), ...(q ? { q } : {}), ...(pageToken ? { pageToken } : {}), limit: 50 }, { placeholderData: (p) => p });
   const asInvoice = useApiMutation('mailboxMailAsInvoice', ['mailsList', 'invoicesList']);
   const [body, setBody] = useState<Mail | null>(null);
   const [viewing, setViewing] = useState<Mail | null>(null);
   const [remember, setRemember] = useState(false);
-  const set = (k: string, v: string) => {
-    const next = new URLSearchParams(params);
-    if (v) next.set(k, v);
-    else next.delete(k);
-    setTokens([]);
-    setParams(next, { replace: true });
-  };
   const emailOf = new Map((boxes.data?.items ?? []).map((b) => [b.accountId, b.email]));
   return (
     <Stack>

@@ -1,9 +1,8 @@
-import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Button, Group, Stack, Tabs, Text, Select } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi } from '../ui/api.ts';
-import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm } from '../ui/common.tsx';
+import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm, useListParams } from '../ui/common.tsx';
 import { PaymentCard } from './shared.tsx';
 
 const TABS = ['all', 'sent', 'awaiting_invoice', 'ready', 'paid', 'canceled'] as const;
@@ -12,23 +11,13 @@ type Status = Exclude<(typeof TABS)[number], 'all'>;
 /** The list: status tabs, search and supplier filter in the URL (so they survive reloads and links), page tokens. */
 export default function Payments() {
   const { m, fill, number } = useI18n();
-  const [params, setParams] = useSearchParams();
+  const { params, set, tokens, setTokens, pageToken } = useListParams();
   const status = (params.get('status') ?? 'all') as (typeof TABS)[number];
   const q = params.get('q') ?? '';
   const supplierKey = params.get('supplier') ?? '';
-  // The tokens of the pages before this one, to go back.
-  const [tokens, setTokens] = useState<string[]>([]);
-  const pageToken = tokens[tokens.length - 1];
   const input = { ...(status !== 'all' ? { status: status as Status } : {}), ...(q ? { q } : {}), ...(supplierKey ? { supplierKey } : {}), ...(pageToken ? { pageToken } : {}), limit: 50 };
   const list = useApi('paymentsList', input, { placeholderData: (prev) => prev });
   const suppliers = useApi('suppliersList', {});
-  const set = (k: string, v: string) => {
-    const next = new URLSearchParams(params);
-    if (v) next.set(k, v);
-    else next.delete(k);
-    setTokens([]);
-    setParams(next, { replace: true });
-  };
   return (
     <>
       <PageTitle

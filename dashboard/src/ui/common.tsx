@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { Alert, Button, EmptyState, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { ApiError } from '../api/client.ts';
 import { useI18n } from '../i18n/i18n.tsx';
@@ -88,6 +89,24 @@ export function SearchForm({ initial, onSearch, placeholder }: { initial: string
   );
 }
 
+/**
+ * A list's filters in the URL (they survive reloads and links) and its page tokens (the pages opened so far, the last
+ * one the current): `set` changes one filter, an empty value removes it unless its key is in `keepEmpty`, and goes back
+ * to the first page.
+ */
+export function useListParams(keepEmpty: readonly string[] = []) {
+  const [params, setParams] = useSearchParams();
+  const [tokens, setTokens] = useState<string[]>([]);
+  const set = (k: string, v: string | null) => {
+    const next = new URLSearchParams(params);
+    if (v !== null && (v !== '' || keepEmpty.includes(k))) next.set(k, v);
+    else next.delete(k);
+    setTokens([]);
+    setParams(next, { replace: true });
+  };
+  return { params, set, tokens, setTokens, pageToken: tokens[tokens.length - 1] as string | undefined };
+}
+
 /** Previous and next over a list's page tokens: `tokens` are the pages opened so far, the last one the current. */
 export function Pager({ tokens, setTokens, next }: { tokens: string[]; setTokens(f: (t: string[]) => string[]): void; next: string | null }) {
   const { m } = useI18n();
@@ -100,5 +119,29 @@ export function Pager({ tokens, setTokens, next }: { tokens: string[]; setTokens
         {m.next}
       </Button>
     </Group>
+  );
+}
+
+/** A box files can be dropped on (outlined while they hover); what it holds is the page's, including its file input. */
+export function DropZone({ onFiles, testId, children }: { onFiles(files: File[]): void; testId?: string; children: ReactNode }) {
+  const [over, setOver] = useState(false);
+  return (
+    <div
+      className="drop-zone"
+      data-over={over}
+      data-testid={testId}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        onFiles([...e.dataTransfer.files]);
+      }}
+    >
+      {children}
+    </div>
   );
 }

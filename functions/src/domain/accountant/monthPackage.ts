@@ -5,7 +5,7 @@ import { readyStatements, uniqueNames, writeZip, zipReadme } from './accZip.ts';
 import { sanitizeFileName } from '../../core/text.ts';
 import type { EmailMessage } from '../../ports/outbox.ts';
 import type { OutboxRecord } from '../../core/outbox.ts';
-import { monthPackageEmail as monthPackageMessage, type BusinessIdentity, type MailCtx } from '../../emails/messages.ts';
+import { monthPackageEmail as monthPackageMessage, type BusinessIdentity, type MailCtx, type MonthPackageFacts } from '../../emails/messages.ts';
 
 /**
  * The month package: every ready statement of a month in one ZIP (account/month/file), and the email
@@ -61,7 +61,7 @@ export function monthPackageEmail(
   to: string,
   month: string,
   zip: MonthZip,
-  accountant: { url: string; size: number; expiresAt: string; entries: number; missing: number } | null = null,
+  accountant: MonthPackageFacts['accountant'] = null,
 ): Promise<EmailMessage> {
   const attach = zip.size < ATTACH_ZIP_UNDER_BYTES;
   return monthPackageMessage(

@@ -27,7 +27,7 @@ const VIEW = 'mailboxes';
 function failurePage(e: unknown, config: { dashboardUrl: string }): HttpResponse {
   if (!(e instanceof MailboxConsentFailure)) throw e;
   const f = FAILURES[e.reason];
-  const link = e.origin ? dashboardLink(e.origin, { dashboardUrl: config.dashboardUrl, view: VIEW }) : null;
+  const link = e.origin ? dashboardLink(e.origin, config.dashboardUrl, VIEW) : null;
   return consentPage(f.status, {
     he: { title: 'תיבת הדואר לא חוברה', body: f.he, ...(link ? { link: link.he } : {}) },
     en: { title: 'Mailbox not connected', body: f.en, ...(link ? { link: link.en } : {}) },
@@ -52,10 +52,10 @@ export async function mailboxConfirm(app: App, form: URLSearchParams): Promise<H
       } catch (e) {
         throw e instanceof StateFailure ? new MailboxConsentFailure(e.reason) : e;
       }
-      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin, { dashboardUrl: app.services.config.dashboardUrl, view: VIEW }));
+      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin, app.services.config.dashboardUrl, VIEW));
     }
     const r = await confirmMailboxConsent(app.services, form.get('token'));
-    const link = dashboardLink(r.origin, { dashboardUrl: app.services.config.dashboardUrl, view: VIEW });
+    const link = dashboardLink(r.origin, app.services.config.dashboardUrl, VIEW);
     const text: PageText = {
       he: { title: 'תיבת הדואר חוברה', body: `תיבת הדואר ${r.email} חוברה לעסק ${r.businessName}. המשך בלוח הבקרה כדי לייבא חשבוניות מהדואר.`, link: link.he },
       en: { title: 'Mailbox connected', body: `The mailbox ${r.email} is connected to ${r.businessName}. Continue on the dashboard to import invoices from mail.`, link: link.en },

@@ -27,7 +27,7 @@ const VIEW = 'statements';
 function failurePage(e: unknown, config: { dashboardUrl: string }): HttpResponse {
   if (!(e instanceof MarketConsentFailure)) throw e;
   const f = FAILURES[e.reason];
-  const link = e.origin ? dashboardLink(e.origin, { dashboardUrl: config.dashboardUrl, view: VIEW }) : null;
+  const link = e.origin ? dashboardLink(e.origin, config.dashboardUrl, VIEW) : null;
   return consentPage(f.status, {
     he: { title: 'Upwork לא חובר', body: f.he, ...(link ? { link: link.he } : {}) },
     en: { title: 'Upwork not connected', body: f.en, ...(link ? { link: link.en } : {}) },
@@ -52,10 +52,10 @@ export async function marketConfirm(app: App, form: URLSearchParams): Promise<Ht
       } catch (e) {
         throw e instanceof StateFailure ? new MarketConsentFailure(e.reason) : e;
       }
-      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin, { dashboardUrl: app.services.config.dashboardUrl, view: VIEW }));
+      return cancelledPage(WHAT, dashboardLink(extra.origin ?? new URL(app.services.config.dashboardUrl).origin, app.services.config.dashboardUrl, VIEW));
     }
     const r = await confirmMarketConsent(app.services, form.get('token'));
-    const link = dashboardLink(r.origin, { dashboardUrl: app.services.config.dashboardUrl, view: VIEW });
+    const link = dashboardLink(r.origin, app.services.config.dashboardUrl, VIEW);
     const names = r.organizations.join(', ');
     const text: PageText = {
       he: {

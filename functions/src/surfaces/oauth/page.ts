@@ -28,16 +28,13 @@ export const stateFailureTexts = (what: string): Record<StateFailureReason, Fail
 });
 
 /**
- * The link back to the app that started the consent; with `to`, to that screen: under DASHBOARD_URL (its path kept)
- * when the origin is the dashboard's, else at the origin's root path.
+ * The link back to `view`, the screen of the app that started the consent: under DASHBOARD_URL (its path kept) when the
+ * origin is the dashboard's, else at the origin's root path.
  */
-export function dashboardLink(origin: string, to?: { dashboardUrl: string; view: string }) {
-  let href = origin;
-  if (to) {
-    const dash = URL.canParse(to.dashboardUrl) ? new URL(to.dashboardUrl) : null;
-    const base = dash && dash.origin === origin ? dash.origin + dash.pathname.replace(/\/+$/, '') : origin;
-    href = `${base}/${to.view}`;
-  }
+export function dashboardLink(origin: string, dashboardUrl: string, view: string) {
+  const dash = URL.canParse(dashboardUrl) ? new URL(dashboardUrl) : null;
+  const base = dash && dash.origin === origin ? dash.origin + dash.pathname.replace(/\/+$/, '') : origin;
+  const href = `${base}/${view}`;
   return { he: { href, label: 'חזרה אל לוח הבקרה' }, en: { href, label: 'Back to the dashboard' } };
 }
 
