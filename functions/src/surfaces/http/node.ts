@@ -42,6 +42,31 @@ function tooLargePage(url: string): HttpResponse {
   return { ...res, headers: { ...res.headers, connection: 'close' } };
 }
 
+let answers: Array<() => void> = [];
+
+/** Writes the answers queued in this turn of the event loop, in order; one failing write does not hold up the others. */
+function flushAnswers() {
+  const due = answers;
+  answers = [];
+  for (const write of due) {
+    try {
+      write();
+    } catch {
+      // A socket that broke between the answer and its write; there is no one left to tell.
+    }
+  }
+}
+
+/**
+ * Answers finished in one turn of the event loop go out together right after it (setImmediate runs as soon as the
+ * turn's I/O callbacks are done; a lone request waits for nothing). Under load a turn handles many sockets: writing
+ * each answer the moment it is ready interleaves the writes with the handling, and each write wakes the client
+ * anew. Written back to back they cost the server a quarter less CPU a request (docs/performance.md).
+ */
+function writeAfterTurn(write: () => void) {
+  if (answers.push(write) === 1) setImmediate(flushAnswers);
+}
+
 /** Adapts the framework-free handler to node:http. */
 export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
   return async (req: IncomingMessage, res: ServerResponse) => {
@@ -68,8 +93,12 @@ export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
       // A known length avoids chunked encoding: one write, and less work for the client.
       if (typeof out.body === 'string' || Buffer.isBuffer(out.body)) {
         out.headers['content-length'] = String(Buffer.byteLength(out.body));
-        res.writeHead(out.status, out.headers);
-        res.end(out.body);
+        const { status, headers, body } = out;
+        writeAfterTurn(() => {
+          if (res.destroyed) return; // the client went away meanwhile
+          res.writeHead(status, headers);
+          res.end(body);
+        });
         return;
       }
       res.writeHead(out.status, out.headers);
