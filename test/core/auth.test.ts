@@ -26,6 +26,19 @@ test('an invalid key is 401, whatever its shape', async () => {
   }
 });
 
+test('the Authorization header is read as HTTP allows: any case of Bearer, extra spaces, a tab, trailing space', async () => {
+  const key = h.owner.apiKey;
+  for (const header of [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`, `Bearer\t${key}`, `Bearer ${key}  `]) {
+    const res = await fetch(`${origin}/v1/whoami`, { method: 'POST', headers: { authorization: header, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(res.status, 200, JSON.stringify(header));
+  }
+  for (const header of [key, `Bearer${key}`, `Basic ${key}`, `Bearer ${key}x`, `Bearer ${key} x`]) {
+    const res = await fetch(`${origin}/v1/whoami`, { method: 'POST', headers: { authorization: header, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(res.status, 401, JSON.stringify(header));
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'unauthenticated');
+  }
+});
+
 test('keys carry the fixed prefix and 256 random bits, and only their hash is stored', async () => {
   assert.match(h.owner.apiKey, /^bfo_[A-Za-z0-9_-]{43}$/);
   const stored = await h.app.services.store.query({ collection: 'apiKeys' });

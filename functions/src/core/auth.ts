@@ -78,11 +78,24 @@ export async function revokeUserKeys(store: DocStore, businessId: string, userId
   }
 }
 
+const BEARER_KEY_LENGTH = 'Bearer '.length + API_KEY_PREFIX.length + 43;
+
+/** Date.parse with the last answer kept: a busy key's lastUsedAt is the same string for a minute. */
+let lastParsed = { text: '', ms: NaN };
+function parsedTime(text: string): number {
+  if (text !== lastParsed.text) lastParsed = { text, ms: Date.parse(text) };
+  return lastParsed.ms;
+}
+
 /** Resolves `Authorization: Bearer <API key or Firebase ID token>` to the caller, with the user's role as it is now. */
 export async function authenticate(store: DocStore, authorization: string | undefined, now: number, opts: AuthOptions = {}): Promise<Caller> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw new ApiError('unauthenticated', 'missing API key: send the header Authorization: Bearer <API key>');
-  const key = match[1];
+  // The usual header, `Bearer ` and a key, without the regular expression (every API call comes this way).
+  let key = authorization?.length === BEARER_KEY_LENGTH && authorization.startsWith('Bearer bfo_') ? authorization.slice(7) : undefined;
+  if (key === undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) throw new ApiError('unauthenticated', 'missing API key: send the header Authorization: Bearer <API key>');
+    key = match[1];
+  }
   if (!KEY_SHAPE.test(key)) {
     if (JWT_SHAPE.test(key)) return (await import('./idToken.ts')).authenticateIdToken(store, key, opts);
     throw new ApiError('unauthenticated', 'invalid API key');
@@ -97,7 +110,7 @@ export async function authenticate(store: DocStore, authorization: string | unde
   if (record.revokedAt) throw record.revokedReason === 'member_removed' && !memberDoc ? removed() : new ApiError('unauthenticated', 'this API key was revoked');
   if (!memberDoc) throw removed();
   const member = memberDoc.data as unknown as MemberRecord;
-  if (!record.lastUsedAt || now - Date.parse(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {
+  if (!record.lastUsedAt || now - parsedTime(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {
     await store.update(keyDoc.path, { lastUsedAt: new Date(now).toISOString() });
   }
   return { businessId: record.businessId, userId: record.userId, email: member.email, role: member.role, keyName: record.name, keyId: record.keyHash };
