@@ -18,6 +18,17 @@ export { MAX_BODY_BYTES };
 
 const API_BASES = ['/v1', '/api/v1'];
 
+/** The API base a path is under, or undefined. */
+function apiBase(path: string): string | undefined {
+  for (const b of API_BASES) if (path.startsWith(b) && (path.length === b.length || path.charCodeAt(b.length) === 47)) return b;
+  return undefined;
+}
+
+/** `path` without leading and trailing slashes (the regular expression only when there are any). */
+function trimSlashes(path: string): string {
+  return path.charCodeAt(0) === 47 || path.charCodeAt(path.length - 1) === 47 ? path.replace(/^\/+|\/+$/g, '') : path;
+}
+
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
   status,
   headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
@@ -179,16 +190,17 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
     // Everything under the pages' path is a page (a not-found one too), never JSON.
     if (pagesPrefix && (req.path === pagesPrefix || req.path.startsWith(pagesPrefix + '/'))) return (await pagesSurface())(req);
     if (req.path.startsWith(pagesPrefix + '/pay/') || req.path.startsWith(pagesPrefix + '/link/')) return (await pagesSurface())(req);
-    const base = API_BASES.find((b) => req.path === b || req.path.startsWith(b + '/'));
+    const base = apiBase(req.path);
     if (base) {
-      const rest = req.path.slice(base.length).replace(/^\/+|\/+$/g, '');
+      const rest = trimSlashes(req.path.slice(base.length));
       if (rest === '' || rest === 'openapi.json') {
         if (req.method !== 'GET') return methodNotAllowed(req.path, 'GET', req.method);
         if (rest === '') return { ...json(200, { ok: true, result: null }), body: (catalogue ??= JSON.stringify({ ok: true, result: buildCatalogue(await ops.all(), services.config.baseUrl) })) };
         return { ...json(200, null), body: (openapi ??= JSON.stringify(buildOpenApi(await ops.all(), services.config))) };
       }
       if (rest.includes('/')) throw new ApiError('not-found', `unknown path ${req.path}`);
-      return apiCall(req, rest, requestId, meter, rateHeaders);
+      // Awaited here: an async function returning a promise costs two more microtask turns (every API call).
+      return await apiCall(req, rest, requestId, meter, rateHeaders);
     }
     // An owner's link (payment, invoice, invite) opens an HTML page even while no dashboard answers here.
     if ((req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith(dashboardPrefix + '/')) {

@@ -11,7 +11,8 @@ type Read = { body: Buffer | undefined } | { tooLarge: true };
 /** Reads the body up to the limit; a request with neither Content-Length nor chunked encoding has no body at all. */
 function readBody(req: IncomingMessage, limit: number): Promise<Read> {
   const declared = req.headers['content-length'];
-  const chunked = /chunked/i.test(req.headers['transfer-encoding'] ?? '');
+  const encoding = req.headers['transfer-encoding'];
+  const chunked = encoding !== undefined && /chunked/i.test(encoding);
   if (declared === undefined && !chunked) return Promise.resolve({ body: undefined });
   if (declared !== undefined && Number(declared) > limit) return Promise.resolve({ tooLarge: true });
   return new Promise((resolve, reject) => {
@@ -27,7 +28,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Read> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve({ body: Buffer.concat(chunks) }));
+    req.on('end', () => resolve({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }));
     req.on('error', reject);
   });
 }
