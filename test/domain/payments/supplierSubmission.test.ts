@@ -196,7 +196,9 @@ test('files: PDF or image by type and magic bytes, at most 5 MB', async () => {
 test('a failed transaction removes the file saved for it', async () => {
   const biz = await h.newBusiness('Fail');
   const { id, token } = await newPayment({}, biz);
-  const broken: Services = { ...s, store: { ...s.store, runTransaction: async () => Promise.reject(new Error('store down')) } };
+  // The store with its transactions failing (its other methods come from the real one, through the prototype).
+  const store = Object.assign(Object.create(s.store) as typeof s.store, { runTransaction: async () => Promise.reject(new Error('store down')) });
+  const broken: Services = { ...s, store };
   await assert.rejects(submitPayout(broken, { token, submissionId: newSubmissionId(), payout: BANK, invoice: pdf('f') }), /store down/);
   assert.equal(await fileCount(biz.businessId), 0);
   assert.equal((await stored(id, biz.businessId)).status, 'sent');
