@@ -81,10 +81,11 @@ export async function revokeUserKeys(store: DocStore, businessId: string, userId
 const BEARER_KEY_LENGTH = 'Bearer '.length + API_KEY_PREFIX.length + 43;
 
 /** Date.parse with the last answer kept: a busy key's lastUsedAt is the same string for a minute. */
-let lastParsed = { text: '', ms: NaN };
+let parsedText = '';
+let parsedMs = NaN;
 function parsedTime(text: string): number {
-  if (text !== lastParsed.text) lastParsed = { text, ms: Date.parse(text) };
-  return lastParsed.ms;
+  if (text !== parsedText) [parsedText, parsedMs] = [text, Date.parse(text)];
+  return parsedMs;
 }
 
 /** Resolves `Authorization: Bearer <API key or Firebase ID token>` to the caller, with the user's role as it is now. */

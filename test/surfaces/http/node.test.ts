@@ -82,3 +82,17 @@ test('a client that leaves before its answer is written does not stop the server
     server.close();
   }
 });
+
+test('an answer with a header Node refuses is the envelope\'s internal error, not a request left hanging', async () => {
+  const handler: HttpHandler = async () => ({ status: 200, headers: { 'content-type': 'text/plain', 'x-bad': 'line\nbreak' }, body: 'never sent' });
+  const { server, port } = await listen(handler);
+  const agent = new Agent({ keepAlive: true });
+  try {
+    const res = await post(port, '/x', agent);
+    assert.equal(res.status, 500);
+    assert.deepEqual(JSON.parse(res.body), { ok: false, error: { code: 'internal', message: 'internal error' } });
+  } finally {
+    agent.destroy();
+    server.close();
+  }
+});

@@ -97,16 +97,25 @@ export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
         const { status, headers, body } = out;
         writeAfterTurn(() => {
           if (res.destroyed) return; // the client went away meanwhile
-          res.writeHead(status, headers);
-          res.end(body);
+          try {
+            res.writeHead(status, headers);
+            res.end(body);
+          } catch {
+            answerInternal(res); // a header Node refuses: the same answer as a failure before the write
+          }
         });
         return;
       }
       res.writeHead(out.status, out.headers);
       await pipeline(out.body, res).catch(() => res.destroy()); // the client went away, or the store failed mid-file
     } catch {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: false, error: { code: 'internal', message: 'internal error' } }));
+      answerInternal(res);
     }
   };
+}
+
+/** The envelope's `internal` error, for a failure the handler did not turn into an answer itself. */
+function answerInternal(res: ServerResponse) {
+  if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ ok: false, error: { code: 'internal', message: 'internal error' } }));
 }
