@@ -159,7 +159,7 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
       await blobs.delete(`${businessId}/${fileId}`);
     },
     async read(businessId, fileId) {
-      return (await blobs.get(`${businessId}/${fileId}`))?.bytes ?? null;
+      return blobs.get(`${businessId}/${fileId}`);
     },
     readStream(businessId, fileId) {
       return blobs.readStream(`${businessId}/${fileId}`);
@@ -228,7 +228,7 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
       const blob = await blobs.get(`${businessId}/${fileId}`);
       if (!doc || !blob) return null;
       const record = doc.data as unknown as FileRecord;
-      return { fileName: record.fileName, contentType: record.contentType, bytes: blob.bytes };
+      return { fileName: record.fileName, contentType: record.contentType, bytes: blob };
     },
   };
 }

@@ -1,14 +1,14 @@
 import type { Readable } from 'node:stream';
 
-/** File-store port: bytes by opaque file id. Capability links are minted by core/files.ts on top of it. */
-export interface StoredFile {
-  bytes: Buffer;
-  contentType: string;
-}
-
+/**
+ * File-store port: bytes by opaque file id. Capability links are minted by core/files.ts on top of it, and a file's
+ * name and content type live in its record there; the content type given to `put` is for stores that keep it beside
+ * the bytes (Cloud Storage's object metadata, seen in the console).
+ */
 export interface FileStore {
   put(fileId: string, bytes: Buffer, contentType: string): Promise<void>;
-  get(fileId: string): Promise<StoredFile | null>;
+  /** The bytes; null when missing. */
+  get(fileId: string): Promise<Buffer | null>;
   delete(fileId: string): Promise<void>;
   /** The bytes as a stream (large files: ZIPs); null when missing. */
   readStream(fileId: string): Promise<Readable | null>;

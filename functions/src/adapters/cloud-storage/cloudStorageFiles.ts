@@ -38,8 +38,9 @@ export function cloudStorageFiles(bucketName: string): FileStore {
     async get(fileId) {
       const file = await object(fileId);
       try {
-        const [[bytes], [metadata]] = await Promise.all([file.download(), file.getMetadata()]);
-        return { bytes, contentType: metadata.contentType ?? 'application/octet-stream' };
+        // One request: the content type is in the file's record, not read back from the object.
+        const [bytes] = await file.download();
+        return bytes;
       } catch (e) {
         if (notFound(e)) return null;
         throw e;
