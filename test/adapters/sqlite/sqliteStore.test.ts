@@ -349,6 +349,30 @@ describe('sqlite store: the indexes it keeps (issue 23: cost per write)', () => 
     assert.equal(ixNames(f).length, 1);
   });
 
+  test('a single-field index that begins a composite one is not built; its equality queries use the composite', async () => {
+    const f = file();
+    const indexes = {
+      indexes: [{ collectionGroup: 'invoices', queryScope: 'COLLECTION', fields: [{ fieldPath: 'vendorKey', order: 'ASCENDING' }, { fieldPath: 'number', order: 'ASCENDING' }] }],
+      fieldOverrides: [
+        { collectionGroup: 'invoices', fieldPath: 'vendorKey', indexes: [{ order: 'ASCENDING', queryScope: 'COLLECTION' }] },
+        // Same field, other scope: a group query cannot use the collection's index, so this one stays.
+        { collectionGroup: 'invoices', fieldPath: 'vendorKey', indexes: [{ order: 'ASCENDING', queryScope: 'COLLECTION_GROUP' }] },
+      ],
+    } as unknown as IndexesFile;
+    const s = openSqliteStore({ file: f, indexes, strictIndexes: true });
+    for (let i = 0; i < 30; i++) await s.set(`businesses/b1/invoices/i${i}`, { vendorKey: `v${i % 3}`, number: String(i) });
+    const found = await s.query({ collection: 'businesses/b1/invoices', where: [['vendorKey', '==', 'v1']] });
+    assert.equal(found.length, 10);
+    await s.close();
+    assert.equal(ixNames(f).length, 2, 'the composite and the group index');
+    const raw = new DatabaseSync(f);
+    const plan = (raw.prepare(`EXPLAIN QUERY PLAN SELECT path FROM docs WHERE parent = ? AND collection_id = 'invoices' AND ` +
+          `(CASE json_type(data, '$."vendorKey"') WHEN 'null' THEN 0 WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 ` +
+          `WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 END) = 3 AND json_extract(data, '$."vendorKey"') = ?`).all('businesses/b1/invoices', 'v1') as { detail: string }[]).map((r) => r.detail).join(' ');
+    raw.close();
+    assert.match(plan, /USING INDEX ix_/);
+  });
+
   test('a collection-group index holds only its collection: writes elsewhere leave it alone, and group queries use it', async () => {
     const f = file();
     const indexes = { indexes: [{ collectionGroup: 'links', queryScope: 'COLLECTION_GROUP', fields: [{ fieldPath: 'tokenHash', order: 'ASCENDING' }, { fieldPath: 'createdAtMs', order: 'DESCENDING' }] }], fieldOverrides: [] } as unknown as IndexesFile;

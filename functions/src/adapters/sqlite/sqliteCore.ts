@@ -118,15 +118,13 @@ export class Core {
     // Every index is partial, on its collection id: a write to any other collection never touches it (a
     // collection-group index without the condition held an entry for every document of every collection, so each
     // write of anything paid for ten of them). Queries name the collection id as a literal, so the planner can use them.
-    const on = (cg: string, scope: unknown, columns: string[]) =>
-      scope === 'COLLECTION_GROUP'
-        ? `ON docs(${columns.join(', ')}) WHERE collection_id = ${lit(cg)}`
-        : `ON docs(parent, ${columns.join(', ')}) WHERE collection_id = ${lit(cg)}`;
+    const wanted: { cg: string; scope: unknown; columns: string[] }[] = [];
+    const on = (cg: string, scope: unknown, columns: string[]) => wanted.push({ cg, scope, columns });
     for (const ix of this.indexes.indexes ?? []) {
       try {
         if (typeof ix?.collectionGroup !== 'string' || !ix.collectionGroup || !Array.isArray(ix.fields)) continue;
         const c = cols(sqliteFields(ix.fields));
-        if (c.length) defs.push(on(ix.collectionGroup, ix.queryScope, c));
+        if (c.length) on(ix.collectionGroup, ix.queryScope, c);
       } catch {
         // Best effort: an entry we cannot express only costs speed, never correctness.
       }
@@ -137,11 +135,25 @@ export class Core {
         for (const ix of o.indexes) {
           if (!ix?.order) continue;
           const c = cols([{ fieldPath: o.fieldPath, order: ix.order }]);
-          if (c.length) defs.push(on(o.collectionGroup, ix.queryScope, c));
+          if (c.length) on(o.collectionGroup, ix.queryScope, c);
         }
       } catch {
         // as above
       }
+    }
+    // An index whose columns begin another index's (same collection, same scope) answers nothing the longer one does
+    // not: a single-field override such as invoices' vendorKey beside (vendorKey, reading.number). It is left out, as
+    // every index costs each write of its collection (issue 23).
+    const key = (w: (typeof wanted)[number]) => `${w.scope === 'COLLECTION_GROUP' ? 'group' : 'parent'} ${w.cg}`;
+    const covered = (w: (typeof wanted)[number]) =>
+      wanted.some((o) => o !== w && key(o) === key(w) && o.columns.length > w.columns.length && w.columns.every((c, i) => o.columns[i] === c));
+    for (const w of wanted) {
+      if (covered(w)) continue;
+      defs.push(
+        w.scope === 'COLLECTION_GROUP'
+          ? `ON docs(${w.columns.join(', ')}) WHERE collection_id = ${lit(w.cg)}`
+          : `ON docs(parent, ${w.columns.join(', ')}) WHERE collection_id = ${lit(w.cg)}`,
+      );
     }
     const names = new Set<string>();
     for (const def of new Set(defs)) {
