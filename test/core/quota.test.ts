@@ -1,4 +1,4 @@
-import { test, before, after } from 'node:test';
+import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { createHarness, type Harness } from '../harness.ts';
@@ -6,6 +6,8 @@ import { post } from '../http.ts';
 import { createRegistry, operations } from '../../functions/src/operations/index.ts';
 import { defineOperation } from '../../functions/src/core/defineOperation.ts';
 import { input } from '../../functions/src/core/schema.ts';
+import { QuotaReservation } from '../../functions/src/core/quota.ts';
+import { jerusalemDay } from '../../functions/src/core/clock.ts';
 
 // Stands in for the AI-backed operations that will charge the `ai` quota.
 const aiRead = defineOperation({
@@ -60,4 +62,47 @@ test('parallel calls never exceed the quota', async () => {
   const results = await Promise.all(Array.from({ length: 8 }, () => post(origin, '/v1/aiRead', { pages: 1 }, b.apiKey)));
   assert.equal(results.filter((r) => r.status === 200).length, 5);
   assert.equal(results.filter((r) => r.status === 429).length, 3);
+});
+
+describe('a reservation of quota units for a run of work (a mail import\'s batch)', () => {
+  const counter = async (businessId: string) => Number((await h.app.services.store.get(`businesses/${businessId}/quotas/ai_${jerusalemDay(now)}`))?.data.used ?? 0);
+  const reservation = (businessId: string, planned: number) =>
+    new QuotaReservation({ store: h.app.services.store, limits: h.config.quotas, businessId, name: 'ai', planned, now: () => now });
+
+  test('units taken together are charged once each; what was reserved and not taken goes back', async () => {
+    const b = await h.newBusiness();
+    const r = reservation(b.businessId, 4);
+    await Promise.all([r.take(), r.take()]);
+    assert.equal(await counter(b.businessId), 4, 'the run reserved what it planned');
+    await r.release();
+    assert.equal(await counter(b.businessId), 2, 'the two left went back');
+    assert.equal((await post(origin, '/v1/aiRead', { pages: 3 }, b.apiKey)).status, 200);
+    assert.equal((await post(origin, '/v1/aiRead', { pages: 1 }, b.apiKey)).status, 429);
+  });
+
+  test('near the limit it gets what is left, then refuses like the quota', async () => {
+    const b = await h.newBusiness();
+    assert.equal((await post(origin, '/v1/aiRead', { pages: 3 }, b.apiKey)).status, 200);
+    const r = reservation(b.businessId, 10);
+    await r.take();
+    await r.take();
+    await assert.rejects(r.take(), (e: any) => e.code === 'resource-exhausted' && /ai quota of 5/.test(e.message));
+    await r.release();
+    assert.equal(await counter(b.businessId), 5);
+  });
+
+  test('more uses than planned reserve again; units of a day that ended go back to that day', async () => {
+    const b = await h.newBusiness();
+    const r = reservation(b.businessId, 2);
+    for (let i = 0; i < 3; i++) await r.take();
+    assert.equal(await counter(b.businessId), 3);
+    const day1 = jerusalemDay(now);
+    const r2 = reservation(b.businessId, 2);
+    await r2.take();
+    assert.equal(await counter(b.businessId), 5);
+    now += 24 * 3600 * 1000;
+    await r2.take();
+    assert.equal(Number((await h.app.services.store.get(`businesses/${b.businessId}/quotas/ai_${day1}`))!.data.used), 4, 'the unit left of the day before went back');
+    assert.equal(await counter(b.businessId), 1, 'the new day charged one');
+  });
 });

@@ -1,10 +1,10 @@
 import type { Caller, Services } from '../../core/context.ts';
 import { ApiError, isApiError, notFound } from '../../core/errors.ts';
 import { sha256 } from '../../core/ids.ts';
-import { consumeQuota } from '../../core/quota.ts';
+import { consumeQuota, QuotaReservation } from '../../core/quota.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { pdfRefusal } from '../../core/pdfInflation.ts';
-import { increment } from '../../ports/store.ts';
+import { increment, type Transaction } from '../../ports/store.ts';
 import { invoicesPath, type InvoiceReading, type ReadingStatus } from '../invoices/invoices.ts';
 import { matchSupplier, newInvoiceDoc, readInvoiceSafely, settleDocument, sha256Bytes } from '../invoices/invoiceDocs.ts';
 import { withMailbox, getMailbox } from './mailboxes.ts';
@@ -329,11 +329,31 @@ export interface BatchOutcome {
  * temporary error), its attachments invoice documents. Issue 9's automations call this with the ids they found.
  */
 export async function importMessages(services: Services, opts: { businessId: string; accountId: string; importId: string; ids: string[]; isStopped: () => Promise<boolean> }): Promise<BatchOutcome> {
-  const { businessId, accountId } = opts;
-  const parallel = Math.max(1, services.config.mailboxImportParallelism);
+  const { businessId } = opts;
   // Read once per batch: a rule saved mid-import applies from the next batch on.
   const bodyRules = (await loadRules(services.store, businessId)).filter((r) => r.enabled && r.bodyInvoice);
   const out: BatchOutcome = { retryLater: 0, lastTemporary: null };
+  // The batch's AI readings are reserved together (one commit, not one a mail), about one a mail; what is left goes back.
+  const aiQuota = new QuotaReservation({ store: services.store, limits: services.config.quotas, businessId, name: 'ai', planned: opts.ids.length, now: () => services.clock.now() });
+  const takeAi = () => aiQuota.take();
+  try {
+    await importBatchMails(services, opts, bodyRules, takeAi, out);
+  } finally {
+    // A store that fails here leaves the units charged: the limit errs on the safe side.
+    await aiQuota.release().catch(() => undefined);
+  }
+  return out;
+}
+
+async function importBatchMails(
+  services: Services,
+  opts: { businessId: string; accountId: string; importId: string; ids: string[]; isStopped: () => Promise<boolean> },
+  bodyRules: readonly FolderRuleRecord[],
+  takeAi: () => Promise<void>,
+  out: BatchOutcome,
+): Promise<void> {
+  const { businessId, accountId } = opts;
+  const parallel = Math.max(1, services.config.mailboxImportParallelism);
   await withMailbox(services, businessId, accountId, async (session) => {
     let next = 0;
     let stop = false;
@@ -346,7 +366,7 @@ export async function importMessages(services: Services, opts: { businessId: str
           return;
         }
         try {
-          const r = await importOne(services, session, { businessId, accountId, importId: opts.importId, messageId: id }, bodyRules);
+          const r = await importOne(services, session, { businessId, accountId, importId: opts.importId, messageId: id }, bodyRules, takeAi);
           if (r.retry) {
             out.retryLater++;
             out.lastTemporary = r.reason;
@@ -366,7 +386,6 @@ export async function importMessages(services: Services, opts: { businessId: str
     // Thrown once every worker ended, so no mail of this run is still in flight when the batch settles or runs again.
     if (failure) throw failure;
   });
-  return out;
 }
 
 interface BatchMarker {
@@ -497,9 +516,18 @@ const countsOf = (m: ScannedMail | undefined, importId: string) =>
  * A record that became final meanwhile is kept; `onlyNew` writes only where there is no record yet.
  */
 async function recordMail(services: Services, businessId: string, rec: ScannedMail, opts: { onlyNew?: boolean } = {}): Promise<void> {
-  const seenPath = mailsPath(businessId, rec.seenId);
-  await services.store.runTransaction(async (tx) => {
-    const cur = (await tx.get(seenPath))?.data as unknown as ScannedMail | undefined;
+  await services.store.runTransaction(async (tx) => (await prepareMailRecord(tx, businessId, rec.seenId, opts))(rec));
+}
+
+/**
+ * recordMail inside a caller's transaction: reads the mail's current record (call it before the transaction writes
+ * anything) and answers the function that writes the new one. The import's counters move by increments, which read
+ * nothing, so concurrent mails of an import do not conflict on them.
+ */
+async function prepareMailRecord(tx: Transaction, businessId: string, seenId: string, opts: { onlyNew?: boolean } = {}): Promise<(rec: ScannedMail) => void> {
+  const seenPath = mailsPath(businessId, seenId);
+  const cur = (await tx.get(seenPath))?.data as unknown as ScannedMail | undefined;
+  return (rec) => {
     if (cur && (opts.onlyNew || !cur.willRetry)) return;
     const before = countsOf(cur, rec.importId);
     const after = countsOf(rec, rec.importId);
@@ -513,7 +541,7 @@ async function recordMail(services: Services, businessId: string, rec: ScannedMa
       retryLater: increment(after.retryLater - before.retryLater),
       updatedAt: rec.createdAt,
     });
-  });
+  };
 }
 
 /**
@@ -548,7 +576,8 @@ async function importOne(
   services: Services,
   session: MailboxSession,
   m: { businessId: string; accountId: string; importId: string; messageId: string },
-  bodyRules: readonly FolderRuleRecord[] = [],
+  bodyRules: readonly FolderRuleRecord[],
+  takeAi: () => Promise<void>,
 ): Promise<{ retry: boolean; reason: string }> {
   const { store, clock } = services;
   const seenId = seenIdOf(m.accountId, m.messageId);
@@ -556,7 +585,7 @@ async function importOne(
   if (prior && !prior.willRetry) return { retry: false, reason: '' };
   const attempts = (prior?.attempts ?? 0) + 1;
   const at = new Date(clock.now()).toISOString();
-  const record = (fields: Pick<ScannedMail, 'from' | 'subject' | 'date' | 'result' | 'reason' | 'docIds'> & { temporary: boolean }) => {
+  const build = (fields: Pick<ScannedMail, 'from' | 'subject' | 'date' | 'result' | 'reason' | 'docIds'> & { temporary: boolean }): ScannedMail => {
     const willRetry = fields.temporary && attempts < MAIL_ATTEMPTS;
     const reason = fields.temporary && !willRetry ? `gave up after ${attempts} tries: ${fields.reason}` : fields.reason;
     const rec: ScannedMail = {
@@ -578,7 +607,11 @@ async function importOne(
       willRetry,
       createdAt: at,
     };
-    return recordMail(services, m.businessId, rec).then(() => ({ retry: willRetry, reason: rec.reason }));
+    return rec;
+  };
+  const record = (fields: Parameters<typeof build>[0]) => {
+    const rec = build(fields);
+    return recordMail(services, m.businessId, rec).then(() => ({ retry: Boolean(rec.willRetry), reason: rec.reason }));
   };
 
   let msg: Mail;
@@ -595,13 +628,20 @@ async function importOne(
   const from = headerOf(msg.payload, 'From').slice(0, 300);
   const subject = headerOf(msg.payload, 'Subject').slice(0, 500);
   const date = new Date(msg.internalDate || clock.now()).toISOString();
-  let result: MailResult = 'no_invoice';
   let reason = '';
   let temporary = '';
   const docIds: string[] = [];
   let dups = 0;
   let errs = 0;
-  for (const a of invoiceAttachments(msg.payload)) {
+  /** The mail's record once it is complete, with one more attachment's outcome. */
+  const summary = (last: Ingested | null) => {
+    const ids = last?.outcome === 'imported' ? [...docIds, last.docId] : docIds;
+    const d = dups + (last?.outcome === 'duplicate' ? 1 : 0);
+    const result: MailResult = ids.length ? 'imported' : errs ? 'error' : d ? 'duplicate' : 'no_invoice';
+    return { from, subject, date, result, reason: temporary || reason, docIds: ids, temporary: Boolean(temporary) };
+  };
+  const attachments = invoiceAttachments(msg.payload);
+  for (const [k, a] of attachments.entries()) {
     let bytes: Buffer;
     try {
       bytes = a.attachmentId ? await tryAgain(services, () => session.getAttachment(m.messageId, a.attachmentId!)) : Buffer.from(a.data ?? '', 'base64url');
@@ -612,7 +652,11 @@ async function importOne(
       if (isTemporary(e)) temporary = reason;
       continue;
     }
-    const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: a.fileName, partId: a.partId, bytes });
+    // The last attachment's transaction writes the mail's record too, when it stores the invoice or finds it a
+    // duplicate: either way the mail is complete (no body to print). One commit a mail fewer (issue 23).
+    const mailRecord = k === attachments.length - 1 ? (o: Ingested) => build(summary(o)) : undefined;
+    const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: a.fileName, partId: a.partId, bytes }, { mailRecord, takeAi });
+    if (r.recorded) return { retry: Boolean(r.recorded.willRetry), reason: r.recorded.reason };
     if (r.outcome === 'imported') docIds.push(r.docId);
     else if (r.outcome === 'duplicate') dups++;
     else {
@@ -625,7 +669,8 @@ async function importOne(
   // An attachment that could not be fetched yet may be the invoice: the body waits for the next try.
   if (!docIds.length && !dups && !temporary && bodyRuleMatches(bodyRules, { accountId: m.accountId, from, subject, date, messageId: m.messageId })) {
     const bytes = await mailToPdf({ from, subject, date, text: mailText(msg.payload), html: mailHtml(msg.payload) });
-    const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: bodyPdfName(subject), partId: BODY_PART, bytes });
+    const r = await ingestAttachment(services, { ...m, from, subject, date, fileName: bodyPdfName(subject), partId: BODY_PART, bytes }, { mailRecord: (o) => build(summary(o)), takeAi });
+    if (r.recorded) return { retry: Boolean(r.recorded.willRetry), reason: r.recorded.reason };
     if (r.outcome === 'imported') docIds.push(r.docId);
     else if (r.outcome === 'duplicate') dups++;
     else {
@@ -633,10 +678,7 @@ async function importOne(
       reason = r.reason;
     }
   }
-  if (docIds.length) result = 'imported';
-  else if (errs) result = 'error';
-  else if (dups) result = 'duplicate';
-  return record({ from, subject, date, result, reason: temporary || reason, docIds, temporary: Boolean(temporary) });
+  return record(summary(null));
 }
 
 export type Ingested = { outcome: 'imported'; docId: string } | { outcome: 'duplicate'; duplicateOf: string } | { outcome: 'error'; reason: string };
@@ -649,7 +691,13 @@ export type Ingested = { outcome: 'imported'; docId: string } | { outcome: 'dupl
 export async function ingestAttachment(
   services: Services,
   a: { businessId: string; accountId: string; messageId: string; from: string; subject: string; date: string; fileName: string; partId: string; bytes: Buffer },
-): Promise<Ingested> {
+  opts: {
+    /** The mail's record given this attachment's outcome: written in the invoice's transaction when that stores it or finds a duplicate. */
+    mailRecord?: (outcome: Ingested) => ScannedMail;
+    /** Charges one AI reading (a batch's reservation); one consumeQuota of its own by default. */
+    takeAi?: () => Promise<void>;
+  } = {},
+): Promise<Ingested & { recorded?: ScannedMail }> {
   const { store, ai, files, clock, config } = services;
   const docId = sha256(`mail:${a.accountId}/${a.messageId}/${a.partId}`).slice(0, 20);
   if (await store.get(invoicesPath(a.businessId, docId))) return { outcome: 'imported', docId };
@@ -664,7 +712,7 @@ export async function ingestAttachment(
   let readingError: string | null = null;
   if (ai.configured) {
     try {
-      await consumeQuota(store, config.quotas, a.businessId, 'ai', 1, clock.now());
+      await (opts.takeAi ? opts.takeAi() : consumeQuota(store, config.quotas, a.businessId, 'ai', 1, clock.now()));
     } catch (e) {
       if (isApiError(e) && e.code === 'resource-exhausted') throw new StopImport(`stopped: ${e.message}`);
       throw e;
@@ -686,11 +734,19 @@ export async function ingestAttachment(
   const attempt = () =>
     store.runTransaction(async (tx) => {
       if (await tx.get(invoicesPath(a.businessId, docId))) return { existed: true as const };
+      const writeMail = opts.mailRecord ? await prepareMailRecord(tx, a.businessId, seenIdOf(a.accountId, a.messageId)) : null;
       const settled = await settleDocument(tx, { businessId: a.businessId, at, doc: base, previous: null, matched, refile: true });
-      if (settled.duplicate.duplicateOf) return { existed: false as const, duplicateOf: settled.duplicate.duplicateOf };
+      const duplicateOf = settled.duplicate.duplicateOf;
+      const mail = (o: Ingested) => {
+        if (!writeMail) return undefined;
+        const rec = opts.mailRecord!(o);
+        writeMail(rec);
+        return rec;
+      };
+      if (duplicateOf) return { existed: false as const, duplicateOf, recorded: mail({ outcome: 'duplicate', duplicateOf }) };
       staged.record(tx);
       settled.commit();
-      return { existed: false as const, duplicateOf: null };
+      return { existed: false as const, duplicateOf: null, recorded: mail({ outcome: 'imported', docId }) };
     });
   let out;
   try {
@@ -707,8 +763,8 @@ export async function ingestAttachment(
   // Nothing recorded the file: only its bytes go.
   if (out.existed || out.duplicateOf) await staged.discard().catch(() => undefined);
   if (out.existed) return { outcome: 'imported', docId };
-  if (out.duplicateOf) return { outcome: 'duplicate', duplicateOf: out.duplicateOf };
-  return { outcome: 'imported', docId };
+  if (out.duplicateOf) return { outcome: 'duplicate', duplicateOf: out.duplicateOf, recorded: out.recorded };
+  return { outcome: 'imported', docId, recorded: out.recorded };
 }
 
 export { systemCaller, ApiError };
