@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import { measurePdfInflation, pdfRefusal } from '../../functions/src/core/pdfInflation.ts';
 import { UnreadableDocument } from '../../functions/src/core/documentLimits.ts';
 import { hebrewFormPdf } from '../operations/signupDocs/forms.ts';
@@ -72,4 +73,30 @@ test('the input read is bounded too: data that inflates to nothing but runs on (
   const pdf = await pdfWith(streamObject(90, '/Filter /FlateDecode', data));
   await assert.rejects(measurePdfInflation(pdf, { ...SMALL, inflatedBytes: 1 * MB }), refused(/takes more than 1 MB of input/));
   assert.equal((await measurePdfInflation(pdf, { ...SMALL, inflatedBytes: 3 * MB })).inflatedBytes, 0);
+});
+
+test('every stream is counted to the byte, whether it is small enough to inflate at once or takes the streaming path', async () => {
+  const base = (await measurePdfInflation(await pdfWith(''), SMALL)).inflatedBytes;
+  const text = Buffer.from('BT /F1 12 Tf 72 712 Td (Invoice 1234) Tj ET\n'.repeat(200));
+  const noise = (n: number) => randomBytes(n);
+  const level1 = zlib.deflateSync(text);
+  const cases: [string, Buffer, number][] = [
+    ['a page of text', zlib.deflateSync(text), text.length],
+    // Past what is inflated at once: the streaming path, same count.
+    ['3 MB of zeros', zerosZlib(3), 3 * MB],
+    // 600 KB of compressed data: more input than is read at once.
+    ['600 KB that hardly compress', zlib.deflateSync(noise(600 * 1024)), 600 * 1024],
+    ['text inside FlateDecode twice', zlib.deflateSync(level1), level1.length + text.length],
+  ];
+  for (const [what, data, expected] of cases) {
+    const m = await measurePdfInflation(await pdfWith(streamObject(90, '/Filter /FlateDecode', data)), SMALL);
+    assert.equal(m.inflatedBytes - base, expected, what);
+  }
+  // Cut off by the end of the file: what it gave until there.
+  const cut = zlib.deflateSync(noise(20_000)).subarray(0, 5000);
+  const atEnd = Buffer.concat([await pdfWith(''), Buffer.from('99 0 obj << /Filter /FlateDecode >>\nstream\n'), cut]);
+  const counted = (await measurePdfInflation(atEnd, SMALL)).inflatedBytes - base;
+  const given = zlib.inflateSync(cut, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).length;
+  assert.ok(given > 0 && given < 20_000);
+  assert.equal(counted, given);
 });
