@@ -373,6 +373,19 @@ describe('sqlite store: the indexes it keeps (issue 23: cost per write)', () => 
     assert.match(plan, /USING INDEX ix_/);
   });
 
+  test('no index spans every collection: a store of an earlier version loses its collection-id index when it opens', async () => {
+    const f = file();
+    await (openSqliteStore({ file: f, indexes: { indexes: [], fieldOverrides: [] } as unknown as IndexesFile })).close();
+    const raw = new DatabaseSync(f);
+    raw.exec('CREATE INDEX docs_group ON docs(collection_id, path)');
+    raw.close();
+    await (openSqliteStore({ file: f, indexes: { indexes: [], fieldOverrides: [] } as unknown as IndexesFile })).close();
+    const again = new DatabaseSync(f);
+    const names = (again.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[]).map((r) => r.name);
+    again.close();
+    assert.deepEqual(names, ['docs_parent']);
+  });
+
   test('a collection-group index holds only its collection: writes elsewhere leave it alone, and group queries use it', async () => {
     const f = file();
     const indexes = { indexes: [{ collectionGroup: 'links', queryScope: 'COLLECTION_GROUP', fields: [{ fieldPath: 'tokenHash', order: 'ASCENDING' }, { fieldPath: 'createdAtMs', order: 'DESCENDING' }] }], fieldOverrides: [] } as unknown as IndexesFile;

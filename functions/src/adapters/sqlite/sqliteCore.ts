@@ -73,7 +73,14 @@ export class Core {
       version INTEGER NOT NULL
     )`);
     db.exec('CREATE INDEX IF NOT EXISTS docs_parent ON docs(parent, path)');
-    db.exec('CREATE INDEX IF NOT EXISTS docs_group ON docs(collection_id, path)');
+    // No index over every document by collection id: collection-group queries need a declared index in Firestore, and
+    // each declared one is built here, partial on its collection id. Such an index cost every write of every document
+    // a B-tree insert (issue 23); a store made by an earlier version loses it when it opens.
+    try {
+      db.exec('DROP INDEX IF EXISTS docs_group');
+    } catch {
+      // Another process holding the write lock: the next open drops it.
+    }
     // One commit sequence for versions, so a deleted and re-created document never repeats a version.
     db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
     db.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0)`);
