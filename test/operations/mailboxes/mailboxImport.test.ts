@@ -2,9 +2,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHarness, type Harness, type TestUser } from '../../harness.ts';
-import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
-import { startFakeGmail, gmailEnv, connectMailbox, encodedWord, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
+import type { Harness, TestUser } from '../../harness.ts';
+import { startImportHarness } from './importHarness.ts';
+import { reading, pdf, type FakeAi } from '../invoices/helpers.ts';
+import { connectMailbox, encodedWord, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
 import { pngBytes } from '../../fakes/pdfs.ts';
 import { invoicesPath } from '../../../functions/src/domain/invoices/invoices.ts';
 import { importsPath, mailsPath, runImportBatch } from '../../../functions/src/domain/mail/mailImport.ts';
@@ -12,15 +13,9 @@ import { importsPath, mailsPath, runImportBatch } from '../../../functions/src/d
 let h: Harness;
 let fake: FakeGmail;
 let ai: FakeAi;
-before(async () => {
-  fake = await startFakeGmail();
-  ai = fakeAi();
-  h = await createHarness({ env: { ...gmailEnv(fake), MAILBOX_IMPORT_WAIT_MS: '0' }, overrides: { ai } });
-});
-after(async () => {
-  await h.close();
-  await fake.close();
-});
+let close: () => Promise<void>;
+before(async () => ({ h, fake, ai, close } = await startImportHarness()));
+after(() => close());
 
 const T0 = Date.parse('2025-03-01T00:00:00Z');
 const text = (s: string, charset = 'UTF-8') => ({ mimeType: 'text/plain', charset, data: charset === 'UTF-8' ? Buffer.from(s, 'utf8') : Buffer.from(s, 'latin1') });

@@ -1,8 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, type Harness } from '../../harness.ts';
-import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
-import { startFakeGmail, gmailEnv, connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
+import type { Harness } from '../../harness.ts';
+import { startImportHarness } from './importHarness.ts';
+import { reading, pdf, type FakeAi } from '../invoices/helpers.ts';
+import { connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
 import { invoicesPath } from '../../../functions/src/domain/invoices/invoices.ts';
 import { mailsPath } from '../../../functions/src/domain/mail/mailImport.ts';
 import { objectStreamBombPdf, rssGrowth } from '../../core/bombs.ts';
@@ -10,15 +11,9 @@ import { objectStreamBombPdf, rssGrowth } from '../../core/bombs.ts';
 let h: Harness;
 let fake: FakeGmail;
 let ai: FakeAi;
-before(async () => {
-  fake = await startFakeGmail();
-  ai = fakeAi();
-  h = await createHarness({ env: { ...gmailEnv(fake), MAILBOX_IMPORT_WAIT_MS: '0' }, overrides: { ai } });
-});
-after(async () => {
-  await h.close();
-  await fake.close();
-});
+let close: () => Promise<void>;
+before(async () => ({ h, fake, ai, close } = await startImportHarness()));
+after(() => close());
 
 const T0 = Date.parse('2025-03-01T00:00:00Z');
 

@@ -1,24 +1,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, type Harness } from '../../harness.ts';
-import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
-import { startFakeGmail, gmailEnv, connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
+import type { Harness } from '../../harness.ts';
+import { startImportHarness } from './importHarness.ts';
+import { reading, pdf, type FakeAi } from '../invoices/helpers.ts';
+import { connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
 import { runImportBatch } from '../../../functions/src/domain/mail/mailImport.ts';
 
 /** mailboxImportGet: the import's progress as it stands, without waiting (the dashboard's progress bar polls it). */
 let h: Harness;
 let fake: FakeGmail;
 let ai: FakeAi;
-before(async () => {
-  fake = await startFakeGmail();
-  ai = fakeAi();
+let close: () => Promise<void>;
   // The start answers at once; the batches run only when the test says.
-  h = await createHarness({ env: { ...gmailEnv(fake), MAILBOX_IMPORT_WAIT_MS: '0' }, overrides: { ai } });
-});
-after(async () => {
-  await h.close();
-  await fake.close();
-});
+before(async () => ({ h, fake, ai, close } = await startImportHarness()));
+after(() => close());
 
 const T0 = Date.parse('2025-05-01T00:00:00Z');
 

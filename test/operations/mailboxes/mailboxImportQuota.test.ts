@@ -1,23 +1,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, type Harness } from '../../harness.ts';
-import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
-import { startFakeGmail, gmailEnv, connectMailbox, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
+import type { Harness } from '../../harness.ts';
+import { startImportHarness } from './importHarness.ts';
+import { reading, pdf, type FakeAi } from '../invoices/helpers.ts';
+import { connectMailbox, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
 import { invoicesPath } from '../../../functions/src/domain/invoices/invoices.ts';
 
 // A business allowed 5 AI readings a day imports 12 mails with one invoice each.
 let h: Harness;
 let fake: FakeGmail;
 let ai: FakeAi;
-before(async () => {
-  fake = await startFakeGmail();
-  ai = fakeAi();
-  h = await createHarness({ env: { ...gmailEnv(fake), MAILBOX_IMPORT_WAIT_MS: '0', QUOTA_AI: '5', MAILBOX_IMPORT_PARALLELISM: '1' }, overrides: { ai } });
-});
-after(async () => {
-  await h.close();
-  await fake.close();
-});
+let close: () => Promise<void>;
+before(async () => ({ h, fake, ai, close } = await startImportHarness({ QUOTA_AI: '5', MAILBOX_IMPORT_PARALLELISM: '1' })));
+after(() => close());
 
 const T0 = Date.parse('2025-03-01T00:00:00Z');
 
