@@ -67,6 +67,8 @@ export class QuotaReservation {
   private left = 0;
   private used = 0;
   private day = '';
+  /** When the reserved units' day ends (midnight in Israel): checked on each take without formatting a date. */
+  private dayEndsAt = 0;
   private pending: Promise<void> | null = null;
   private readonly store: DocStore;
   private readonly limit: number | undefined;
@@ -89,7 +91,7 @@ export class QuotaReservation {
   async take(): Promise<void> {
     if (this.limit === undefined) return;
     for (;;) {
-      if (this.left > 0 && this.day === jerusalemDay(this.now())) {
+      if (this.left > 0 && this.now() < this.dayEndsAt) {
         this.left--;
         this.used++;
         return;
@@ -135,5 +137,6 @@ export class QuotaReservation {
     });
     this.left = granted;
     this.day = day;
+    this.dayEndsAt = now + msToJerusalemMidnight(now);
   }
 }
