@@ -20,6 +20,9 @@ const MAX_NESTING = 4;
 // costs 20 (issue 23). Anything larger, damaged or odd goes the streaming path, which decides exactly as before.
 const AT_ONCE_INPUT = 256 * 1024;
 const AT_ONCE_OUTPUT = 1024 * 1024;
+// Synchronous work holds the event loop (the streaming path's zlib runs on the thread pool): a PDF gets at most this
+// much input and output handled at once, in all, so a crafted one costs the loop a few milliseconds, not its whole budget.
+const AT_ONCE_TOTAL = 8 * 1024 * 1024;
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 
 /** RFC 1950 header: deflate, header checksum, no preset dictionary. The window size is not checked (pdf.js ignores it). */
@@ -39,12 +42,15 @@ export async function measurePdfInflation(bytes: Buffer, limits: PdfLimits = DOC
   // the reading quadratic without producing output. Real streams do not overlap: their input adds up to the file.
   const consumed = { bytes: 0 };
   let streams = 0;
+  let atOnceLeft = AT_ONCE_TOTAL;
   for (let i = bytes.indexOf('stream'); i >= 0; i = bytes.indexOf('stream', i + 6)) {
     if (i >= 3 && bytes.toString('latin1', i - 3, i) === 'end') continue;
     const start = dataStart(bytes, i + 6);
     if (start < 0) continue;
     if (++streams > limits.streams) throw new UnreadableDocument(`the PDF has more than ${limits.streams} compressed streams`);
-    const quick = inflateAtOnce(bytes.subarray(start, start + AT_ONCE_INPUT), start + AT_ONCE_INPUT >= bytes.length, Math.min(budget.left, AT_ONCE_OUTPUT), 1);
+    const data = bytes.subarray(start, start + AT_ONCE_INPUT);
+    const quick = atOnceLeft > 0 ? inflateAtOnce(data, start + AT_ONCE_INPUT >= bytes.length, Math.min(budget.left, AT_ONCE_OUTPUT), 1) : null;
+    atOnceLeft -= quick ? quick.input + quick.output : data.length + AT_ONCE_OUTPUT;
     if (quick) {
       budget.left -= quick.output;
       consumed.bytes += quick.input;
