@@ -126,12 +126,11 @@ export class Core {
     // collection-group index without the condition held an entry for every document of every collection, so each
     // write of anything paid for ten of them). Queries name the collection id as a literal, so the planner can use them.
     const wanted: { cg: string; scope: unknown; columns: string[] }[] = [];
-    const on = (cg: string, scope: unknown, columns: string[]) => wanted.push({ cg, scope, columns });
     for (const ix of this.indexes.indexes ?? []) {
       try {
         if (typeof ix?.collectionGroup !== 'string' || !ix.collectionGroup || !Array.isArray(ix.fields)) continue;
         const c = cols(sqliteFields(ix.fields));
-        if (c.length) on(ix.collectionGroup, ix.queryScope, c);
+        if (c.length) wanted.push({ cg: ix.collectionGroup, scope: ix.queryScope, columns: c });
       } catch {
         // Best effort: an entry we cannot express only costs speed, never correctness.
       }
@@ -142,7 +141,7 @@ export class Core {
         for (const ix of o.indexes) {
           if (!ix?.order) continue;
           const c = cols([{ fieldPath: o.fieldPath, order: ix.order }]);
-          if (c.length) on(o.collectionGroup, ix.queryScope, c);
+          if (c.length) wanted.push({ cg: o.collectionGroup, scope: ix.queryScope, columns: c });
         }
       } catch {
         // as above

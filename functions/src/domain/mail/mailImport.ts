@@ -329,31 +329,15 @@ export interface BatchOutcome {
  * temporary error), its attachments invoice documents. Issue 9's automations call this with the ids they found.
  */
 export async function importMessages(services: Services, opts: { businessId: string; accountId: string; importId: string; ids: string[]; isStopped: () => Promise<boolean> }): Promise<BatchOutcome> {
-  const { businessId } = opts;
+  const { businessId, accountId } = opts;
+  const parallel = Math.max(1, services.config.mailboxImportParallelism);
   // Read once per batch: a rule saved mid-import applies from the next batch on.
   const bodyRules = (await loadRules(services.store, businessId)).filter((r) => r.enabled && r.bodyInvoice);
   const out: BatchOutcome = { retryLater: 0, lastTemporary: null };
-  // The batch's AI readings are reserved together (one commit, not one a mail), about one a mail; what is left goes back.
+  // The batch's AI readings are reserved together (one commit, not one a mail), about one a mail; what is left goes back
+  // at the end (if the store fails then, the units stay charged: the limit errs on the safe side).
   const aiQuota = new QuotaReservation({ store: services.store, limits: services.config.quotas, businessId, name: 'ai', planned: opts.ids.length, now: () => services.clock.now() });
   const takeAi = () => aiQuota.take();
-  try {
-    await importBatchMails(services, opts, bodyRules, takeAi, out);
-  } finally {
-    // A store that fails here leaves the units charged: the limit errs on the safe side.
-    await aiQuota.release().catch(() => undefined);
-  }
-  return out;
-}
-
-async function importBatchMails(
-  services: Services,
-  opts: { businessId: string; accountId: string; importId: string; ids: string[]; isStopped: () => Promise<boolean> },
-  bodyRules: readonly FolderRuleRecord[],
-  takeAi: () => Promise<void>,
-  out: BatchOutcome,
-): Promise<void> {
-  const { businessId, accountId } = opts;
-  const parallel = Math.max(1, services.config.mailboxImportParallelism);
   await withMailbox(services, businessId, accountId, async (session) => {
     let next = 0;
     let stop = false;
@@ -385,7 +369,8 @@ async function importBatchMails(
     await Promise.all(Array.from({ length: Math.min(parallel, opts.ids.length) }, worker));
     // Thrown once every worker ended, so no mail of this run is still in flight when the batch settles or runs again.
     if (failure) throw failure;
-  });
+  }).finally(() => aiQuota.release().catch(() => undefined));
+  return out;
 }
 
 interface BatchMarker {
