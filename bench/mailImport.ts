@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,7 +12,8 @@ import { join } from 'node:path';
  * task at a time) and once with the configured defaults; the fakes stay in this process.
  * BENCH_MAILS and BENCH_AI_MS change the size and the AI latency; BENCH_NODE_FLAGS goes to the importing
  * process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). BENCH_PROFILE=<dir> writes a CPU profile of the timed
- * span only (from mailboxImportStart to the last batch, through the inspector), one file per run, to that directory.
+ * span only (from mailboxImportStart to the last batch, through the inspector), one file per run, to that directory;
+ * BENCH_PERF_CTL does the same for `perf record` (below).
  */
 const MAILS = Number(process.env.BENCH_MAILS ?? 1000);
 const AI_MS = Number(process.env.BENCH_AI_MS ?? 50);
@@ -114,6 +115,7 @@ async function child(env: Record<string, string>) {
     const accountId = await connectMailbox({ http: createHttpHandler(app, registry), call });
     const importId = 'benchimport000000001';
     const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
+    perfControl('enable');
     const started = performance.now();
     const cpu = process.cpuUsage();
     await call('mailboxImportStart', { accountId, since: T0 - 1000, importId });
@@ -122,6 +124,7 @@ async function child(env: Record<string, string>) {
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const cpuMs = (used.user + used.system) / 1000;
+    perfControl('disable');
     if (profiler) await profiler.stop(`${process.env.BENCH_PROFILE}/mail-${env.MAILBOX_IMPORT_PARALLELISM ?? 'default'}-${process.pid}.cpuprofile`);
     const aiCpuMs = await aiCallCpu(app.services.ai);
     const r = (await store.get(importsPath(b.businessId, importId)))!.data as Record<string, unknown>;
@@ -133,10 +136,18 @@ async function child(env: Record<string, string>) {
   }
 }
 
+/**
+ * BENCH_PERF_CTL=<fifo>: the control fifo of `perf record -D -1 --control fifo:<fifo>`, so that a native profile
+ * (kernel, SQLite, V8's own threads) covers the timed span only.
+ */
+function perfControl(command: 'enable' | 'disable') {
+  if (process.env.BENCH_PERF_CTL) writeFileSync(process.env.BENCH_PERF_CTL, `${command}\n`);
+}
+
 /** A CPU profile of what runs from now to stop() (the inspector in this process; 1 ms sampling as --cpu-prof). */
 async function startProfile() {
   const { Session } = await import('node:inspector/promises');
-  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { mkdirSync } = await import('node:fs');
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');

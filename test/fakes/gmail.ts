@@ -17,6 +17,7 @@ import { TEST_APP_ORIGINS } from '../harness.ts';
  *   [{id, messages, messagesAdded: [{message}]} or {id, messages, labelsAdded: [{message, labelIds}]}], historyId,
  *   nextPageToken}; every `add` and every `label` is one history record (the profile's historyId moves with it);
  *   a startHistoryId older than `historyFloor` is 404, as Gmail answers a cursor it no longer keeps.
+ * - POST /batch/gmail/v1: several of the GET calls above in one multipart/mixed request (below).
  * Messages are MIME trees; bodies are base64url of the part's bytes in its own charset, as Gmail sends them.
  */
 
@@ -50,6 +51,8 @@ export interface FakeGmailRequest {
   query: URLSearchParams;
   form: URLSearchParams | null;
   token: string | null;
+  /** A call made inside a batch request (POST /batch/gmail/v1, itself recorded too). */
+  inBatch?: boolean;
 }
 
 export interface FakeGmail {
@@ -127,19 +130,39 @@ function gmailPart(p: FakePart, partId: string, mailId: string, attachments: Map
   return { partId, mimeType: p.mimeType, filename: '', headers, body: { size: p.data.length, data: p.data.toString('base64url') } };
 }
 
-/** Writes a spoiled answer in the given mode. */
-function spoil(res: ServerResponse, mode: FakeFault, body: Record<string, unknown>): void {
-  if (mode === '500') return json(res, 500, { error: { code: 500, message: 'Internal error encountered.', errors: [{ message: 'Internal error encountered.', domain: 'global', reason: 'backendError' }], status: 'INTERNAL' } });
-  if (mode === 'garbage') {
+/** A Gmail API answer, before it is written: on its own or as one part of a batch's answer. */
+interface Reply {
+  status: number;
+  body: unknown;
+  /** Spoiled in this way when written. */
+  mode?: FakeFault;
+}
+const reply = (status: number, body: unknown): Reply => ({ status, body });
+const errorReply = (status: number, message: string, reason: string): Reply =>
+  reply(status, { error: { code: status, message, errors: [{ message, domain: 'global', reason }], status: reason.toUpperCase() } });
+const GARBAGE = '<html><body>upstream connect error or disconnect/reset before headers</body></html>';
+
+/** An answer spoiled in the given mode. */
+function spoiled(mode: FakeFault, body: Record<string, unknown>): Reply {
+  if (mode === '500') return reply(500, { error: { code: 500, message: 'Internal error encountered.', errors: [{ message: 'Internal error encountered.', domain: 'global', reason: 'backendError' }], status: 'INTERNAL' } });
+  if (mode === 'short' && typeof body.data === 'string') return reply(200, { ...body, data: body.data.slice(0, Math.floor(body.data.length / 2)) });
+  return { status: 200, body, mode };
+}
+
+/** Writes an answer: `garbage` is a page that is not JSON; `cut` stops half-way (the connection closes before Content-Length is reached). */
+function send(res: ServerResponse, r: Reply): void {
+  if (r.mode === 'garbage') {
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-    return void res.end('<html><body>upstream connect error or disconnect/reset before headers</body></html>');
+    return void res.end(GARBAGE);
   }
-  if (mode === 'short' && typeof body.data === 'string') return json(res, 200, { ...body, data: body.data.slice(0, Math.floor(body.data.length / 2)) });
-  const text = JSON.stringify(body);
+  if (r.mode !== 'cut') return json(res, r.status, r.body);
+  const text = JSON.stringify(r.body);
   res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)) });
   res.write(text.slice(0, Math.floor(text.length / 2)));
   res.socket?.destroy();
 }
+
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error' };
 
 export async function startFakeGmail(opts: { email?: string } = {}): Promise<FakeGmail> {
   const faults: { on: 'message' | 'attachment'; mode: FakeFault; ids: Set<string> | null; left: Map<string, number>; times: number }[] = [];
@@ -205,15 +228,73 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
       }
       return json(res, 400, { error: 'unsupported_grant_type' });
     }
+    if (url.pathname === '/batch/gmail/v1') return batch(req, res, raw, token);
+    return send(res, await route(url, token));
+  });
+  /**
+   * POST /batch/gmail/v1 (developers.google.com/gmail/api/guides/batch): a multipart/mixed body whose parts are each
+   * `Content-Type: application/http` (a Content-ID optional) holding one HTTP request by path alone, all to the Gmail
+   * API, at most 100; the outer request's Authorization applies to every part without its own. Anything else is 400,
+   * as Google answers a malformed batch. The answer is multipart/mixed, one part per call in order, each an HTTP
+   * response whose Content-ID is `response-` and the call's. A `cut` fault on any call cuts the whole answer.
+   */
+  const batch = async (req: IncomingMessage, res: ServerResponse, raw: string, token: string | null) => {
+    const bad = (message: string) => send(res, errorReply(400, message, 'badRequest'));
+    if (req.method !== 'POST') return bad('Batch requests must be POST.');
+    const type = String(req.headers['content-type'] ?? '');
+    const boundary = /^multipart\/mixed\s*;/i.test(type) ? type.match(/boundary="?([^";]+)"?/i)?.[1] : undefined;
+    if (!boundary) return bad('The batch request must be multipart/mixed with a boundary.');
+    const chunks = raw.split(`--${boundary}`);
+    // Before the first delimiter: a preamble; after the closing `--boundary--`: an epilogue.
+    if (chunks.length < 3 || !chunks.at(-1)!.startsWith('--')) return bad('The batch request is not a complete multipart body.');
+    const parts = chunks.slice(1, -1);
+    if (parts.length > 100) return bad('A batch request can hold at most 100 calls.');
+    const calls: { contentId: string | null; url: URL; token: string | null }[] = [];
+    for (const part of parts) {
+      const text = part.replace(/^\r\n/, '');
+      const sep = text.indexOf('\r\n\r\n');
+      if (sep < 0) return bad('Each part of a batch request needs its headers, a blank line and a request.');
+      const head = text.slice(0, sep);
+      const inner = text.slice(sep + 4);
+      const headers = new Map(head.split('\r\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf(':')).trim().toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      if (!/^application\/http\b/i.test(headers.get('content-type') ?? '')) return bad('Each part of a batch request must be Content-Type: application/http.');
+      const [requestLine, ...innerLines] = inner.split('\r\n');
+      const rl = requestLine.match(/^(GET|POST|PUT|PATCH|DELETE) (\S+)(?: HTTP\/1\.1)?$/);
+      if (!rl || !rl[2].startsWith('/gmail/v1/')) return bad('Each call of a batch request must be a request to the Gmail API by its path alone.');
+      const own = innerLines.find((l) => /^authorization:/i.test(l))?.slice('authorization:'.length).trim();
+      calls.push({ contentId: headers.get('content-id') ?? null, url: new URL(rl[2], 'http://x'), token: own ? (own.startsWith('Bearer ') ? own.slice(7) : null) : token });
+    }
+    const replies: Reply[] = [];
+    for (const c of calls) {
+      fake.requests.push({ method: 'GET', path: c.url.pathname, query: c.url.searchParams, form: null, token: c.token, inBatch: true });
+      replies.push(await route(c.url, c.token));
+    }
+    const out = `batch_${randomBytes(9).toString('base64url')}`;
+    let text = '';
+    replies.forEach((r, i) => {
+      const id = calls[i].contentId;
+      const body = r.mode === 'garbage' ? GARBAGE : JSON.stringify(r.body);
+      text += `--${out}\r\nContent-Type: application/http\r\n${id ? `Content-ID: ${id.replace(/^<?/, '<response-')}\r\n` : ''}\r\n`;
+      text += `HTTP/1.1 ${r.status} ${STATUS_TEXT[r.status] ?? ''}\r\nContent-Type: application/json; charset=UTF-8\r\nVary: Origin\r\n\r\n${body}\r\n`;
+    });
+    text += `--${out}--\r\n`;
+    const cut = replies.some((r) => r.mode === 'cut');
+    res.writeHead(200, { 'content-type': `multipart/mixed; boundary=${out}`, 'content-length': String(Buffer.byteLength(text)) });
+    if (!cut) return void res.end(text);
+    res.write(text.slice(0, Math.floor(text.length / 2)));
+    res.socket?.destroy();
+  };
+  /** One Gmail API call (a request of its own, or one part of a batch), answered as a Reply. */
+  const route = async (url: URL, token: string | null): Promise<Reply> => {
     const m = url.pathname.match(/^\/gmail\/v1\/users\/me\/(.+)$/);
-    if (!m) return apiError(res, 404, 'Not Found', 'notFound');
-    if (!token || !access.has(token) || revoked.has(access.get(token)!)) return apiError(res, 401, 'Request had invalid authentication credentials.', 'authError');
+    if (!m) return errorReply(404, 'Not Found', 'notFound');
+    if (!token || !access.has(token) || revoked.has(access.get(token)!)) return errorReply(401, 'Request had invalid authentication credentials.', 'authError');
     const rest = m[1];
-    if (rest === 'profile') return json(res, 200, { emailAddress: fake.email, messagesTotal: fake.mails.size, threadsTotal: fake.mails.size, historyId: String(fake.historyId) });
+    if (rest === 'profile') return reply(200, { emailAddress: fake.email, messagesTotal: fake.mails.size, threadsTotal: fake.mails.size, historyId: String(fake.historyId) });
     if (rest === 'history') {
       const start = Number(url.searchParams.get('startHistoryId'));
-      if (!Number.isInteger(start) || start <= 0) return apiError(res, 400, 'Invalid startHistoryId', 'invalidArgument');
-      if (start < fake.historyFloor) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
+      if (!Number.isInteger(start) || start <= 0) return errorReply(400, 'Invalid startHistoryId', 'invalidArgument');
+      if (start < fake.historyFloor) return errorReply(404, 'Requested entity was not found.', 'notFound');
       const types = url.searchParams.getAll('historyTypes');
       const labelId = url.searchParams.get('labelId');
       const max = Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500, fake.pageSize);
@@ -229,9 +310,9 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
         return { id: String(r.id), messages: [{ id: mail.id, threadId: mail.id }], ...change };
       });
       const next = from + max < all.length ? String(from + max) : undefined;
-      return json(res, 200, { ...(page.length ? { history: page } : {}), ...(next ? { nextPageToken: next } : {}), historyId: String(fake.historyId) });
+      return reply(200, { ...(page.length ? { history: page } : {}), ...(next ? { nextPageToken: next } : {}), historyId: String(fake.historyId) });
     }
-    if (rest === 'labels') return json(res, 200, { labels: fake.labels });
+    if (rest === 'labels') return reply(200, { labels: fake.labels });
     if (rest === 'messages') {
       const q = url.searchParams.get('q') ?? '';
       const after = Number(q.match(/after:(\d+)/)?.[1] ?? 0) * 1000;
@@ -243,24 +324,24 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
         .sort((a, b) => b.dateMs - a.dateMs);
       const page = all.slice(start, start + max);
       const next = start + max < all.length ? String(start + max) : undefined;
-      return json(res, 200, { ...(page.length ? { messages: page.map((x) => ({ id: x.id, threadId: x.id })) } : {}), ...(next ? { nextPageToken: next } : {}), resultSizeEstimate: all.length });
+      return reply(200, { ...(page.length ? { messages: page.map((x) => ({ id: x.id, threadId: x.id })) } : {}), ...(next ? { nextPageToken: next } : {}), resultSizeEstimate: all.length });
     }
     const att = rest.match(/^messages\/([^/]+)\/attachments\/([^/]+)$/);
     if (att) {
       const data = attachments.get(att[2]);
-      if (!fake.mails.has(att[1]) || !data) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
+      if (!fake.mails.has(att[1]) || !data) return errorReply(404, 'Requested entity was not found.', 'notFound');
       const mode = faultFor('attachment', att[1]);
-      if (mode) return spoil(res, mode, { size: data.length, data: data.toString('base64url') });
+      if (mode) return spoiled(mode, { size: data.length, data: data.toString('base64url') });
       getCount.set(att[1], (getCount.get(att[1]) ?? 0) + 1);
-      return json(res, 200, { size: data.length, data: data.toString('base64url') });
+      return reply(200, { size: data.length, data: data.toString('base64url') });
     }
     const msg = rest.match(/^messages\/([^/]+)$/);
     if (msg) {
       const mail = fake.mails.get(msg[1]);
-      if (!mail) return apiError(res, 404, 'Requested entity was not found.', 'notFound');
+      if (!mail) return errorReply(404, 'Requested entity was not found.', 'notFound');
       if (fake.delayMs) await new Promise((r) => waits.add(setTimeout(r, fake.delayMs)));
       const mode = faultFor('message', mail.id);
-      if (mode) return spoil(res, mode, { id: mail.id, threadId: mail.id, labelIds: mail.labelIds ?? ['INBOX'] });
+      if (mode) return spoiled(mode, { id: mail.id, threadId: mail.id, labelIds: mail.labelIds ?? ['INBOX'] });
       getCount.set(mail.id, (getCount.get(mail.id) ?? 0) + 1);
       const format = url.searchParams.get('format') ?? 'full';
       const top = [
@@ -275,12 +356,12 @@ export async function startFakeGmail(opts: { email?: string } = {}): Promise<Fak
       const base = { id: mail.id, threadId: mail.id, labelIds: mail.labelIds ?? ['INBOX'], snippet: '', historyId: '1000', internalDate: String(mail.dateMs), sizeEstimate: 1000 };
       if (format === 'metadata') {
         const wanted = url.searchParams.getAll('metadataHeaders').map((h) => h.toLowerCase());
-        return json(res, 200, { ...base, payload: { partId: '', mimeType: payload.mimeType, filename: '', headers: top.filter((h) => !wanted.length || wanted.includes(h.name.toLowerCase())), body: { size: 0 } } });
+        return reply(200, { ...base, payload: { partId: '', mimeType: payload.mimeType, filename: '', headers: top.filter((h) => !wanted.length || wanted.includes(h.name.toLowerCase())), body: { size: 0 } } });
       }
-      return json(res, 200, { ...base, payload });
+      return reply(200, { ...base, payload });
     }
-    return apiError(res, 404, 'Not Found', 'notFound');
-  });
+    return errorReply(404, 'Not Found', 'notFound');
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const fake: FakeGmail = {

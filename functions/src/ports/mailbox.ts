@@ -68,6 +68,13 @@ export interface MailboxSession {
   /** `full`: the whole part tree with bodies; `metadata`: headers From, Subject and Date only. */
   getMessage(id: string, format: 'full' | 'metadata'): Promise<Mail>;
   getAttachment(messageId: string, attachmentId: string): Promise<Buffer>;
+  /**
+   * Several mails (format `full`), or several attachments, in as few requests as the provider allows (Gmail's batch
+   * endpoint): each entry, in order, is the value or the MailboxError that call alone would have given. Optional: a
+   * provider without batching leaves them out and callers ask one by one.
+   */
+  getMessages?(ids: string[]): Promise<(Mail | MailboxError)[]>;
+  getAttachments?(items: { messageId: string; attachmentId: string }[]): Promise<(Buffer | MailboxError)[]>;
   /** The mailbox's current history cursor: where a watcher starts. */
   historyId(): Promise<string>;
   /**

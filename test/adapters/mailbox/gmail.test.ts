@@ -29,3 +29,52 @@ test('history listing stopped at max hands back a cursor that goes on from there
   const none = await session.listHistory({ startHistoryId: rest.historyId, max: 6 });
   assert.deepEqual(none, { messages: [], historyId: String(fake.historyId), truncated: false });
 });
+
+const withPdf = (id: string, i: number) => ({ ...mail(id, i), body: { mimeType: 'multipart/mixed', parts: [{ mimeType: 'text/plain', data: Buffer.from('see attached') }, { mimeType: 'application/pdf', data: Buffer.from(`%PDF-1.4 ${id}`), filename: `${id}.pdf` }] } });
+const batchPosts = () => fake.requests.filter((r) => r.path === '/batch/gmail/v1').length;
+const attachmentOf = (m: { payload: { parts?: { body?: { attachmentId?: string | null } }[] } }) => m.payload.parts![1].body!.attachmentId!;
+
+test('getMessages and getAttachments read many mails in one batch request each, every answer in its place', async () => {
+  fake.add(...Array.from({ length: 5 }, (_, i) => withPdf(`b${i}`, i)));
+  const posts = batchPosts();
+  const singles = fake.requests.filter((r) => /\/messages\/b\d$/.test(r.path)).length;
+  const mails = await session.getMessages!(['b3', 'b0', 'missing', 'b4']);
+  assert.equal(batchPosts(), posts + 1, 'one request for the four calls');
+  assert.deepEqual(mails.map((m) => (m instanceof Error ? `${m.name}:${(m as any).failure}` : m.id)), ['b3', 'b0', 'MailboxError:not_found', 'b4']);
+  const ok = mails.filter((m) => !(m instanceof Error)) as Awaited<ReturnType<MailboxSession['getMessage']>>[];
+  const files = await session.getAttachments!(ok.map((m) => ({ messageId: m.id, attachmentId: attachmentOf(m) })));
+  assert.equal(batchPosts(), posts + 2);
+  assert.deepEqual(files.map((f) => (f instanceof Error ? f.message : f.toString())), ['%PDF-1.4 b3', '%PDF-1.4 b0', '%PDF-1.4 b4']);
+  // Each call inside the batch is still the documented messages.get / attachments.get path, and none went singly.
+  assert.equal(fake.requests.filter((r) => /\/messages\/b\d$/.test(r.path)).length, singles + 3, 'each found mail asked once, inside the batch');
+});
+
+test('a call that fails inside a batch is that call\'s MailboxError; the others are unaffected', async () => {
+  fake.add(...Array.from({ length: 4 }, (_, i) => withPdf(`f${i}`, 100 + i)));
+  const mails = (await session.getMessages!(['f0', 'f1', 'f2', 'f3'])) as Awaited<ReturnType<MailboxSession['getMessage']>>[];
+  const modes = ['500', 'garbage', 'short'] as const;
+  modes.forEach((mode, i) => fake.fault({ on: 'attachment', mode, ids: [`f${i}`], times: 1 }));
+  const files = await session.getAttachments!(mails.map((m) => ({ messageId: m.id, attachmentId: attachmentOf(m) })));
+  assert.deepEqual(files.map((f) => (f instanceof Error ? (f as any).failure : 'bytes')), ['unavailable', 'unavailable', 'unavailable', 'bytes']);
+  assert.match((files[0] as Error).message, /answered 500/);
+  assert.match((files[2] as Error).message, /sent \d+ of the attachment's \d+ bytes/);
+  fake.heal();
+});
+
+test('a batch answer cut off mid-way fails each of its calls as unavailable, so they can be asked again one by one', async () => {
+  fake.add(withPdf('c0', 200), withPdf('c1', 201));
+  fake.fault({ on: 'message', mode: 'cut', ids: ['c1'], times: 1 });
+  const mails = await session.getMessages!(['c0', 'c1']);
+  assert.deepEqual(mails.map((m) => (m instanceof Error ? (m as any).failure : 'mail')), ['unavailable', 'unavailable']);
+  assert.equal((await session.getMessage('c1', 'full')).id, 'c1', 'asked alone afterwards, it answers');
+  fake.heal();
+});
+
+test('more calls than a batch takes go in several batch requests of at most 50', async () => {
+  fake.add(...Array.from({ length: 120 }, (_, i) => mail(`n${i}`, 300 + i)));
+  const before = fake.requests.length;
+  const mails = await session.getMessages!(Array.from({ length: 120 }, (_, i) => `n${i}`));
+  assert.equal(mails.filter((m) => !(m instanceof Error)).length, 120);
+  const posts = fake.requests.slice(before);
+  assert.equal(posts.filter((r) => r.path === '/batch/gmail/v1').length, 3, '50 + 50 + 20');
+});

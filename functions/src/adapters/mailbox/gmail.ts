@@ -1,4 +1,5 @@
 import type { gmail_v1 } from '@googleapis/gmail';
+import { randomBytes } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { MailboxError, registerMailboxProvider, type MailboxProvider, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
@@ -99,16 +100,16 @@ const b64url = (s: string | null | undefined) => Buffer.from(s ?? '', 'base64url
 /** Kept-alive connections for the per-mail calls (idle sockets do not hold the process open: Node unrefs them). */
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
-/** One GET with node:http(s): the status and the body as text; rejects on a socket failure or after `timeoutMs` in all. */
-function httpGet(url: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; text: string }> {
+/** One request with node:http(s): the status, content type and body as text; rejects on a socket failure or after `timeoutMs` in all. */
+function httpCall(method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | null, timeoutMs: number): Promise<{ status: number; type: string; text: string }> {
   return new Promise((resolve, reject) => {
     const https = url.startsWith('https:');
-    const req = (https ? httpsRequest : httpRequest)(url, { headers, agent: https ? agents.https : agents.http }, (res) => {
+    const req = (https ? httpsRequest : httpRequest)(url, { method, headers, agent: https ? agents.https : agents.http }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') });
       });
       res.on('error', fail);
       res.on('aborted', () => fail(new Error('the answer was cut off')));
@@ -119,43 +120,122 @@ function httpGet(url: string, headers: Record<string, string>, timeoutMs: number
     }
     const timer = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { name: 'TimeoutError' })), timeoutMs);
     req.on('error', fail);
-    req.end();
+    req.end(body ?? undefined);
   });
 }
 
 /**
- * GET of one Gmail API resource, for the two calls an import makes per mail (the message, its attachment), with
- * node:http(s) on kept-alive connections: through @googleapis/gmail each cost about four times the CPU (gaxios,
- * node-fetch, the client's request pipeline), and `fetch` about 1.4 times (issue 23). The access token is the
- * OAuth2Client's (refreshed by it when expired, and once more when the API answers 401); failures become the
- * MailboxErrors `mailboxError` gives the client's.
+ * One Gmail API request with node:http(s) on kept-alive connections: through @googleapis/gmail each of the import's
+ * per-mail calls cost about four times the CPU (gaxios, node-fetch, the client's request pipeline), and `fetch` about
+ * 1.4 times (issue 23). The access token is the OAuth2Client's (refreshed by it when expired, and once more when the
+ * API answers 401); a socket failure or timeout is the MailboxError `unavailable`.
  */
-async function getJson<T>(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, path: string, what: string): Promise<T> {
-  const url = `${s.baseUrl.replace(/\/+$/, '')}/gmail/v1/users/me/${path}`;
+async function authedCall(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | null) {
   for (let attempt = 1; ; attempt++) {
     const { token } = await auth.getAccessToken();
-    let res: { status: number; text: string };
+    let res: { status: number; type: string; text: string };
     try {
-      res = await httpGet(url, { authorization: `Bearer ${token}`, accept: 'application/json' }, s.timeoutMs ?? 20_000);
+      res = await httpCall(method, url, { ...headers, authorization: `Bearer ${token}` }, body, s.timeoutMs ?? 20_000);
     } catch (e) {
       if ((e as { name?: string })?.name === 'TimeoutError') throw new MailboxError('unavailable', 'the mailbox provider did not answer in time');
       // A refused or reset connection, or a body cut off mid-way.
       throw new MailboxError('unavailable', 'the mailbox provider is not answering');
-    }
-    let data: unknown = null;
-    try {
-      data = JSON.parse(res.text);
-    } catch {
-      // not JSON: garbled or cut off (below), or an error page
     }
     if (res.status === 401 && attempt === 1) {
       // An access token the provider no longer takes: get a fresh one once, as the client's own requests do.
       auth.setCredentials({ refresh_token: auth.credentials.refresh_token });
       continue;
     }
-    if (res.status < 200 || res.status >= 300) throw mailboxError({ response: { status: res.status, data } });
-    return answer<T & object>(data, what);
+    return res;
   }
+}
+
+/** The body as JSON, or null: not JSON (garbled, cut off, or an error page). */
+const parsed = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
+/** GET of one Gmail API resource; failures become the MailboxErrors `mailboxError` gives the client's. */
+async function getJson<T>(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, path: string, what: string): Promise<T> {
+  const res = await authedCall(auth, s, 'GET', `${s.baseUrl.replace(/\/+$/, '')}/gmail/v1/users/me/${path}`, { accept: 'application/json' }, null);
+  const data = parsed(res.text);
+  if (res.status < 200 || res.status >= 300) throw mailboxError({ response: { status: res.status, data } });
+  return answer<T & object>(data, what);
+}
+
+/** Gmail takes up to 100 calls a batch request and advises against more than 50 (developers.google.com/gmail/api/guides/batch). */
+export const BATCH_CALLS = 50;
+
+/**
+ * Several GETs in one request to Gmail's batch endpoint (POST /batch/gmail/v1, multipart/mixed, one
+ * `application/http` part a call, by path alone; the outer Authorization covers them all). Answers each call's
+ * status and JSON body (null when not JSON), by its Content-ID, as Gmail may answer them in any order; a call
+ * missing from the answer is null. The request as a whole failing throws, as a single GET would.
+ */
+async function batchGet(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, paths: string[]): Promise<({ status: number; data: unknown } | null)[]> {
+  const boundary = `batch_${randomBytes(12).toString('hex')}`;
+  let body = '';
+  paths.forEach((p, i) => (body += `--${boundary}\r\nContent-Type: application/http\r\nContent-ID: <call${i}>\r\n\r\nGET /gmail/v1/users/me/${p}\r\nAccept: application/json\r\n\r\n`));
+  body += `--${boundary}--\r\n`;
+  const res = await authedCall(auth, s, 'POST', `${s.baseUrl.replace(/\/+$/, '')}/batch/gmail/v1`, { 'content-type': `multipart/mixed; boundary=${boundary}`, accept: 'multipart/mixed' }, body);
+  if (res.status < 200 || res.status >= 300) throw mailboxError({ response: { status: res.status, data: parsed(res.text) } });
+  const answerBoundary = /^multipart\/mixed\b/i.test(res.type) ? res.type.match(/boundary="?([^";]+)"?/i)?.[1] : undefined;
+  if (!answerBoundary) throw new MailboxError('unavailable', "the mailbox provider's answer to a batch request was not multipart");
+  const out: ({ status: number; data: unknown } | null)[] = paths.map(() => null);
+  for (const part of res.text.split(`--${answerBoundary}`).slice(1)) {
+    if (part.startsWith('--')) break; // the closing delimiter
+    // Part headers, a blank line, then the HTTP response: status line, its headers, a blank line, the body.
+    const headEnd = part.indexOf('\r\n\r\n');
+    const responseHeadEnd = headEnd < 0 ? -1 : part.indexOf('\r\n\r\n', headEnd + 4);
+    if (responseHeadEnd < 0) continue;
+    const index = Number(part.slice(0, headEnd).match(/^content-id:\s*<?response-call(\d+)>?\s*$/im)?.[1] ?? NaN);
+    const status = Number(part.slice(headEnd + 4, responseHeadEnd).match(/^HTTP\/1\.[01] (\d{3})/)?.[1] ?? NaN);
+    if (!Number.isInteger(index) || index >= paths.length || !Number.isInteger(status)) continue;
+    out[index] = { status, data: parsed(part.slice(responseHeadEnd + 4).replace(/\r\n$/, '')) };
+  }
+  return out;
+}
+
+/** The port's Mail from Gmail's Message, which must carry its payload. */
+function toMail(m: gmail_v1.Schema$Message, id: string) {
+  if (!m.payload || typeof m.payload !== 'object') throw new MailboxError('unavailable', "the mailbox provider's answer to a message request had no payload");
+  return { id: m.id ?? id, threadId: m.threadId ?? '', labelIds: m.labelIds ?? [], internalDate: Number(m.internalDate ?? 0), payload: m.payload ?? {} };
+}
+
+/**
+ * Batches of GETs, each call's answer turned by `take` into its value, or into the MailboxError that call alone
+ * would have given; a batch that failed as a whole gives its error to each of its calls.
+ */
+async function batched<T>(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, paths: string[], what: string, take: (data: object, i: number) => T): Promise<(T | MailboxError)[]> {
+  const out: (T | MailboxError)[] = [];
+  for (let from = 0; from < paths.length; from += BATCH_CALLS) {
+    const chunk = paths.slice(from, from + BATCH_CALLS);
+    let answers: ({ status: number; data: unknown } | null)[];
+    try {
+      answers = await batchGet(auth, s, chunk);
+    } catch (e) {
+      const err = mailboxError(e);
+      if (!(err instanceof MailboxError)) throw err;
+      out.push(...chunk.map(() => err));
+      continue;
+    }
+    answers.forEach((a, i) => {
+      try {
+        if (!a) throw new MailboxError('unavailable', `the mailbox provider's answer to a batch request left out ${what}`);
+        if (a.status < 200 || a.status >= 300) throw mailboxError({ response: { status: a.status, data: a.data } });
+        out.push(take(answer<object>(a.data, what), from + i));
+      } catch (e) {
+        const err = mailboxError(e);
+        if (!(err instanceof MailboxError)) throw err;
+        out.push(err);
+      }
+    });
+  }
+  return out;
 }
 
 /** A session on one mailbox with its refresh token; access tokens are refreshed by the client as needed. */
@@ -186,10 +266,11 @@ export async function openSession(s: MailboxSettings, refreshToken: string): Pro
     getMessage: (id, format) =>
       wrap(async () => {
         const query = format === 'metadata' ? 'format=metadata&metadataHeaders=From&metadataHeaders=Subject&metadataHeaders=Date' : `format=${encodeURIComponent(format)}`;
-        const m = await getJson<gmail_v1.Schema$Message>(auth, s, `messages/${encodeURIComponent(id)}?${query}`, 'a message request');
-        if (!m.payload || typeof m.payload !== 'object') throw new MailboxError('unavailable', "the mailbox provider's answer to a message request had no payload");
-        return { id: m.id ?? id, threadId: m.threadId ?? '', labelIds: m.labelIds ?? [], internalDate: Number(m.internalDate ?? 0), payload: m.payload ?? {} };
+        return toMail(await getJson<gmail_v1.Schema$Message>(auth, s, `messages/${encodeURIComponent(id)}?${query}`, 'a message request'), id);
       }),
+    getMessages: (ids) => batched(auth, s, ids.map((id) => `messages/${encodeURIComponent(id)}?format=full`), 'a message request', (m, i) => toMail(m, ids[i])),
+    getAttachments: (items) =>
+      batched(auth, s, items.map((a) => `messages/${encodeURIComponent(a.messageId)}/attachments/${encodeURIComponent(a.attachmentId)}`), 'an attachment request', (data) => attachmentBytes(data)),
     getAttachment: (messageId, attachmentId) =>
       wrap(async () => attachmentBytes(await getJson<object>(auth, s, `messages/${encodeURIComponent(messageId)}/attachments/${encodeURIComponent(attachmentId)}`, 'an attachment request'))),
     historyId: () => wrap(async () => String((await users.getProfile({ userId: 'me' })).data.historyId ?? '')),
