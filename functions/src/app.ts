@@ -89,7 +89,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const ids = overrides.ids ?? randomIds;
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const store = await openStore(config);
-  const files = createFiles(store, await openFiles(config), config.filesUrl, ids, () => clock.now());
+  const fileStore = await openFiles(config);
+  const files = createFiles(store, fileStore, config.filesUrl, ids, () => clock.now());
   const senders: Senders = {
     email: smtpSender(config.smtpUrl, config.mailFrom, undefined, config.smtpTimeoutMs, (businessId, fileId) => files.readStream(businessId, fileId), config.productName),
     whatsapp: whatsappSender({ baseUrl: config.whatsappBaseUrl, apiVersion: config.whatsappApiVersion, token: config.whatsappToken, phoneNumberId: config.whatsappPhoneNumberId }),
@@ -146,6 +147,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     async close() {
       await queue?.stop();
       await store.close();
+      fileStore.close?.();
     },
   };
 }

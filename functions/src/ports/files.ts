@@ -14,4 +14,6 @@ export interface FileStore {
   readStream(fileId: string): Promise<Readable | null>;
   /** Writes a file from a stream without holding it in memory; resolves once it is stored. */
   putStream(fileId: string, source: Readable, contentType: string): Promise<void>;
+  /** Releases what the store holds open (a local database), when it holds anything. */
+  close?(): void;
 }

@@ -1,10 +1,11 @@
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { localFiles } from '../../../functions/src/adapters/local-files/localFiles.ts';
+import { localFiles, SMALL_FILE_BYTES } from '../../../functions/src/adapters/local-files/localFiles.ts';
 
 const roots: string[] = [];
 const fresh = () => {
@@ -16,35 +17,66 @@ afterEach(() => {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
-test('files come back as written, one file each on disk; delete removes a file and an earlier version\'s sidecar', async () => {
+test('small files are rows of the database beside the folder, larger ones files in it; both come back as written', async () => {
   const root = fresh();
   const files = localFiles(root);
   const small = Buffer.from('%PDF-1.4 small');
-  const large = Buffer.alloc(600 * 1024, 7);
+  const edge = Buffer.alloc(SMALL_FILE_BYTES, 1);
+  const large = Buffer.alloc(SMALL_FILE_BYTES + 1, 7);
   await files.put('b1/f/small', small, 'application/pdf');
+  await files.put('b1/f/edge', edge, 'application/pdf');
   await files.put('b1/f/large', large, 'image/png');
   assert.deepEqual(await files.get('b1/f/small'), small);
+  assert.deepEqual(await files.get('b1/f/edge'), edge);
   assert.deepEqual(await files.get('b1/f/large'), large);
-  assert.deepEqual(readdirSync(join(root, 'b1/f')).sort(), ['large', 'small']);
-  writeFileSync(join(root, 'b1/f/small.type'), 'application/pdf');
-  await files.delete('b1/f/small');
-  assert.equal(await files.get('b1/f/small'), null);
-  assert.deepEqual(readdirSync(join(root, 'b1/f')), ['large']);
+  assert.deepEqual(readdirSync(join(root, 'b1/f')), ['large'], 'only the file above the limit is a file');
+  const db = new DatabaseSync(`${root}.sqlite`);
+  assert.deepEqual(db.prepare('SELECT id FROM files ORDER BY id').all().map((r) => r.id), ['b1/f/edge', 'b1/f/small']);
+  db.close();
+  const streamed: Buffer[] = [];
+  for await (const c of (await files.readStream('b1/f/small'))!) streamed.push(c as Buffer);
+  assert.deepEqual(Buffer.concat(streamed), small);
+  files.close?.();
+});
+
+test('a file rewritten at another size lives in one place only; delete removes it wherever it is, and an earlier version\'s sidecar', async () => {
+  const root = fresh();
+  const files = localFiles(root);
+  await files.put('b1/f/grows', Buffer.from('small first'), 'application/pdf');
+  const large = Buffer.alloc(SMALL_FILE_BYTES + 10, 3);
+  await files.put('b1/f/grows', large, 'application/pdf');
+  assert.deepEqual(await files.get('b1/f/grows'), large);
+  await files.put('b1/f/grows', Buffer.from('small again'), 'application/pdf');
+  assert.equal((await files.get('b1/f/grows'))?.toString(), 'small again');
+  await files.delete('b1/f/grows');
+  assert.equal(await files.get('b1/f/grows'), null);
+  assert.equal(await files.readStream('b1/f/grows'), null);
+  // A file an earlier version wrote into the folder, with its content-type sidecar.
+  mkdirSync(join(root, 'b1/old'), { recursive: true });
+  writeFileSync(join(root, 'b1/old/x'), 'from before');
+  writeFileSync(join(root, 'b1/old/x.type'), 'application/pdf');
+  assert.equal((await files.get('b1/old/x'))?.toString(), 'from before');
+  await files.delete('b1/old/x');
+  assert.equal(await files.get('b1/old/x'), null);
+  assert.deepEqual(readdirSync(join(root, 'b1/old')), []);
+  files.close?.();
 });
 
 test('a folder removed behind the store is made again on the next put', async () => {
   const root = fresh();
   const files = localFiles(root);
-  await files.put('b2/x/one', Buffer.from('one'), 'text/plain');
+  const big = (c: number) => Buffer.alloc(SMALL_FILE_BYTES + 1, c);
+  await files.put('b2/x/one', big(1), 'text/plain');
   rmSync(join(root, 'b2'), { recursive: true });
-  await files.put('b2/x/two', Buffer.from('two'), 'text/plain');
-  assert.equal((await files.get('b2/x/two'))?.toString(), 'two');
+  await files.put('b2/x/two', big(2), 'text/plain');
+  assert.deepEqual(await files.get('b2/x/two'), big(2));
 });
 
 test('a file id that leaves the folder is refused, streams round-trip', async () => {
   const root = fresh();
   const files = localFiles(root);
   await assert.rejects(files.put('../outside', Buffer.from('x'), 'text/plain'), /bad file id/);
+  await assert.rejects(files.get('../outside'), /bad file id/);
   await files.putStream('b3/zip', Readable.from([Buffer.from('ab'), Buffer.from('cd')]), 'application/zip');
   const s = await files.readStream('b3/zip');
   const chunks: Buffer[] = [];

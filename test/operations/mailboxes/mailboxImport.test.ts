@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import type { Harness, TestUser } from '../../harness.ts';
 import { startImportHarness } from './importHarness.ts';
@@ -93,7 +94,12 @@ test('an import of 60 mails: attachments read, inline images ignored, a forwarde
   // Each invoice's file is recorded with it (in its transaction); the duplicate's and the broken PDF's left neither a record nor bytes.
   const fileRecords = await store.query({ collection: `businesses/${biz.businessId}/files` });
   assert.deepEqual(fileRecords.map((d) => d.id).sort(), stored.map((d) => d.fileId).sort());
-  const kept = readdirSync(join(h.app.services.config.dataDir, 'files', biz.businessId)).filter((n) => !n.includes('.'));
+  // Bytes kept for this business: small files are rows of files.sqlite (adapters/local-files), larger ones files.
+  const dir = join(h.app.services.config.dataDir, 'files', biz.businessId);
+  const db = new DatabaseSync(join(h.app.services.config.dataDir, 'files.sqlite'));
+  const rows = db.prepare('SELECT id FROM files WHERE id LIKE ?').all(`${biz.businessId}/%`).map((r) => String(r.id).split('/')[1]);
+  db.close();
+  const kept = [...rows, ...(existsSync(dir) ? readdirSync(dir) : [])];
   assert.deepEqual(kept.sort(), stored.map((d) => d.fileId).sort());
   const file = await h.app.services.files.open(new URL(fwd.file?.url ?? (await h.app.services.files.ref(biz.businessId, fwd.fileId))!.url).pathname.split('/')[2]);
   assert.deepEqual(file?.bytes, mails!.forwarded, 'the link of an imported file opens its bytes');
