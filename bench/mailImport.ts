@@ -66,7 +66,14 @@ async function parent() {
         const c = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), 'bench/mailImport.ts', 'child', JSON.stringify({ ...env, ...extra })], { stdio: ['ignore', 'pipe', 'inherit'] });
         let out = '';
         c.stdout.on('data', (d) => (out += d));
-        c.on('exit', (code, signal) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as RunResult) : reject(new Error(`the import run failed (${code ?? signal})`))));
+        c.on('exit', (code, signal) => {
+          if (code !== 0) return reject(new Error(`the import run failed (${code ?? signal})`));
+          // The result is the child's JSON line; V8's tracing flags (BENCH_NODE_FLAGS) print to stdout too: to stderr with them.
+          const lines = out.trim().split('\n');
+          const result = lines.findLast((l) => l.startsWith('{"ms":'));
+          if (lines.length > 1) process.stderr.write(lines.filter((l) => l !== result).join('\n') + '\n');
+          resolve(JSON.parse(result ?? 'null') as RunResult);
+        });
       });
     // BENCH_SERIAL=0 skips the one-at-a-time run (when profiling the default one).
     const serial = process.env.BENCH_SERIAL === '0' ? null : await run({ MAILBOX_IMPORT_PARALLELISM: '1', LOCAL_QUEUE_CONCURRENCY: '1' });
