@@ -1,10 +1,10 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { geminiAi, GEMINI_API_VERSION } from '../../../functions/src/adapters/gemini/geminiAi.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFakeGemini, type FakeGemini } from '../../fakes/gemini.ts';
 import type { Ai, AiFile } from '../../../functions/src/ports/ai.ts';
 
@@ -282,18 +282,34 @@ test('classifySoftware keeps only given keys', async () => {
   assert.match(!bad.ok ? bad.reason : '', /does not match the schema/);
 });
 
-test('the SDK is loaded on first use, not when the adapter is created', () => {
-  const adapter = fileURLToPath(new URL('../../../functions/src/adapters/gemini/geminiAi.ts', import.meta.url));
-  const script = `
-    import { registerHooks } from 'node:module';
-    const seen = [];
-    registerHooks({ resolve(spec, ctx, next) { if (spec.startsWith('@google/genai')) seen.push(spec); return next(spec, ctx); } });
-    const { geminiAi } = await import(${JSON.stringify(adapter)});
-    const ai = geminiAi({ apiKey: 'k', model: 'm', baseUrl: 'http://127.0.0.1:9' , timeoutMs: 2000 });
-    const before = seen.length;
-    await ai.readInvoice({ bytes: Buffer.from('x'), contentType: 'application/pdf', fileName: 'a.pdf' });
-    console.log(JSON.stringify({ before, after: seen.length }));
-  `;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  assert.deepEqual(JSON.parse(out.trim().split('\n').pop()!), { before: 0, after: 1 });
+test('an endpoint that is down, answers a page that is not JSON, or cuts the answer off fails with a reason, never an exception', async () => {
+  const file = await pdfFile();
+  // Nothing listens on port 9 (discard) here: the connection is refused.
+  const down = geminiAi({ apiKey: KEY, model: MODEL, baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 });
+  assert.deepEqual(await down.readInvoice(file), { ok: false, reason: 'AI request failed (network error)' });
+  const odd = createServer((req, res) => {
+    req.resume();
+    if (req.url!.includes('page')) {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      return void res.end('<html>Bad gateway</html>');
+    }
+    if (req.url!.includes('cut')) {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+      res.write('{"candidates":[');
+      return void res.socket!.destroy();
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('not json');
+  });
+  await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+  try {
+    const at = (path: string) => geminiAi({ apiKey: KEY, model: MODEL, baseUrl: `${base}/${path}` });
+    assert.deepEqual(await at('page').readInvoice(file), { ok: false, reason: 'AI service error (HTTP 502)' });
+    assert.deepEqual(await at('cut').readInvoice(file), { ok: false, reason: 'AI request failed (network error)' });
+    assert.deepEqual(await at('garbled').readInvoice(file), { ok: false, reason: 'AI service error (the answer was not JSON)' });
+  } finally {
+    odd.closeAllConnections();
+    await new Promise((r) => odd.close(r));
+  }
 });

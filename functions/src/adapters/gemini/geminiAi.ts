@@ -1,4 +1,4 @@
-import type { GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
+import { plainRequest } from '../keptAliveHttp.ts';
 import type { z } from 'zod';
 import type { Ai, AiFile, AiResult } from '../../ports/ai.ts';
 import type { InvoiceReading } from '../../domain/invoices/invoices.ts';
@@ -17,14 +17,26 @@ import {
 export interface GeminiSettings {
   apiKey: string;
   model: string;
-  /** Overrides the endpoint (GEMINI_BASE_URL); "" keeps the SDK's default. */
+  /** Overrides the endpoint (GEMINI_BASE_URL); "" is Google's, DEFAULT_BASE_URL. */
   baseUrl: string;
   /** Per-request limit; defaults to 90 s (a multi-page PDF can take a while). */
   timeoutMs?: number;
 }
 
-/** Pinned so the wire path does not move with an SDK upgrade or GOOGLE_GENAI_API_VERSION. v1 is the stable API and the SDK 3.x default. */
+/** The stable API (v1), pinned: the wire path does not move with anything else. */
 export const GEMINI_API_VERSION = 'v1';
+export const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+/** A generateContent answer is a few KB; anything past this is not one. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** The parts of a request's contents (ai.google.dev/api/caching#Part): text, or a file inline as base64. */
+type Part = { text: string } | { inlineData: { mimeType: string; data: string } };
+
+/** What this adapter reads of a GenerateContentResponse (ai.google.dev/api/generate-content#generatecontentresponse). */
+interface GenerateContentResponse {
+  promptFeedback?: { blockReason?: string };
+  candidates?: { finishReason?: string; content?: { parts?: { text?: string; thought?: boolean }[] } }[];
+}
 
 const NOT_CONFIGURED = 'AI is not configured';
 
@@ -68,49 +80,38 @@ let formJson: Record<string, unknown> | undefined;
 const clip = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 const clipLines = (lines: string[]) => lines.slice(0, 20).map((l) => clip(l, 200));
 
-type Sdk = typeof import('@google/genai');
-
 export function geminiAi(settings: GeminiSettings): Ai {
   const configured = Boolean(settings.apiKey);
   const timeoutMs = settings.timeoutMs ?? 90_000;
-  let client: Promise<{ sdk: Sdk; ai: GoogleGenAI }> | null = null;
+  const url = `${(settings.baseUrl || DEFAULT_BASE_URL).replace(/\/+$/, '')}/${GEMINI_API_VERSION}/models/${encodeURIComponent(settings.model.replace(/^models\//, ''))}:generateContent`;
 
-  // The SDK is heavy: load it on the first AI call, not at cold start.
-  const getClient = () =>
-    (client ??= import('@google/genai').then((sdk) => ({
-      sdk,
-      ai: new sdk.GoogleGenAI({
-        apiKey: settings.apiKey,
-        apiVersion: GEMINI_API_VERSION,
-        httpOptions: settings.baseUrl ? { baseUrl: settings.baseUrl } : undefined,
-      }),
-    })));
-
+  /**
+   * One generateContent call with structured output (ai.google.dev/api/generate-content), over node:http(s) on
+   * kept-alive connections: through @google/genai (and its fetch) a call cost about twice the CPU, and the SDK's
+   * and fetch's code kept V8 compiling through an import (issue 23). The request is the REST shape the SDK sent.
+   */
   async function generate(systemInstruction: string, parts: Part[], jsonSchema: Record<string, unknown>): Promise<AiResult<unknown>> {
     if (!configured) return { ok: false, reason: NOT_CONFIGURED };
-    let c: { sdk: Sdk; ai: GoogleGenAI };
+    const body = JSON.stringify({
+      contents: [{ role: 'user', parts }],
+      systemInstruction: { parts: [{ text: systemInstruction }] },
+      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: jsonSchema, temperature: 0 },
+    });
+    let res: { status: number; text: string };
     try {
-      c = await getClient();
-    } catch {
-      client = null;
-      return { ok: false, reason: 'AI client failed to load' };
+      res = await plainRequest('POST', url, { 'content-type': 'application/json', 'x-goog-api-key': settings.apiKey }, body, { timeoutMs, maxBytes: MAX_ANSWER_BYTES });
+    } catch (e) {
+      if ((e as { name?: string })?.name === 'TimeoutError') return { ok: false, reason: `AI request timed out after ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` };
+      return { ok: false, reason: 'AI request failed (network error)' };
     }
+    if (res.status < 200 || res.status >= 300) return { ok: false, reason: describeRefusal(res.status, res.text) };
     let response: GenerateContentResponse;
     try {
-      response = await c.ai.models.generateContent({
-        model: settings.model,
-        contents: [{ role: 'user', parts }],
-        config: {
-          systemInstruction,
-          responseMimeType: 'application/json',
-          responseJsonSchema: jsonSchema,
-          temperature: 0,
-          abortSignal: AbortSignal.timeout(timeoutMs),
-        },
-      });
-    } catch (e) {
-      return { ok: false, reason: describeError(e, c.sdk, timeoutMs) };
+      response = JSON.parse(res.text) as GenerateContentResponse;
+    } catch {
+      return { ok: false, reason: 'AI service error (the answer was not JSON)' };
     }
+    if (!response || typeof response !== 'object') return { ok: false, reason: 'AI service error (the answer was not JSON)' };
     const text = replyText(response);
     if (!text.ok) return text;
     try {
@@ -208,19 +209,14 @@ function replyText(response: GenerateContentResponse): AiResult<string> {
   return { ok: true, value: text };
 }
 
-function describeError(e: unknown, sdk: Sdk, timeoutMs: number): string {
-  const name = (e as { name?: string })?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `AI request timed out after ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`;
-  if (e instanceof sdk.ApiError) {
-    // The SDK's message is the JSON error body; keep only Google's own short message.
-    let detail = '';
-    try {
-      detail = String(JSON.parse(e.message)?.error?.message ?? '');
-    } catch {
-      detail = e.message;
-    }
-    const what = e.status === 429 ? 'AI quota or rate limit hit' : e.status >= 500 ? 'AI service error' : 'AI request refused';
-    return clip(`${what} (HTTP ${e.status}${detail ? ': ' + detail.replace(/\s+/g, ' ').trim() : ''})`, 240);
+/** An HTTP error of the API, with Google's own short message from its error body ({error: {code, message, status}}). */
+function describeRefusal(status: number, text: string): string {
+  let detail = '';
+  try {
+    detail = String(JSON.parse(text)?.error?.message ?? '');
+  } catch {
+    // not Google's error body (a proxy's page): the status says enough
   }
-  return 'AI request failed (network error)';
+  const what = status === 429 ? 'AI quota or rate limit hit' : status >= 500 ? 'AI service error' : 'AI request refused';
+  return clip(`${what} (HTTP ${status}${detail ? ': ' + detail.replace(/\s+/g, ' ').trim() : ''})`, 240);
 }

@@ -1,7 +1,6 @@
 import type { gmail_v1 } from '@googleapis/gmail';
 import { randomBytes } from 'node:crypto';
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { plainRequest } from '../keptAliveHttp.ts';
 import { MailboxError, registerMailboxProvider, type MailboxProvider, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
 
 export { MailboxError, type MailboxFailure, type MailboxSession, type MailboxSettings } from '../../ports/mailbox.ts';
@@ -97,37 +96,9 @@ export async function exchangeCode(s: MailboxSettings, opts: { code: string; red
 
 const b64url = (s: string | null | undefined) => Buffer.from(s ?? '', 'base64url');
 
-/** Kept-alive connections for the per-mail calls (idle sockets do not hold the process open: Node unrefs them). */
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-
-/** One request with node:http(s): the status, content type and body as text; rejects on a socket failure or after `timeoutMs` in all. */
-function httpCall(method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | null, timeoutMs: number): Promise<{ status: number; type: string; text: string }> {
-  return new Promise((resolve, reject) => {
-    const https = url.startsWith('https:');
-    const req = (https ? httpsRequest : httpRequest)(url, { method, headers, agent: https ? agents.https : agents.http }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', fail);
-      res.on('aborted', () => fail(new Error('the answer was cut off')));
-    });
-    function fail(e: Error) {
-      clearTimeout(timer);
-      reject(e);
-    }
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { name: 'TimeoutError' })), timeoutMs);
-    req.on('error', fail);
-    req.end(body ?? undefined);
-  });
-}
-
 /**
- * One Gmail API request with node:http(s) on kept-alive connections: through @googleapis/gmail each of the import's
- * per-mail calls cost about four times the CPU (gaxios, node-fetch, the client's request pipeline), and `fetch` about
- * 1.4 times (issue 23). The access token is the OAuth2Client's (refreshed by it when expired, and once more when the
+ * One Gmail API request with plainRequest: through @googleapis/gmail each of the import's per-mail calls cost about
+ * four times the CPU (gaxios, node-fetch, the client's request pipeline), and `fetch` about 1.4 times (issue 23). The access token is the OAuth2Client's (refreshed by it when expired, and once more when the
  * API answers 401); a socket failure or timeout is the MailboxError `unavailable`.
  */
 async function authedCall(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | null) {
@@ -135,7 +106,7 @@ async function authedCall(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: 
     const { token } = await auth.getAccessToken();
     let res: { status: number; type: string; text: string };
     try {
-      res = await httpCall(method, url, { ...headers, authorization: `Bearer ${token}` }, body, s.timeoutMs ?? 20_000);
+      res = await plainRequest(method, url, { ...headers, authorization: `Bearer ${token}` }, body, { timeoutMs: s.timeoutMs ?? 20_000 });
     } catch (e) {
       if ((e as { name?: string })?.name === 'TimeoutError') throw new MailboxError('unavailable', 'the mailbox provider did not answer in time');
       // A refused or reset connection, or a body cut off mid-way.
