@@ -1,6 +1,6 @@
 import { createHarness, type Harness } from '../../harness.ts';
-import { fakeAi, type FakeAi } from '../invoices/helpers.ts';
-import { startFakeGmail, gmailEnv, type FakeGmail } from '../../fakes/gmail.ts';
+import { fakeAi, pdf, reading, type FakeAi } from '../invoices/helpers.ts';
+import { startFakeGmail, gmailEnv, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
 
 export interface ImportHarness {
   h: Harness;
@@ -24,4 +24,27 @@ export async function startImportHarness(env: Record<string, string> = {}): Prom
       await fake.close();
     },
   };
+}
+
+let seq = 0;
+/**
+ * `n` mails in the fake Gmail with one PDF invoice each (the fake AI reads each as `<prefix>-<k>`), dated a second
+ * apart after `since`; ids are `<prefix><k>`, k counting across calls so every mail of a test file is unique.
+ */
+export async function invoiceMails(gmail: FakeGmail, ai: FakeAi, n: number, since: number, prefix: string): Promise<FakeMail[]> {
+  const out: FakeMail[] = [];
+  for (let i = 0; i < n; i++) {
+    const bytes = await pdf();
+    const k = ++seq;
+    ai.script(bytes, reading({ number: `${prefix}-${k}` }));
+    out.push({
+      id: `${prefix}${k}`,
+      from: `Supplier ${k} <s${k}@supplier.co.il>`,
+      subject: `Invoice ${k}`,
+      dateMs: since + (i + 1) * 1000,
+      body: { mimeType: 'multipart/mixed', parts: [{ mimeType: 'text/plain', data: Buffer.from('attached') }, { mimeType: 'application/pdf', data: bytes, filename: `inv${k}.pdf` }] },
+    });
+  }
+  gmail.add(...out);
+  return out;
 }

@@ -1,8 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
-import { fakeAi, reading, pdf, type FakeAi } from '../invoices/helpers.ts';
-import { startFakeGmail, gmailEnv, connectMailbox, type FakeFault, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
+import { fakeAi, type FakeAi } from '../invoices/helpers.ts';
+import { invoiceMails as sharedInvoiceMails } from './importHarness.ts';
+import { startFakeGmail, gmailEnv, connectMailbox, type FakeFault, type FakeGmail } from '../../fakes/gmail.ts';
 import { invoicesPath } from '../../../functions/src/domain/invoices/invoices.ts';
 import { BATCH_ATTEMPTS, importsPath, mailsPath, RETRY_DELAYS_S } from '../../../functions/src/domain/mail/mailImport.ts';
 
@@ -27,25 +28,7 @@ after(async () => {
 });
 
 const T0 = Date.parse('2024-06-01T00:00:00Z');
-let seq = 0;
-/** Mails with one PDF invoice each, dated after `since` of this test (each test uses its own mailbox window). */
-async function invoiceMails(n: number, since: number, prefix: string): Promise<FakeMail[]> {
-  const out: FakeMail[] = [];
-  for (let i = 0; i < n; i++) {
-    const bytes = await pdf();
-    const k = ++seq;
-    ai.script(bytes, reading({ number: `${prefix}-${k}` }));
-    out.push({
-      id: `${prefix}${k}`,
-      from: `Supplier ${k} <s${k}@supplier.co.il>`,
-      subject: `Invoice ${k}`,
-      dateMs: since + (i + 1) * 1000,
-      body: { mimeType: 'multipart/mixed', parts: [{ mimeType: 'text/plain', data: Buffer.from('attached') }, { mimeType: 'application/pdf', data: bytes, filename: `inv${k}.pdf` }] },
-    });
-  }
-  gmail.add(...out);
-  return out;
-}
+const invoiceMails = (n: number, since: number, prefix: string) => sharedInvoiceMails(gmail, ai, n, since, prefix);
 
 const importOf = async (biz: TestUser, importId: string) => (await h.app.services.store.get(importsPath(biz.businessId, importId)))!.data as any;
 const mailOf = async (biz: TestUser, accountId: string, id: string) => (await h.app.services.store.get(mailsPath(biz.businessId, `${accountId}_${id}`)))?.data as any;

@@ -1,9 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Harness } from '../../harness.ts';
-import { startImportHarness } from './importHarness.ts';
-import { reading, pdf, type FakeAi } from '../invoices/helpers.ts';
-import { connectMailbox, type FakeGmail, type FakeMail } from '../../fakes/gmail.ts';
+import { invoiceMails as sharedInvoiceMails, startImportHarness } from './importHarness.ts';
+import type { FakeAi } from '../invoices/helpers.ts';
+import { connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
 
 // How an import asks Gmail for its mails: a task's mails in one batch request, their attachments in another
 // (issue 23), and one by one only for what a batch did not bring back whole.
@@ -15,18 +15,7 @@ before(async () => ({ h, fake, ai, close } = await startImportHarness({ MAILBOX_
 after(() => close());
 
 const T0 = Date.parse('2025-07-01T00:00:00Z');
-let seq = 0;
-async function invoiceMails(n: number, since: number, prefix: string): Promise<FakeMail[]> {
-  const out: FakeMail[] = [];
-  for (let i = 0; i < n; i++) {
-    const bytes = await pdf();
-    const k = ++seq;
-    ai.script(bytes, reading({ number: `${prefix}-${k}` }));
-    out.push({ id: `${prefix}${k}`, from: `S ${k} <s${k}@s.example>`, subject: `Invoice ${k}`, dateMs: since + (i + 1) * 1000, body: { mimeType: 'multipart/mixed', parts: [{ mimeType: 'text/plain', data: Buffer.from('attached') }, { mimeType: 'application/pdf', data: bytes, filename: `inv${k}.pdf` }] } });
-  }
-  fake.add(...out);
-  return out;
-}
+const invoiceMails = (n: number, since: number, prefix: string) => sharedInvoiceMails(fake, ai, n, since, prefix);
 
 async function importAll(biz: Awaited<ReturnType<Harness['newBusiness']>>, accountId: string, since: number, importId: string) {
   await h.call('mailboxImportStart', { accountId, since, importId }, biz);
