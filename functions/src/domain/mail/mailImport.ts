@@ -341,19 +341,27 @@ export async function importMessages(services: Services, opts: { businessId: str
   const aiQuota = new QuotaReservation({ store: services.store, limits: services.config.quotas, businessId, name: 'ai', planned: opts.ids.length, now: () => services.clock.now() });
   const takeAi = () => aiQuota.take();
   await withMailbox(services, businessId, accountId, async (session) => {
-    const ahead = await fetchAhead(services, session, { businessId, accountId, ids: opts.ids });
+    // The batch's mail records in one read: each mail's is read here, not again when the mail comes up.
+    const records = await services.store.getAll(opts.ids.map((id) => mailsPath(businessId, seenIdOf(accountId, id))));
+    const priors = new Map(opts.ids.map((id, i) => [id, records[i]?.data as unknown as ScannedMail | undefined]));
+    const ahead = await fetchAhead(session, opts.ids.filter((id) => !priors.get(id) || priors.get(id)!.willRetry));
     let next = 0;
+    let checked = -Infinity;
     let stop = false;
     let failure: unknown = null;
     const worker = async () => {
       while (!stop && next < opts.ids.length) {
         const id = opts.ids[next++];
-        if (await opts.isStopped()) {
-          stop = true;
-          return;
+        // A cancel is seen within STOP_CHECK_MS (and always before the batch's first mail), not by a read a mail.
+        if (performance.now() - checked >= STOP_CHECK_MS) {
+          checked = performance.now();
+          if (await opts.isStopped()) {
+            stop = true;
+            return;
+          }
         }
         try {
-          const r = await importOne(services, session, { businessId, accountId, importId: opts.importId, messageId: id }, bodyRules, takeAi, ahead);
+          const r = await importOne(services, session, { businessId, accountId, importId: opts.importId, messageId: id }, { prior: priors.get(id), bodyRules, takeAi, ahead });
           if (r.retry) {
             out.retryLater++;
             out.lastTemporary = r.reason;
@@ -383,24 +391,22 @@ interface FetchedAhead {
   attachments: Map<string, Buffer>;
 }
 
+/** How often a batch looks whether its import was canceled or stopped (real time: the check is a read). */
+const STOP_CHECK_MS = 200;
+
 /** Attachments fetched ahead by a batch: at most this many bytes, as the provider declares them; larger ones come one by one. */
 const AHEAD_BYTES = 8 * 1024 * 1024;
 
 /**
- * The batch's mails (those without a final record) and their invoice attachments, fetched ahead in as few requests
+ * The batch's mails `wanted` (those without a final record) and their invoice attachments, fetched ahead in as few requests
  * as the provider allows: with Gmail's batch endpoint, two requests for a batch of mails instead of two a mail (issue
  * 23). Only what came back whole is kept: anything else (a call that failed, a provider without batching) is asked
  * for when its mail is read, one by one, with the usual retries and error handling.
  */
-async function fetchAhead(services: Services, session: MailboxSession, b: { businessId: string; accountId: string; ids: string[] }): Promise<FetchedAhead> {
+async function fetchAhead(session: MailboxSession, wanted: string[]): Promise<FetchedAhead> {
   const ahead: FetchedAhead = { messages: new Map(), attachments: new Map() };
-  if (!session.getMessages || b.ids.length < 2) return ahead;
-  const wanted: string[] = [];
-  for (const id of b.ids) {
-    const prior = (await services.store.get(mailsPath(b.businessId, seenIdOf(b.accountId, id))))?.data as unknown as ScannedMail | undefined;
-    if (!prior || prior.willRetry) wanted.push(id);
-  }
-  const mails = wanted.length > 1 ? await session.getMessages(wanted).catch(() => []) : [];
+  if (!session.getMessages || wanted.length < 2) return ahead;
+  const mails = await session.getMessages(wanted).catch(() => []);
   const calls: { messageId: string; attachmentId: string }[] = [];
   let bytes = 0;
   mails.forEach((m, i) => {
@@ -422,9 +428,9 @@ async function fetchAhead(services: Services, session: MailboxSession, b: { busi
 }
 
 /** A value fetched ahead, taken out (so the batch does not hold it once read). */
-function takeAhead<T>(m: Map<string, T> | undefined, key: string): T | undefined {
-  const v = m?.get(key);
-  if (v !== undefined) m!.delete(key);
+function takeAhead<T>(m: Map<string, T>, key: string): T | undefined {
+  const v = m.get(key);
+  if (v !== undefined) m.delete(key);
   return v;
 }
 
@@ -616,13 +622,12 @@ async function importOne(
   services: Services,
   session: MailboxSession,
   m: { businessId: string; accountId: string; importId: string; messageId: string },
-  bodyRules: readonly FolderRuleRecord[],
-  takeAi: () => Promise<void>,
-  ahead?: FetchedAhead,
+  /** prior: the mail's record as the batch read it. */
+  o: { prior: ScannedMail | undefined; bodyRules: readonly FolderRuleRecord[]; takeAi: () => Promise<void>; ahead: FetchedAhead },
 ): Promise<{ retry: boolean; reason: string }> {
-  const { store, clock } = services;
+  const { clock } = services;
+  const { prior, bodyRules, takeAi, ahead } = o;
   const seenId = seenIdOf(m.accountId, m.messageId);
-  const prior = (await store.get(mailsPath(m.businessId, seenId)))?.data as unknown as ScannedMail | undefined;
   if (prior && !prior.willRetry) return { retry: false, reason: '' };
   const attempts = (prior?.attempts ?? 0) + 1;
   const at = new Date(clock.now()).toISOString();
@@ -657,7 +662,7 @@ async function importOne(
 
   let msg: Mail;
   try {
-    msg = takeAhead(ahead?.messages, m.messageId) ?? (await tryAgain(services, () => session.getMessage(m.messageId, 'full')));
+    msg = takeAhead(ahead.messages, m.messageId) ?? (await tryAgain(services, () => session.getMessage(m.messageId, 'full')));
   } catch (e) {
     // Gone or refused: final for this mail. Failing for a while: this run stops (the provider is failing, not the mail).
     if (e instanceof MailboxError && (e.failure === 'not_found' || e.failure === 'refused')) {
@@ -686,7 +691,7 @@ async function importOne(
     let bytes: Buffer;
     try {
       bytes = a.attachmentId
-        ? takeAhead(ahead?.attachments, `${m.messageId}/${a.attachmentId}`) ?? (await tryAgain(services, () => session.getAttachment(m.messageId, a.attachmentId!)))
+        ? takeAhead(ahead.attachments, `${m.messageId}/${a.attachmentId}`) ?? (await tryAgain(services, () => session.getAttachment(m.messageId, a.attachmentId!)))
         : Buffer.from(a.data ?? '', 'base64url');
     } catch (e) {
       if (e instanceof MailboxError && e.failure === 'auth') throw e;
