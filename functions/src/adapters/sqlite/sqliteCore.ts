@@ -245,6 +245,8 @@ export class Core {
 
   readRows(paths: string[]): (Row | null)[] {
     if (paths.length === 0) return [];
+    // One path (a transaction's built-in folder check, each stored invoice): by path, as a get.
+    if (paths.length === 1) return [this.readRow(paths[0])];
     const rows = this.stmt('SELECT path, data, version FROM docs WHERE path IN (SELECT value FROM json_each(?))').all(JSON.stringify(paths)) as {
       path: string;
       data: string;
