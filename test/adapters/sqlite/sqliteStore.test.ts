@@ -373,6 +373,29 @@ describe('sqlite store: the indexes it keeps (issue 23: cost per write)', () => 
     assert.match(plan, /USING INDEX ix_/);
   });
 
+  test('a field override asking for both orders builds one index, read either way; its lookups and both orders use it', async () => {
+    const f = file();
+    const both = [{ order: 'ASCENDING', queryScope: 'COLLECTION' }, { order: 'DESCENDING', queryScope: 'COLLECTION' }, { arrayConfig: 'CONTAINS', queryScope: 'COLLECTION' }];
+    const indexes = { indexes: [], fieldOverrides: [{ collectionGroup: 'suppliers', fieldPath: 'name', indexes: both }] } as unknown as IndexesFile;
+    const s = openSqliteStore({ file: f, indexes, strictIndexes: true });
+    for (const n of ['b', 'd', 'a', 'c']) await s.set(`businesses/b1/suppliers/s${n}`, { name: n });
+    const names = async (dir: 'asc' | 'desc') => (await s.query({ collection: 'businesses/b1/suppliers', orderBy: [['name', dir]] })).map((d) => d.data.name);
+    assert.deepEqual(await names('asc'), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(await names('desc'), ['d', 'c', 'b', 'a']);
+    assert.deepEqual((await s.query({ collection: 'businesses/b1/suppliers', where: [['name', '==', 'c']] })).map((d) => d.id), ['sc']);
+    await s.close();
+    assert.equal(ixNames(f).length, 1, 'no descending twin');
+    const raw = new DatabaseSync(f);
+    const name = `(CASE json_type(data, '$."name"') WHEN 'null' THEN 0 WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 END)`;
+    const plan = (sql: string, ...args: string[]) => (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join(' ');
+    const lookup = plan(`SELECT path FROM docs WHERE parent = ? AND collection_id = 'suppliers' AND ${name} = 3 AND json_extract(data, '$."name"') = ?`, 'businesses/b1/suppliers', 'c');
+    const backwards = plan(`SELECT path FROM docs WHERE parent = ? AND collection_id = 'suppliers' ORDER BY ${name} DESC, json_extract(data, '$."name"') DESC`, 'businesses/b1/suppliers');
+    raw.close();
+    assert.match(lookup, /USING INDEX ix_/);
+    assert.match(backwards, /USING INDEX ix_/);
+    assert.doesNotMatch(backwards, /TEMP B-TREE/, 'read backwards, not sorted again');
+  });
+
   test('no index spans every collection: a store of an earlier version loses its collection-id index when it opens', async () => {
     const f = file();
     await (openSqliteStore({ file: f, indexes: { indexes: [], fieldOverrides: [] } as unknown as IndexesFile })).close();

@@ -140,6 +140,8 @@ export class Core {
         if (typeof o?.collectionGroup !== 'string' || typeof o.fieldPath !== 'string' || !Array.isArray(o.indexes)) continue;
         for (const ix of o.indexes) {
           if (!ix?.order) continue;
+          // One field's index serves both orders (SQLite reads it backwards): no descending twin of an ascending one.
+          if (ix.order === 'DESCENDING' && o.indexes.some((a: { order?: unknown; queryScope?: unknown }) => a?.order === 'ASCENDING' && a.queryScope === ix.queryScope)) continue;
           const c = cols([{ fieldPath: o.fieldPath, order: ix.order }]);
           if (c.length) wanted.push({ cg: o.collectionGroup, scope: ix.queryScope, columns: c });
         }
