@@ -80,6 +80,22 @@ let formJson: Record<string, unknown> | undefined;
 const clip = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 const clipLines = (lines: string[]) => lines.slice(0, 20).map((l) => clip(l, 200));
 
+/** The request's instruction and generation settings as JSON members, kept per schema: the reading's is the same every call. */
+const tails = new WeakMap<Record<string, unknown>, Map<string, string>>();
+function requestTail(systemInstruction: string, jsonSchema: Record<string, unknown>): string {
+  let bySchema = tails.get(jsonSchema);
+  if (!bySchema) tails.set(jsonSchema, (bySchema = new Map()));
+  let tail = bySchema.get(systemInstruction);
+  if (tail === undefined) {
+    const members = JSON.stringify({
+      systemInstruction: { parts: [{ text: systemInstruction }] },
+      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: jsonSchema, temperature: 0 },
+    });
+    bySchema.set(systemInstruction, (tail = members.slice(1, -1)));
+  }
+  return tail;
+}
+
 export function geminiAi(settings: GeminiSettings): Ai {
   const configured = Boolean(settings.apiKey);
   const timeoutMs = settings.timeoutMs ?? 90_000;
@@ -92,11 +108,7 @@ export function geminiAi(settings: GeminiSettings): Ai {
    */
   async function generate(systemInstruction: string, parts: Part[], jsonSchema: Record<string, unknown>): Promise<AiResult<unknown>> {
     if (!configured) return { ok: false, reason: NOT_CONFIGURED };
-    const body = JSON.stringify({
-      contents: [{ role: 'user', parts }],
-      systemInstruction: { parts: [{ text: systemInstruction }] },
-      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: jsonSchema, temperature: 0 },
-    });
+    const body = `{"contents":${JSON.stringify([{ role: 'user', parts }])},${requestTail(systemInstruction, jsonSchema)}}`;
     let res: { status: number; text: string };
     try {
       res = await plainRequest('POST', url, { 'content-type': 'application/json', 'x-goog-api-key': settings.apiKey }, body, { timeoutMs, maxBytes: MAX_ANSWER_BYTES });
