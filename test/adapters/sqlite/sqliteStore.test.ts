@@ -107,6 +107,33 @@ describe('sqlite store: two connections on one file', () => {
     }
   });
 
+  test('versions never repeat: each connection numbers its commits in an epoch of its own, above every earlier version', async () => {
+    const f = file();
+    // A store of an earlier version: its counter numbered every commit, up to 41.
+    const old = openSqliteStore({ file: f });
+    await old.set('c/old', { v: 0 });
+    await old.close();
+    const raw = new DatabaseSync(f);
+    raw.exec(`UPDATE meta SET value = 41 WHERE key = 'version'; UPDATE docs SET version = 41 WHERE path = 'c/old'`);
+    const a = openSqliteStore({ file: f });
+    const b = openSqliteStore({ file: f });
+    try {
+      for (let i = 0; i < 5; i++) {
+        await a.set(`c/a${i}`, { i });
+        await b.set(`c/b${i}`, { i });
+      }
+      await a.set('c/old', { v: 1 });
+      const versions = (raw.prepare('SELECT version FROM docs').all() as { version: number }[]).map((r) => r.version);
+      assert.equal(new Set(versions).size, versions.length, 'no two writes share a version');
+      assert.ok(versions.every((v) => v > 41), 'every new version is above the earlier store\'s');
+      assert.equal((raw.prepare(`SELECT value FROM meta WHERE key = 'version'`).get() as { value: number }).value, 43, 'the counter moved once a connection, not once a commit');
+    } finally {
+      await a.close();
+      await b.close();
+      raw.close();
+    }
+  });
+
   test('a new match for a query read in a transaction is a conflict', async () => {
     const f = file();
     const a = openSqliteStore({ file: f });

@@ -25,6 +25,8 @@ export interface SqliteStoreOptions {
 }
 
 const BUSY_TIMEOUT_MS = 5000;
+/** Versions an epoch spans: epoch × 2^32 stays an exact integer for two million epochs. */
+const EPOCH_SPAN = 2 ** 32;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -46,6 +48,9 @@ export class Core {
   private dataVersion = -1;
   /** Commits of this connection; with `PRAGMA data_version` (other connections' commits) it says whether anything changed. */
   commits = 0;
+  /** This connection's version epoch (0 before its first write) and its last number within it. */
+  private epoch = 0;
+  private seq = 0;
   private writesSinceOptimize = 0;
   private checkedAt = -Infinity;
 
@@ -81,7 +86,8 @@ export class Core {
     } catch {
       // Another process holding the write lock: the next open drops it.
     }
-    // One commit sequence for versions, so a deleted and re-created document never repeats a version.
+    // Versions never repeat, so a deleted and re-created document never shows a version a transaction read before:
+    // each connection takes an epoch from this counter (its first write) and numbers its commits within it.
     db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
     db.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0)`);
     this.createIndexes();
@@ -317,11 +323,38 @@ export class Core {
     return Math.min(Math.max(0, n - c.offset), c.limit);
   }
 
+  /**
+   * A new epoch for this connection's versions, committed on its own (a rolled-back commit must not hand its epoch to
+   * another connection). Epochs are above every version of earlier stores, whose counter numbered each commit.
+   */
+  private newEpoch(): void {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (e) {
+      if ((e as { errcode?: number }).errcode === 5) throw new ApiError('unavailable', 'the store is busy; try again');
+      throw e;
+    }
+    try {
+      this.epoch = (this.stmt(`UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value`).get() as { value: number }).value;
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    }
+    this.seq = 0;
+  }
+
+  /** The next version a write of this connection gets: its epoch's next number (one write to `meta` a connection, not a commit). */
+  private nextVersion(): number {
+    return this.epoch * EPOCH_SPAN + ++this.seq;
+  }
+
   /** Applies writes atomically; `valid` re-checks a transaction's reads inside the write lock. */
   commit(ops: WriteOp[], valid?: () => boolean): void {
     checkWriteCount(ops.length);
     if (ops.length === 0 && !valid) return;
     const db = this.db;
+    if (ops.length && (this.epoch === 0 || this.seq >= EPOCH_SPAN - 1)) this.newEpoch();
     try {
       db.exec(ops.length ? 'BEGIN IMMEDIATE' : 'BEGIN');
     } catch (e) {
@@ -332,7 +365,7 @@ export class Core {
     try {
       if (valid && !valid()) throw new Conflict();
       if (ops.length) {
-        const version = (this.stmt(`UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value`).get() as { value: number }).value;
+        const version = this.nextVersion();
         const state = new Map<string, DocData | null>();
         for (const op of ops) {
           // Only an update needs the current document; a create only whether there is one; set and delete neither.
