@@ -4,6 +4,7 @@ import type { Harness } from '../../harness.ts';
 import { invoiceMails as sharedInvoiceMails, startImportHarness } from './importHarness.ts';
 import type { FakeAi } from '../invoices/helpers.ts';
 import { connectMailbox, type FakeGmail } from '../../fakes/gmail.ts';
+import { IMPORT_BATCH } from '../../../functions/src/domain/mail/mailImport.ts';
 
 // How an import asks Gmail for its mails: a task's mails in one batch request, their attachments in another
 // (issue 23), and one by one only for what a batch did not bring back whole.
@@ -40,7 +41,7 @@ test('an import asks Gmail for a task\'s mails in one batch request and for thei
   const f = fetches(from, mails.map((m) => m.id));
   assert.deepEqual(f, { inBatch: 20, alone: [] }, 'ten mails and ten attachments, all inside batches');
   const posts = fake.requests.slice(from).filter((x) => x.path === '/batch/gmail/v1').length;
-  assert.equal(posts, 2 * Math.ceil(10 / h.app.services.config.mailboxImportParallelism), 'two batch requests a task');
+  assert.equal(posts, 2 * Math.ceil(10 / IMPORT_BATCH), 'two batch requests a task (of up to 25 mails)');
 });
 
 test('a mail or attachment that failed inside the batch is asked for again alone, and imported in the same run', async () => {
