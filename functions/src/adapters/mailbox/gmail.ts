@@ -101,12 +101,12 @@ const b64url = (s: string | null | undefined) => Buffer.from(s ?? '', 'base64url
  * four times the CPU (gaxios, node-fetch, the client's request pipeline), and `fetch` about 1.4 times (issue 23). The access token is the OAuth2Client's (refreshed by it when expired, and once more when the
  * API answers 401); a socket failure or timeout is the MailboxError `unavailable`.
  */
-async function authedCall(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | null) {
+async function authedCall(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | null, maxBytes?: number) {
   for (let attempt = 1; ; attempt++) {
     const { token } = await auth.getAccessToken();
     let res: { status: number; type: string; text: string };
     try {
-      res = await plainRequest(method, url, { ...headers, authorization: `Bearer ${token}` }, body, { timeoutMs: s.timeoutMs ?? 20_000 });
+      res = await plainRequest(method, url, { ...headers, authorization: `Bearer ${token}` }, body, { timeoutMs: s.timeoutMs ?? 20_000, maxBytes });
     } catch (e) {
       if ((e as { name?: string })?.name === 'TimeoutError') throw new MailboxError('unavailable', 'the mailbox provider did not answer in time');
       // A refused or reset connection, or a body cut off mid-way.
@@ -138,6 +138,12 @@ async function getJson<T>(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: 
   return answer<T & object>(data, what);
 }
 
+/**
+ * The largest batch answer read: callers ask ahead for at most 8 MB of attachments (base64 in JSON is a third more);
+ * past this the calls fail as unavailable and are asked again one by one.
+ */
+const BATCH_ANSWER_BYTES = 64 * 1024 * 1024;
+
 /** Gmail takes up to 100 calls a batch request and advises against more than 50 (developers.google.com/gmail/api/guides/batch). */
 export const BATCH_CALLS = 50;
 
@@ -152,7 +158,7 @@ async function batchGet(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: Ma
   let body = '';
   paths.forEach((p, i) => (body += `--${boundary}\r\nContent-Type: application/http\r\nContent-ID: <call${i}>\r\n\r\nGET /gmail/v1/users/me/${p}\r\nAccept: application/json\r\n\r\n`));
   body += `--${boundary}--\r\n`;
-  const res = await authedCall(auth, s, 'POST', `${s.baseUrl.replace(/\/+$/, '')}/batch/gmail/v1`, { 'content-type': `multipart/mixed; boundary=${boundary}`, accept: 'multipart/mixed' }, body);
+  const res = await authedCall(auth, s, 'POST', `${s.baseUrl.replace(/\/+$/, '')}/batch/gmail/v1`, { 'content-type': `multipart/mixed; boundary=${boundary}`, accept: 'multipart/mixed' }, body, BATCH_ANSWER_BYTES);
   if (res.status < 200 || res.status >= 300) throw mailboxError({ response: { status: res.status, data: parsed(res.text) } });
   const answerBoundary = /^multipart\/mixed\b/i.test(res.type) ? res.type.match(/boundary="?([^";]+)"?/i)?.[1] : undefined;
   if (!answerBoundary) throw new MailboxError('unavailable', "the mailbox provider's answer to a batch request was not multipart");
