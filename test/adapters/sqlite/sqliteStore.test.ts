@@ -134,6 +134,31 @@ describe('sqlite store: two connections on one file', () => {
     }
   });
 
+  test('reads of one turn share a read transaction: this process\'s commits show at once, another process\'s from the next turn', async () => {
+    const f = file();
+    const a = openSqliteStore({ file: f });
+    const b = openSqliteStore({ file: f });
+    const other = new DatabaseSync(f); // another process's connection: its commits do not pass through this module
+    try {
+      await a.set('c/x', { v: 1 });
+      assert.equal((await a.get('c/x'))?.data.v, 1);
+      await b.set('c/x', { v: 2 });
+      assert.equal((await a.get('c/x'))?.data.v, 2, 'a commit of another connection of this process is seen at once');
+      other.prepare(`UPDATE docs SET data = '{"v":3}' WHERE path = 'c/x'`).run();
+      assert.equal((await a.get('c/x'))?.data.v, 2, 'within the turn: the snapshot the turn began with');
+      await new Promise((r) => setImmediate(r));
+      assert.equal((await a.get('c/x'))?.data.v, 3, 'the next turn sees it');
+      // A write after reads in the same turn commits (the shared read ends first) and is read back at once.
+      await a.set('c/x', { v: 4 });
+      assert.equal((await a.get('c/x'))?.data.v, 4);
+      assert.equal((await a.query({ collection: 'c' })).length, 1);
+    } finally {
+      other.close();
+      await a.close();
+      await b.close();
+    }
+  });
+
   test('a new match for a query read in a transaction is a conflict', async () => {
     const f = file();
     const a = openSqliteStore({ file: f });
