@@ -66,6 +66,8 @@ export function localFiles(root: string): FileStore {
     const r = sql('SELECT bytes FROM files WHERE id = ?').get(fileId) as { bytes: Uint8Array } | undefined;
     return r ? Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength) : null;
   };
+  /** A row left by a smaller version of the file (or the file deleted): the folder's file is the one now. */
+  const dropRow = (fileId: string) => sql('DELETE FROM files WHERE id = ?').run(fileId);
   return {
     async put(fileId, bytes) {
       const p = pathOf(fileId);
@@ -74,7 +76,7 @@ export function localFiles(root: string): FileStore {
         return;
       }
       await intoFolder(p, () => writeFile(p, bytes));
-      sql('DELETE FROM files WHERE id = ?').run(fileId);
+      dropRow(fileId);
     },
     async get(fileId) {
       const small = row(fileId);
@@ -88,7 +90,7 @@ export function localFiles(root: string): FileStore {
     },
     async delete(fileId) {
       const p = pathOf(fileId);
-      sql('DELETE FROM files WHERE id = ?').run(fileId);
+      dropRow(fileId);
       await rm(p, { force: true });
       await rm(p + '.type', { force: true });
     },
@@ -108,7 +110,7 @@ export function localFiles(root: string): FileStore {
       // Written beside and renamed when complete: a ZIP that failed halfway leaves no file under its id.
       await intoFolder(p, () => pipeline(source, createWriteStream(p + '.tmp')));
       await rename(p + '.tmp', p);
-      sql('DELETE FROM files WHERE id = ?').run(fileId);
+      dropRow(fileId);
     },
     close() {
       statements.clear();

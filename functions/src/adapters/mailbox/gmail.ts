@@ -98,8 +98,9 @@ const b64url = (s: string | null | undefined) => Buffer.from(s ?? '', 'base64url
 
 /**
  * One Gmail API request with plainRequest: through @googleapis/gmail each of the import's per-mail calls cost about
- * four times the CPU (gaxios, node-fetch, the client's request pipeline), and `fetch` about 1.4 times (issue 23). The access token is the OAuth2Client's (refreshed by it when expired, and once more when the
- * API answers 401); a socket failure or timeout is the MailboxError `unavailable`.
+ * four times the CPU (gaxios, node-fetch, the client's request pipeline), and `fetch` about 1.4 times (issue 23).
+ * The access token is the OAuth2Client's (refreshed by it when expired, and once more when the API answers 401); a
+ * socket failure or timeout is the MailboxError `unavailable`.
  */
 async function authedCall(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: MailboxSettings, method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | null, maxBytes?: number) {
   for (let attempt = 1; ; attempt++) {
@@ -145,7 +146,7 @@ async function getJson<T>(auth: InstanceType<GmailModule['auth']['OAuth2']>, s: 
 const BATCH_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** Gmail takes up to 100 calls a batch request and advises against more than 50 (developers.google.com/gmail/api/guides/batch). */
-export const BATCH_CALLS = 50;
+const BATCH_CALLS = 50;
 
 /**
  * Several GETs in one request to Gmail's batch endpoint (POST /batch/gmail/v1, multipart/mixed, one

@@ -360,17 +360,22 @@ export class Core {
     return Math.min(Math.max(0, n - c.offset), c.limit);
   }
 
+  /** Starts a transaction; another process holding the write lock past busy_timeout is `unavailable`. */
+  private begin(sql: 'BEGIN' | 'BEGIN IMMEDIATE'): void {
+    try {
+      this.db.exec(sql);
+    } catch (e) {
+      if ((e as { errcode?: number }).errcode === 5) throw new ApiError('unavailable', 'the store is busy; try again');
+      throw e;
+    }
+  }
+
   /**
    * A new epoch for this connection's versions, committed on its own (a rolled-back commit must not hand its epoch to
    * another connection). Epochs are above every version of earlier stores, whose counter numbered each commit.
    */
   private newEpoch(): void {
-    try {
-      this.db.exec('BEGIN IMMEDIATE');
-    } catch (e) {
-      if ((e as { errcode?: number }).errcode === 5) throw new ApiError('unavailable', 'the store is busy; try again');
-      throw e;
-    }
+    this.begin('BEGIN IMMEDIATE');
     try {
       this.epoch = (this.stmt(`UPDATE meta SET value = value + 1 WHERE key = 'version' RETURNING value`).get() as { value: number }).value;
       this.db.exec('COMMIT');
@@ -394,13 +399,7 @@ export class Core {
     const db = this.db;
     this.endRead();
     if (ops.length && (this.epoch === 0 || this.seq >= EPOCH_SPAN - 1)) this.newEpoch();
-    try {
-      db.exec(ops.length ? 'BEGIN IMMEDIATE' : 'BEGIN');
-    } catch (e) {
-      // Another process held the write lock for longer than busy_timeout.
-      if ((e as { errcode?: number }).errcode === 5) throw new ApiError('unavailable', 'the store is busy; try again');
-      throw e;
-    }
+    this.begin(ops.length ? 'BEGIN IMMEDIATE' : 'BEGIN');
     try {
       if (valid && !valid()) throw new Conflict();
       if (ops.length) {
