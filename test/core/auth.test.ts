@@ -23,6 +23,8 @@ test('an invalid key is 401, whatever its shape', async () => {
     const res = await post(origin, '/v1/whoami', {}, key);
     assert.equal(res.status, 401, key);
     assert.equal(res.body.error.code, 'unauthenticated');
+    // Asked again (its store path is remembered now): still refused.
+    assert.equal((await post(origin, '/v1/whoami', {}, key)).status, 401, key);
   }
 });
 

@@ -80,6 +80,23 @@ export async function revokeUserKeys(store: DocStore, businessId: string, userId
 
 const BEARER_KEY_LENGTH = 'Bearer '.length + API_KEY_PREFIX.length + 43;
 
+/**
+ * Store paths of recently seen keys, by key: SHA-256 of the key and the path's hash in the document cache were the
+ * largest part of authenticating (issue 23). The keys are in this process's memory as each request brings them;
+ * this keeps at most KEY_PATHS of them, and nothing here is ever written out or answered.
+ */
+const KEY_PATHS = 1024;
+const keyPaths = new Map<string, { key: string; member?: string }>();
+function pathsOf(key: string): { key: string; member?: string } {
+  let p = keyPaths.get(key);
+  if (p === undefined) {
+    if (keyPaths.size >= KEY_PATHS) keyPaths.clear();
+    p = { key: apiKeyPath(sha256(key)) };
+    keyPaths.set(key, p);
+  }
+  return p;
+}
+
 /** Date.parse with the last answer kept: a busy key's lastUsedAt is the same string for a minute. */
 let parsedText = '';
 let parsedMs = NaN;
@@ -97,14 +114,21 @@ export async function authenticate(store: DocStore, authorization: string | unde
     if (!match) throw new ApiError('unauthenticated', 'missing API key: send the header Authorization: Bearer <API key>');
     key = match[1];
   }
-  if (!KEY_SHAPE.test(key)) {
-    if (JWT_SHAPE.test(key)) return (await import('./idToken.ts')).authenticateIdToken(store, key, opts);
-    throw new ApiError('unauthenticated', 'invalid API key');
+  // A key seen before had its shape checked then.
+  let paths = keyPaths.get(key);
+  if (paths === undefined) {
+    if (!KEY_SHAPE.test(key)) {
+      if (JWT_SHAPE.test(key)) return (await import('./idToken.ts')).authenticateIdToken(store, key, opts);
+      throw new ApiError('unauthenticated', 'invalid API key');
+    }
+    paths = pathsOf(key);
   }
-  const keyDoc = await store.get(apiKeyPath(sha256(key)));
+  const keyDoc = await store.get(paths.key);
   if (!keyDoc) throw new ApiError('unauthenticated', 'invalid API key');
   const record = keyDoc.data as unknown as ApiKeyRecord;
-  const memberDoc = record.revokedAt && record.revokedReason !== 'member_removed' ? null : await store.get(memberPath(record.businessId, record.userId));
+  // A key's business and user never change.
+  paths.member ??= memberPath(record.businessId, record.userId);
+  const memberDoc = record.revokedAt && record.revokedReason !== 'member_removed' ? null : await store.get(paths.member);
   // Built only when thrown: an Error captures a stack, and this is every request's path.
   const removed = () => new ApiError('permission-denied', 'the user of this API key is no longer a member of the business');
   // A removed member is told so (403, spec §5.5); their keys stay revoked if they re-join (401).

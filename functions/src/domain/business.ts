@@ -5,7 +5,17 @@ import type { DocStore } from '../ports/store.ts';
 import type { IdSource } from '../core/ids.ts';
 import { memberPath, type MemberRecord } from '../core/auth.ts';
 
-export const businessPath = (businessId: string) => `businesses/${businessId}`;
+/** Paths handed out before, by id: the same string again keeps its hash, so the document cache finds it without rehashing (every API call). */
+const businessPaths = new Map<string, string>();
+export function businessPath(businessId: string): string {
+  let p = businessPaths.get(businessId);
+  if (p === undefined) {
+    if (businessPaths.size >= 4096) businessPaths.clear();
+    p = `businesses/${businessId}`;
+    businessPaths.set(businessId, p);
+  }
+  return p;
+}
 
 export const APPS = ['incoming', 'invoices', 'payments', 'software', 'statements', 'employees', 'documents', 'accountant'] as const;
 export type App = (typeof APPS)[number];

@@ -79,44 +79,50 @@ const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy
 
 /** Wraps the service's listener: GET and HEAD outside the service's paths are the dashboard's. */
 export function withDashboard(inner: (req: IncomingMessage, res: ServerResponse) => unknown, d: DashboardServing) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
+  // Not async itself: the service's requests (every API call) pass straight through, without a promise of ours.
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return inner(req, res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || isServicePath(path, d.servicePrefixes) || path === '/favicon.ico') return inner(req, res);
-    if (path === '/__/firebase/init.json') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...SECURITY_HEADERS });
-      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(d.firebaseInit));
-      return;
-    }
-    const assets = await d.assets();
-    if (!assets) {
-      res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '10' });
-      res.end('The dashboard has no build: run `npm run -w dashboard build`, then reload. The API is at /v1.');
-      return;
-    }
-    let asset = assets.get(path);
-    // A missing hashed asset is a real 404 (an old page asking for a replaced chunk), not the app.
-    if (!asset && path.startsWith('/assets/')) {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
-      res.end('not found');
-      return;
-    }
-    const isPage = !asset || path === '/index.html';
-    asset ??= assets.get('/index.html')!;
-    const gz = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) ? asset.gzip : null;
-    const body = gz ?? asset.body;
-    res.writeHead(200, {
-      'content-type': asset.type,
-      'content-length': String(body.length),
-      'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      vary: 'accept-encoding',
-      ...(gz ? { 'content-encoding': 'gzip' } : {}),
-      ...(isPage ? { 'content-security-policy': d.csp, 'x-frame-options': 'DENY' } : {}),
-      ...SECURITY_HEADERS,
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    if (isServicePath(path, d.servicePrefixes) || path === '/favicon.ico') return inner(req, res);
+    return serveDashboard(req, res, path, d);
   };
+}
+
+async function serveDashboard(req: IncomingMessage, res: ServerResponse, path: string, d: DashboardServing): Promise<void> {
+  if (path === '/__/firebase/init.json') {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...SECURITY_HEADERS });
+    res.end(req.method === 'HEAD' ? undefined : JSON.stringify(d.firebaseInit));
+    return;
+  }
+  const assets = await d.assets();
+  if (!assets) {
+    res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '10' });
+    res.end('The dashboard has no build: run `npm run -w dashboard build`, then reload. The API is at /v1.');
+    return;
+  }
+  let asset = assets.get(path);
+  // A missing hashed asset is a real 404 (an old page asking for a replaced chunk), not the app.
+  if (!asset && path.startsWith('/assets/')) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
+    res.end('not found');
+    return;
+  }
+  const isPage = !asset || path === '/index.html';
+  asset ??= assets.get('/index.html')!;
+  const gz = asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) ? asset.gzip : null;
+  const body = gz ?? asset.body;
+  res.writeHead(200, {
+    'content-type': asset.type,
+    'content-length': String(body.length),
+    'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    vary: 'accept-encoding',
+    ...(gz ? { 'content-encoding': 'gzip' } : {}),
+    ...(isPage ? { 'content-security-policy': d.csp, 'x-frame-options': 'DENY' } : {}),
+    ...SECURITY_HEADERS,
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /**

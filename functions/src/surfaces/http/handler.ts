@@ -24,14 +24,19 @@ function apiBase(path: string): string | undefined {
   return undefined;
 }
 
-/** `path` without leading and trailing slashes (the regular expression only when there are any). */
+/** `path` without leading and trailing slashes. */
 function trimSlashes(path: string): string {
-  return path.charCodeAt(0) === 47 || path.charCodeAt(path.length - 1) === 47 ? path.replace(/^\/+|\/+$/g, '') : path;
+  let a = 0;
+  let b = path.length;
+  while (a < b && path.charCodeAt(a) === 47) a++;
+  while (b > a && path.charCodeAt(b - 1) === 47) b--;
+  return a === 0 && b === path.length ? path : path.slice(a, b);
 }
 
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
+export const json = (status: number, body: unknown, headers?: Record<string, string>): HttpResponse => ({
   status,
-  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  // A fresh object either way (the handler adds to it); without a spread when there is nothing to add (every API call).
+  headers: headers ? { 'content-type': 'application/json; charset=utf-8', ...headers } : { 'content-type': 'application/json; charset=utf-8' },
   body: JSON.stringify(body),
 });
 

@@ -8,28 +8,38 @@ import { pageTooLarge } from '../pages/layout.ts';
 
 type Read = { body: Buffer | undefined } | { tooLarge: true };
 
-/** Reads the body up to the limit; a request with neither Content-Length nor chunked encoding has no body at all. */
-function readBody(req: IncomingMessage, limit: number): Promise<Read> {
+/**
+ * Reads the body up to the limit and hands it to `done` (a callback, not a promise: every request comes this way);
+ * a request with neither Content-Length nor chunked encoding has no body at all.
+ */
+function readBody(req: IncomingMessage, limit: number, done: (read: Read) => void, failed: () => void): void {
   const declared = req.headers['content-length'];
   const encoding = req.headers['transfer-encoding'];
   const chunked = encoding !== undefined && /chunked/i.test(encoding);
-  if (declared === undefined && !chunked) return Promise.resolve({ body: undefined });
-  if (declared !== undefined && Number(declared) > limit) return Promise.resolve({ tooLarge: true });
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve({ tooLarge: true });
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }));
-    req.on('error', reject);
+  if (declared === undefined && !chunked) return done({ body: undefined });
+  if (declared !== undefined && Number(declared) > limit) return done({ tooLarge: true });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Only the first outcome counts: an error after the end, or the end after the limit, answers nothing more.
+  let settled = false;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      req.removeAllListeners('data');
+      req.resume();
+      if (!settled) done({ tooLarge: true });
+      settled = true;
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (!settled) done({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) });
+    settled = true;
+  });
+  req.on('error', () => {
+    if (!settled) failed();
+    settled = true;
   });
 }
 
@@ -70,48 +80,67 @@ function writeAfterTurn(write: () => void) {
 
 /** Adapts the framework-free handler to node:http. */
 export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
-  return async (req: IncomingMessage, res: ServerResponse) => {
+  const pay = `${pagesPrefix}/pay/`;
+  const link = `${pagesPrefix}/link/`;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    // Supplier pages (`{prefix}/pay/…`, `{prefix}/link/…`) take phone photos; the API keeps its own limit.
+    const isPage = path.startsWith(pay) || path.startsWith(link);
     try {
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      const path = q === -1 ? url : url.slice(0, q);
-      // Supplier pages (`{prefix}/pay/…`, `{prefix}/link/…`) take phone photos; the API keeps its own limit.
-      const isPage = path.startsWith(`${pagesPrefix}/pay/`) || path.startsWith(`${pagesPrefix}/link/`);
-      const read = await readBody(req, isPage ? MAX_PAGE_BODY_BYTES : MAX_BODY_BYTES);
-      const out =
-        'tooLarge' in read
-          ? isPage
-            ? tooLargePage(url)
-            : { ...tooLarge(), headers: { ...tooLarge().headers, connection: 'close', 'x-request-id': 'req_' + newId(16) } }
-          : await handler({
+      readBody(
+        req,
+        isPage ? MAX_PAGE_BODY_BYTES : MAX_BODY_BYTES,
+        (read) => {
+          if ('tooLarge' in read) {
+            return void answer(res, () =>
+              isPage ? tooLargePage(url) : { ...tooLarge(), headers: { ...tooLarge().headers, connection: 'close', 'x-request-id': 'req_' + newId(16) } },
+            );
+          }
+          void answer(res, () =>
+            handler({
               method: req.method ?? 'GET',
-              path: q === -1 ? url : url.slice(0, q),
+              path,
               query: q === -1 ? '' : url.slice(q + 1),
               headers: req.headers as Record<string, string | undefined>,
               body: read.body,
               remoteAddress: req.socket.remoteAddress,
-            });
-      // A known length avoids chunked encoding: one write, and less work for the client.
-      if (typeof out.body === 'string' || Buffer.isBuffer(out.body)) {
-        out.headers['content-length'] = String(Buffer.byteLength(out.body));
-        const { status, headers, body } = out;
-        writeAfterTurn(() => {
-          if (res.destroyed) return; // the client went away meanwhile
-          try {
-            res.writeHead(status, headers);
-            res.end(body);
-          } catch {
-            answerInternal(res); // a header Node refuses: the same answer as a failure before the write
-          }
-        });
-        return;
-      }
-      res.writeHead(out.status, out.headers);
-      await pipeline(out.body, res).catch(() => res.destroy()); // the client went away, or the store failed mid-file
+            }),
+          );
+        },
+        () => answerInternal(res),
+      );
     } catch {
       answerInternal(res);
     }
   };
+}
+
+/** Writes the handler's answer: a whole body after this turn (writeAfterTurn), a stream piped as it comes. */
+async function answer(res: ServerResponse, respond: () => HttpResponse | Promise<HttpResponse>): Promise<void> {
+  try {
+    const out = await respond();
+    // A known length avoids chunked encoding: one write, and less work for the client.
+    if (typeof out.body === 'string' || Buffer.isBuffer(out.body)) {
+      out.headers['content-length'] = String(Buffer.byteLength(out.body));
+      const { status, headers, body } = out;
+      writeAfterTurn(() => {
+        if (res.destroyed) return; // the client went away meanwhile
+        try {
+          res.writeHead(status, headers);
+          res.end(body);
+        } catch {
+          answerInternal(res); // a header Node refuses: the same answer as a failure before the write
+        }
+      });
+      return;
+    }
+    res.writeHead(out.status, out.headers);
+    await pipeline(out.body, res).catch(() => res.destroy()); // the client went away, or the store failed mid-file
+  } catch {
+    answerInternal(res);
+  }
 }
 
 /** The envelope's `internal` error, for a failure the handler did not turn into an answer itself. */
