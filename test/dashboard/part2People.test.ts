@@ -1,9 +1,9 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import type { Page } from 'playwright-core';
 import { axe, dashboardEnv, shoot, type DashboardEnv } from './env.ts';
@@ -181,6 +181,7 @@ describe("the owner's dashboard, part 2: employees, forms, the accountant and re
     const file = join(mkdtempSync(join(tmpdir(), 'filled-')), 'filled.pdf');
     await download.saveAs(file);
     const bytes = readFileSync(file);
+    rmSync(dirname(file), { recursive: true, force: true });
     assert.equal(bytes.subarray(0, 5).toString(), '%PDF-');
     assert.match(download.suggestedFilename(), /filled/);
     // The values typed on the screen are in the downloaded file.
@@ -254,7 +255,9 @@ describe("the owner's dashboard, part 2: employees, forms, the accountant and re
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('zip-link').click()]);
     const file = join(mkdtempSync(join(tmpdir(), 'acczip-')), 'acc.zip');
     await download.saveAs(file);
-    const zip = await JSZip.loadAsync(readFileSync(file));
+    const zipBytes = readFileSync(file);
+    rmSync(dirname(file), { recursive: true, force: true });
+    const zip = await JSZip.loadAsync(zipBytes);
     const names = Object.keys(zip.files);
     assert.ok(names.some((n) => n.endsWith('README.txt')), names.join('\n'));
     assert.ok(names.some((n) => /Figma/i.test(n)), `the Figma invoice is in the ZIP:\n${names.join('\n')}`);

@@ -10,7 +10,7 @@ import { lazyOperations, operationFiles } from '../../functions/src/operations/l
 test('a cold handler answers whoami without loading other operations or the PDF, ZIP, image and HTML libraries', () => {
   const code = `
     import { registerHooks } from 'node:module';
-    import { mkdtempSync } from 'node:fs';
+    import { mkdtempSync, rmSync } from 'node:fs';
     import { tmpdir } from 'node:os';
     import { join } from 'node:path';
     const loaded = [];
@@ -18,7 +18,8 @@ test('a cold handler answers whoami without loading other operations or the PDF,
     const src = new URL('./functions/src/', 'file://' + process.cwd() + '/').href;
     const [{ loadConfig }, { createApp }, { silentLogger }, { createBusiness }, { issueApiKey }, { lazyOperations }, { createHttpHandler }] = await Promise.all(
       ['config.ts', 'app.ts', 'core/logger.ts', 'domain/business.ts', 'core/auth.ts', 'operations/loader.ts', 'surfaces/http/handler.ts'].map((f) => import(src + f)));
-    const app = await createApp(loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), 'bfo-lazy-')) }), { logger: silentLogger });
+    const dataDir = mkdtempSync(join(tmpdir(), 'bfo-lazy-'));
+    const app = await createApp(loadConfig({ DATA_DIR: dataDir }), { logger: silentLogger });
     const { store, ids, clock } = app.services;
     const b = await createBusiness(store, ids, { name: 'Lazy Ltd', email: 'lazy@example.com' }, clock.now());
     const { apiKey } = await issueApiKey(store, { businessId: b.businessId, userId: b.userId, name: 'k' }, clock.now());
@@ -28,6 +29,7 @@ test('a cold handler answers whoami without loading other operations or the PDF,
     const libs = ['pdf-lib', 'archiver', 'jszip', 'sharp', 'sanitize-html', '@pdf-lib/fontkit'].filter((l) => loaded.some((u) => u.includes('/node_modules/' + l + '/')));
     const catalogue = JSON.parse((await http({ method: 'GET', path: '/v1', query: '', headers: {}, body: undefined })).body).result;
     await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
     process.stdout.write(JSON.stringify({ status: res.status, body: JSON.parse(res.body), ops, libs, catalogue: catalogue.operations?.length ?? catalogue.length }));
   `;
   const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: new URL('../../', import.meta.url), env: { ...process.env, LOG_LEVEL: 'error' } }).toString());

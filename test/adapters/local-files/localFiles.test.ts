@@ -14,7 +14,8 @@ const fresh = () => {
   return root;
 };
 afterEach(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+  // The database lies beside the folder (root + '.sqlite').
+  for (const r of roots.splice(0)) for (const p of [r, `${r}.sqlite`, `${r}.sqlite-wal`, `${r}.sqlite-shm`]) rmSync(p, { recursive: true, force: true });
 });
 
 test('small files are rows of the database beside the folder, larger ones files in it; both come back as written', async () => {
