@@ -87,13 +87,11 @@ const BEARER_KEY_LENGTH = 'Bearer '.length + API_KEY_PREFIX.length + 43;
  */
 const KEY_PATHS = 1024;
 const keyPaths = new Map<string, { key: string; member?: string }>();
-function pathsOf(key: string): { key: string; member?: string } {
-  let p = keyPaths.get(key);
-  if (p === undefined) {
-    if (keyPaths.size >= KEY_PATHS) keyPaths.clear();
-    p = { key: apiKeyPath(sha256(key)) };
-    keyPaths.set(key, p);
-  }
+/** Remembers a well-shaped key not seen before, with the path of its record. */
+function rememberKey(key: string): { key: string; member?: string } {
+  if (keyPaths.size >= KEY_PATHS) keyPaths.clear();
+  const p = { key: apiKeyPath(sha256(key)) };
+  keyPaths.set(key, p);
   return p;
 }
 
@@ -121,7 +119,7 @@ export async function authenticate(store: DocStore, authorization: string | unde
       if (JWT_SHAPE.test(key)) return (await import('./idToken.ts')).authenticateIdToken(store, key, opts);
       throw new ApiError('unauthenticated', 'invalid API key');
     }
-    paths = pathsOf(key);
+    paths = rememberKey(key);
   }
   const keyDoc = await store.get(paths.key);
   if (!keyDoc) throw new ApiError('unauthenticated', 'invalid API key');

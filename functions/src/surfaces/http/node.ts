@@ -22,25 +22,23 @@ function readBody(req: IncomingMessage, limit: number, done: (read: Read) => voi
   let size = 0;
   // Only the first outcome counts: an error after the end, or the end after the limit, answers nothing more.
   let settled = false;
+  const settle = (outcome: () => void) => {
+    if (settled) return;
+    settled = true;
+    outcome();
+  };
   req.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > limit) {
       req.removeAllListeners('data');
       req.resume();
-      if (!settled) done({ tooLarge: true });
-      settled = true;
+      settle(() => done({ tooLarge: true }));
       return;
     }
     chunks.push(chunk);
   });
-  req.on('end', () => {
-    if (!settled) done({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) });
-    settled = true;
-  });
-  req.on('error', () => {
-    if (!settled) failed();
-    settled = true;
-  });
+  req.on('end', () => settle(() => done({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) })));
+  req.on('error', () => settle(failed));
 }
 
 /** The too-large page links back to the form that posted: same path, its language kept, nothing else. */
