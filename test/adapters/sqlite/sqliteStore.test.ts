@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -218,6 +218,111 @@ describe('sqlite store: two connections on one file', () => {
       );
       assert.equal(runs, 10);
       assert.equal((await a.get('c/hot'))?.data.n, 10);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('sqlite store: the writes of one turn commit together (issue 23)', () => {
+  const meter = () => ({ reads: 0, writes: 0 });
+  const walBytes = (f: string) => (existsSync(`${f}-wal`) ? statSync(`${f}-wal`).size : 0);
+
+  test('writes made in one turn reach the WAL in one commit: fewer page writes than the same writes one by one', async () => {
+    const invoice = (s: ReturnType<typeof openSqliteStore>, i: number) => s.set(`businesses/b1/invoices/i${i}`, { folderId: 'f1', category: 'c', createdAtMs: i, date: '2026-01-01' });
+    const together = file();
+    const a = openSqliteStore({ file: together });
+    await a.set('warm/up', { v: 1 });
+    const before = walBytes(together);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => invoice(a, i)));
+    const grouped = walBytes(together) - before;
+    const apart = file();
+    const b = openSqliteStore({ file: apart });
+    await b.set('warm/up', { v: 1 });
+    const start = walBytes(apart);
+    for (let i = 0; i < 20; i++) await invoice(b, i);
+    const single = walBytes(apart) - start;
+    assert.equal((await a.query({ collection: 'businesses/b1/invoices' })).length, 20);
+    assert.ok(grouped * 4 < single, `20 writes of one turn wrote ${grouped} bytes of WAL, one by one ${single}`);
+    await a.close();
+    await b.close();
+  });
+
+  test('a write of the turn is read back at once, and a transaction of the same turn builds on it without a conflict', async () => {
+    const s = openSqliteStore({ file: file() });
+    try {
+      const w = s.set('c/x', { v: 1 });
+      assert.equal((await s.get('c/x'))?.data.v, 1);
+      let runs = 0;
+      const t = s.runTransaction(async (tx) => {
+        runs++;
+        const d = await tx.get('c/x');
+        tx.set('c/x', { v: Number(d?.data.v) + 1 });
+      });
+      await Promise.all([w, t]);
+      assert.equal(runs, 1);
+      assert.equal((await s.get('c/x'))?.data.v, 2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a refused write fails alone: the other writes of its turn land', async () => {
+    const s = openSqliteStore({ file: file() });
+    try {
+      await s.set('c/taken', { v: 0 });
+      const results = await Promise.allSettled([s.set('c/a', { v: 1 }), s.create('c/taken', { v: 2 }), s.runTransaction(async (tx) => tx.create('c/b', { v: 3 }))]);
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.equal(((results[1] as PromiseRejectedResult).reason as { code?: string }).code, 'already-exists');
+      assert.deepEqual((await s.query({ collection: 'c' })).map((d) => [d.id, d.data.v]), [['a', 1], ['b', 3], ['taken', 0]]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a write SQLite refuses undoes the writes of its turn so far, each writer is told, and nothing undone is read back', async () => {
+    const f = file();
+    const s = openSqliteStore({ file: f });
+    const raw = new DatabaseSync(f);
+    try {
+      await s.set('c/seed', { v: 0 });
+      // As a full disk would: SQLite itself refuses the insert of c/bad.
+      raw.exec(`CREATE TRIGGER refuse BEFORE INSERT ON docs WHEN NEW.path = 'c/bad' BEGIN SELECT RAISE(ABORT, 'refused by the disk'); END`);
+      const view = s.metered(meter());
+      const first = s.set('c/first', { v: 1 });
+      assert.equal((await view.get('c/first'))?.data.v, 1, 'read (and cached) before the turn failed');
+      const bad = s.set('c/bad', { v: 2 });
+      const later = s.set('c/later', { v: 3 });
+      const results = await Promise.allSettled([first, bad, later]);
+      assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'fulfilled']);
+      assert.match(String((results[0] as PromiseRejectedResult).reason), /refused by the disk/);
+      assert.equal(await s.metered(meter()).get('c/first'), null);
+      assert.deepEqual((await s.query({ collection: 'c' })).map((d) => d.id), ['later', 'seed']);
+    } finally {
+      raw.close();
+      await s.close();
+    }
+  });
+
+  test('closing the store commits the writes of its turn', async () => {
+    const f = file();
+    const s = openSqliteStore({ file: f });
+    const w = s.set('c/x', { v: 1 });
+    await s.close();
+    await w;
+    const again = openSqliteStore({ file: f });
+    assert.equal((await again.get('c/x'))?.data.v, 1);
+    await again.close();
+  });
+
+  test('two connections of one process writing in one turn do not wait for each other', async () => {
+    const f = file();
+    const a = openSqliteStore({ file: f });
+    const b = openSqliteStore({ file: f });
+    try {
+      await Promise.all([a.set('c/1', { v: 1 }), b.set('c/2', { v: 2 }), a.runTransaction(async (tx) => tx.set('c/3', { v: 3 }))]);
+      assert.deepEqual((await b.query({ collection: 'c' })).map((d) => d.id), ['1', '2', '3']);
     } finally {
       await a.close();
       await b.close();

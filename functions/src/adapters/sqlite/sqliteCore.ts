@@ -11,6 +11,7 @@ import { ApiError } from '../../core/errors.ts';
 import { LIMITS } from '../../ports/store.ts';
 import type { DocData, Query } from '../../ports/store.ts';
 import { assertIndexed, loadIndexes } from '../indexCoverage.ts';
+import { TurnCommit } from '../sqliteTurn.ts';
 import { applyUpdate, checkWriteCount, docPathParts, fieldSegments } from '../storeRules.ts';
 import type { IndexesFile } from '../indexCoverage.ts';
 import type { WriteOp } from '../storeRules.ts';
@@ -57,6 +58,8 @@ export class Core {
   private epoch = 0;
   private seq = 0;
   private writesSinceOptimize = 0;
+  /** This turn's writes (commit). */
+  private readonly turn: TurnCommit;
   private checkedAt = -Infinity;
 
   constructor(opts: SqliteStoreOptions) {
@@ -96,6 +99,16 @@ export class Core {
     db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
     db.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0)`);
     this.createIndexes();
+    this.turn = new TurnCommit(db, {
+      begin: () => {
+        this.endRead();
+        if (this.epoch === 0 || this.seq >= EPOCH_SPAN - 1) this.newEpoch();
+        this.begin('BEGIN IMMEDIATE');
+      },
+      // Reads of the turn may have cached writes that are now undone.
+      onUndo: () => this.docs.clear(),
+      onCommit: (writes) => this.committed(writes),
+    });
     // Without statistics the planner prefers an index that yields path order (and scans a whole collection)
     // over a selective expression index; keep them current (bounded work, as SQLite recommends).
     db.exec(`PRAGMA analysis_limit = ${ANALYSIS_LIMIT}`);
@@ -392,79 +405,121 @@ export class Core {
     return this.epoch * EPOCH_SPAN + ++this.seq;
   }
 
-  /** Applies writes atomically; `valid` re-checks a transaction's reads inside the write lock. */
-  commit(ops: WriteOp[], valid?: () => boolean): void {
-    checkWriteCount(ops.length);
-    if (ops.length === 0 && !valid) return;
-    const db = this.db;
-    this.endRead();
-    if (ops.length && (this.epoch === 0 || this.seq >= EPOCH_SPAN - 1)) this.newEpoch();
-    this.begin(ops.length ? 'BEGIN IMMEDIATE' : 'BEGIN');
+  /**
+   * Applies writes atomically; `valid` re-checks a transaction's reads inside the write lock. The writes go into this
+   * turn's write transaction (../sqliteTurn.ts: applied at once, committed with the turn's other writes when the turn
+   * ends; the promise settles with that COMMIT). A write refused by its check, a conflict or a limit writes nothing and
+   * fails at once, alone. This connection's reads see the turn's writes as they are applied, so transactions of one
+   * turn conflict no more than when each committed on its own.
+   */
+  commit(ops: WriteOp[], valid?: () => boolean): Promise<void> {
+    let rows: Map<string, string | null>;
     try {
-      if (valid && !valid()) throw new Conflict();
-      if (ops.length) {
-        const version = this.nextVersion();
-        const state = new Map<string, DocData | null>();
-        for (const op of ops) {
-          // Only an update needs the current document; a create only whether there is one; set and delete neither.
-          const cur = () => (state.has(op.path) ? state.get(op.path)! : (this.readRow(op.path)?.data ?? null));
-          let next: DocData | null;
-          switch (op.kind) {
-            case 'set':
-              next = op.data;
-              break;
-            case 'create':
-              if (state.has(op.path) ? state.get(op.path) : this.stmt('SELECT 1 FROM docs WHERE path = ?').get(op.path)) throw new ApiError('already-exists', `${op.path} already exists`);
-              next = op.data;
-              break;
-            case 'update': {
-              const c = cur();
-              if (!c) throw new ApiError('not-found', `${op.path} not found`);
-              next = applyUpdate(c, op.data);
-              break;
-            }
-            case 'delete':
-              next = null;
-          }
-          state.set(op.path, next);
-        }
-        for (const [path, data] of state) {
-          this.docs.delete(path);
-          if (data === null) {
-            this.stmt('DELETE FROM docs WHERE path = ?').run(path);
-            continue;
-          }
-          const json = JSON.stringify(data);
-          if (Buffer.byteLength(json) > LIMITS.docBytes) throw new ApiError('invalid-argument', `${path}: document exceeds ${LIMITS.docBytes} bytes`);
-          const { parent, collectionId } = docPathParts(path);
-          this.stmt(
-            `INSERT INTO docs (path, parent, collection_id, data, version) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT(path) DO UPDATE SET data = excluded.data, version = excluded.version`,
-          ).run(path, parent, collectionId, json, version);
-        }
+      checkWriteCount(ops.length);
+      if (ops.length === 0 && !valid) return Promise.resolve();
+      if (ops.length === 0 && !this.turn.open) {
+        // A transaction that only read, with nothing of this turn pending: its check in a read transaction of its own.
+        this.validateAlone(valid!);
+        return Promise.resolve();
       }
-      db.exec('COMMIT');
-      if (ops.length) {
-        this.commits++;
-        processCommits++;
-      }
+      this.turn.ensureOpen();
+      rows = this.checked(ops, valid);
     } catch (e) {
-      if (db.isTransaction) db.exec('ROLLBACK');
+      return Promise.reject(e);
+    }
+    if (!rows.size) return this.turn.settled();
+    return this.turn.write(() => {
+      this.writeRows(rows, this.nextVersion());
+      // Counted as applied: a later transaction's check must see these writes (stillValid's shortcut compares counts).
+      this.commits++;
+    });
+  }
+
+  private validateAlone(valid: () => boolean): void {
+    this.endRead();
+    this.begin('BEGIN');
+    try {
+      if (!valid()) throw new Conflict();
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw e;
     }
-    // A growing collection changes the best plans: re-check the statistics now and then (a no-op when nothing grew much).
-    if (ops.length && ++this.writesSinceOptimize >= OPTIMIZE_EVERY_WRITES) {
+  }
+
+  /** After a turn's COMMIT: other connections renew their reads; the statistics are re-checked now and then. */
+  private committed(writes: number): void {
+    processCommits++;
+    // A growing collection changes the best plans (a no-op when nothing grew much).
+    if ((this.writesSinceOptimize += writes) >= OPTIMIZE_EVERY_WRITES) {
       this.writesSinceOptimize = 0;
       try {
-        db.exec('PRAGMA optimize');
+        this.db.exec('PRAGMA optimize');
       } catch {
         // Only a plan's speed depends on it; another process holding the lock can run it next time.
       }
     }
   }
 
+  /** The rows to write (JSON, or null to delete), after the check of the reads and every refusal; writes nothing. */
+  private checked(ops: WriteOp[], valid?: () => boolean): Map<string, string | null> {
+    if (valid && !valid()) throw new Conflict();
+    const state = new Map<string, DocData | null>();
+    for (const op of ops) {
+      // Only an update needs the current document; a create only whether there is one; set and delete neither.
+      const cur = () => (state.has(op.path) ? state.get(op.path)! : (this.readRow(op.path)?.data ?? null));
+      let next: DocData | null;
+      switch (op.kind) {
+        case 'set':
+          next = op.data;
+          break;
+        case 'create':
+          if (state.has(op.path) ? state.get(op.path) : this.stmt('SELECT 1 FROM docs WHERE path = ?').get(op.path)) throw new ApiError('already-exists', `${op.path} already exists`);
+          next = op.data;
+          break;
+        case 'update': {
+          const c = cur();
+          if (!c) throw new ApiError('not-found', `${op.path} not found`);
+          next = applyUpdate(c, op.data);
+          break;
+        }
+        case 'delete':
+          next = null;
+      }
+      state.set(op.path, next);
+    }
+    const rows = new Map<string, string | null>();
+    for (const [path, data] of state) {
+      if (data === null) {
+        rows.set(path, null);
+        continue;
+      }
+      const json = JSON.stringify(data);
+      if (Buffer.byteLength(json) > LIMITS.docBytes) throw new ApiError('invalid-argument', `${path}: document exceeds ${LIMITS.docBytes} bytes`);
+      rows.set(path, json);
+    }
+    return rows;
+  }
+
+  private writeRows(rows: Map<string, string | null>, version: number): void {
+    for (const [path, json] of rows) {
+      this.docs.delete(path);
+      if (json === null) {
+        this.stmt('DELETE FROM docs WHERE path = ?').run(path);
+        continue;
+      }
+      const { parent, collectionId } = docPathParts(path);
+      this.stmt(
+        `INSERT INTO docs (path, parent, collection_id, data, version) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(path) DO UPDATE SET data = excluded.data, version = excluded.version`,
+      ).run(path, parent, collectionId, json, version);
+    }
+  }
+
   close(): void {
     if (this.closed) return;
+    // Writes waiting for the end of this turn commit first.
+    this.turn.end();
     this.endRead();
     this.closed = true;
     this.cache.clear();

@@ -37,7 +37,7 @@ class SqliteView implements DocStore {
   private async write(op: (b: WriteBuffer) => void): Promise<void> {
     const buf = new WriteBuffer();
     op(buf);
-    this.core.commit(buf.ops);
+    await this.core.commit(buf.ops);
     addTo(this.meters, 0, buf.ops.length);
   }
 
@@ -108,7 +108,7 @@ class SqliteView implements DocStore {
         throw e;
       }
       try {
-        core.commit(tx.writes.ops, () => tx.stillValid());
+        await core.commit(tx.writes.ops, () => tx.stillValid());
       } catch (e) {
         if (!(e instanceof Conflict)) throw e;
         if (attempt >= MAX_ATTEMPTS) throw new ApiError('aborted', `transaction gave up after ${MAX_ATTEMPTS} attempts on contention`);

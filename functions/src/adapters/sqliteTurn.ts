@@ -1,0 +1,97 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * The writes of one turn of the event loop on one SQLite connection, in one write transaction that commits when the
+ * turn ends (group commit). A commit writes every page it changed to the WAL, and writes of one turn change many of the
+ * same pages (a table's last leaf, an index's leaves): the mailbox import's invoices come about 2.7 to a turn, and
+ * twenty writes of one turn write one commit's pages, not twenty (issue 23).
+ * - Each write is applied at once, so this connection's reads (and transactions' checks) see it immediately.
+ * - Its promise settles with the COMMIT: a writer hears "done" only once the write is committed.
+ * - A write that SQLite refuses rolls back the whole turn so far: each writer of it is told, and `onUndo` runs.
+ * Used by the document store (sqlite/sqliteCore.ts) and the local files (local-files/localFiles.ts).
+ */
+export class TurnCommit {
+  private readonly db: DatabaseSync;
+  private readonly begin: () => void;
+  private readonly onUndo: () => void;
+  private readonly onCommit: (writes: number) => void;
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] | null = null;
+
+  /**
+   * `begin` takes the write lock (BEGIN IMMEDIATE, with whatever the connection does first); `onUndo` forgets what the
+   * turn's reads may have kept; `onCommit` runs after a COMMIT, with the number of writes it held.
+   */
+  constructor(db: DatabaseSync, opts: { begin: () => void; onUndo?: () => void; onCommit?: (writes: number) => void }) {
+    this.db = db;
+    this.begin = opts.begin;
+    this.onUndo = opts.onUndo ?? (() => {});
+    this.onCommit = opts.onCommit ?? (() => {});
+  }
+
+  /** Whether this turn's write transaction is open. */
+  get open(): boolean {
+    return this.waiters !== null;
+  }
+
+  /** Opens this turn's write transaction when it is not yet. */
+  ensureOpen(): void {
+    if (this.waiters) return;
+    // Another connection of this process holding its turn open would hold the lock this one waits for: it commits first.
+    if (holder && holder !== this) holder.end();
+    this.begin();
+    this.waiters = [];
+    holder = this;
+    setImmediate(() => this.end());
+  }
+
+  /** Applies a write in this turn (opened if need be); settles when the turn commits. */
+  write(apply: () => void): Promise<void> {
+    try {
+      this.ensureOpen();
+      apply();
+    } catch (e) {
+      this.undo(e);
+      return Promise.reject(e);
+    }
+    return this.settled();
+  }
+
+  /** A promise that settles with this turn's COMMIT (the turn must be open). */
+  settled(): Promise<void> {
+    return new Promise((resolve, reject) => this.waiters!.push({ resolve, reject }));
+  }
+
+  /** Rolls back the turn's writes and tells their writers (a write SQLite refused). */
+  undo(e: unknown): void {
+    const waiters = this.close();
+    if (this.db.isTransaction) this.db.exec('ROLLBACK');
+    this.onUndo();
+    for (const w of waiters ?? []) w.reject(e);
+  }
+
+  /** COMMITs the turn's writes and settles their writers. */
+  end(): void {
+    const waiters = this.close();
+    if (!waiters) return;
+    try {
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      this.onUndo();
+      for (const w of waiters) w.reject(e);
+      return;
+    }
+    for (const w of waiters) w.resolve();
+    this.onCommit(waiters.length);
+  }
+
+  private close() {
+    const waiters = this.waiters;
+    this.waiters = null;
+    if (holder === this) holder = null;
+    return waiters;
+  }
+}
+
+/** The turn of this process holding a write transaction open, if any. */
+let holder: TurnCommit | null = null;
