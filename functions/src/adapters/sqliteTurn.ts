@@ -15,6 +15,8 @@ export class TurnCommit {
   private readonly begin: () => void;
   private readonly onUndo: () => void;
   private readonly onCommit: (writes: number) => void;
+  /** The database file (null in memory: no other connection shares it). */
+  private readonly file: string | null;
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] | null = null;
 
   /**
@@ -23,6 +25,7 @@ export class TurnCommit {
    */
   constructor(db: DatabaseSync, opts: { begin: () => void; onUndo?: () => void; onCommit?: (writes: number) => void }) {
     this.db = db;
+    this.file = db.location();
     this.begin = opts.begin;
     this.onUndo = opts.onUndo ?? (() => {});
     this.onCommit = opts.onCommit ?? (() => {});
@@ -36,11 +39,13 @@ export class TurnCommit {
   /** Opens this turn's write transaction when it is not yet. */
   ensureOpen(): void {
     if (this.waiters) return;
-    // Another connection of this process holding its turn open would hold the lock this one waits for: it commits first.
-    if (holder && holder !== this) holder.end();
+    // Another connection of this process to the same file holding its turn open would hold the lock this one waits
+    // for (tests open two): it commits first.
+    const held = this.file === null ? undefined : holders.get(this.file);
+    if (held && held !== this) held.end();
     this.begin();
     this.waiters = [];
-    holder = this;
+    if (this.file !== null) holders.set(this.file, this);
     setImmediate(() => this.end());
   }
 
@@ -88,10 +93,10 @@ export class TurnCommit {
   private close() {
     const waiters = this.waiters;
     this.waiters = null;
-    if (holder === this) holder = null;
+    if (this.file !== null && holders.get(this.file) === this) holders.delete(this.file);
     return waiters;
   }
 }
 
-/** The turn of this process holding a write transaction open, if any. */
-let holder: TurnCommit | null = null;
+/** The turns of this process holding a write transaction open, by database file. */
+const holders = new Map<string, TurnCommit>();
