@@ -1,7 +1,7 @@
 /**
  * The document-store port on Node's built-in SQLite (DESIGN.md "Storage port"): one `docs` table of
- * JSON documents, WAL, optimistic transactions validated under BEGIN IMMEDIATE, and expression
- * indexes derived from firestore.indexes.json. SQL narrows and orders candidates; the JS evaluator
+ * JSON documents, WAL, optimistic transactions validated under BEGIN IMMEDIATE, the writes of one event-loop turn
+ * committed together (../sqliteTurn.ts), and expression indexes derived from firestore.indexes.json. SQL narrows and orders candidates; the JS evaluator
  * of sqliteQuery.ts is the authority on Firestore's comparison semantics. Split along its seams: the query
  * planner (sqliteQuery.ts), the connection with its metered cache (sqliteCore.ts), the transaction (sqliteTransaction.ts).
  */
