@@ -136,6 +136,9 @@ try {
   // service's, the client may be what limits both, and the ratio would flatter the service: the rounds run again with
   // the client in two processes, and the bench says which it was.
   const HEADROOM = 1.5;
+  // The ratio a setup gives, as the headline reports it: the median of the rounds' ratios (each round pairs a bare run
+  // with the service run after it).
+  const ratioOf = (r: { bares: number[]; apis: number[] }) => median(r.apis.map((a, i) => a / r.bares[i])).toFixed(2);
   let m = await rounds(1);
   let headroom = `the bare server ran ${(median(m.bares) / median(m.apis)).toFixed(1)}x faster than the service with one client process (>= ${HEADROOM}x), so the client is not the limit`;
   if (median(m.bares) / median(m.apis) < HEADROOM) {
@@ -146,14 +149,14 @@ try {
     // rate (one client was a limit), else one (a second client only takes CPU from the servers on a small machine).
     m = gain > 1 ? two : one;
     headroom =
-      `with one client process the bare server ran only ${(median(one.bares) / median(one.apis)).toFixed(1)}x faster than the service (ratio then ${(median(one.apis) / median(one.bares)).toFixed(2)}), ` +
-      `so the client may have been the limit; measured again with the client in two processes of ${CONNECTIONS} connections (ratio then ${(median(two.apis) / median(two.bares)).toFixed(2)}): the bare rate ` +
+      `with one client process the bare server ran only ${(median(one.bares) / median(one.apis)).toFixed(1)}x faster than the service (ratio then ${ratioOf(one)}), ` +
+      `so the client may have been the limit; measured again with the client in two processes of ${CONNECTIONS} connections (ratio then ${ratioOf(two)}): the bare rate ` +
       (gain > 1.1
         ? `rose ${gain.toFixed(2)}x, so one client was a limit; the figures above are the two-process ones`
         : `changed ${gain.toFixed(2)}x, so the client was not the limit (the server is); the figures above are the ${gain > 1 ? 'two' : 'one'}-process ones, where the bare server ran faster`);
   }
   const { bares, apis } = m;
-  const ratios = apis.map((a, i) => a / bares[i]);
+  const ratios = apis.map((a, i) => a / bares[i]); // ratioOf(m), round by round
   console.log(`load generator: autocannon, ${m.clients} process(es) of ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s; body ${bytes} bytes`);
   console.log(`bare node:http           ${fmt(median(bares))} req/s  (rounds: ${bares.map(fmt).join(', ')})`);
   console.log(`whoami via the service   ${fmt(median(apis))} req/s  (rounds: ${apis.map(fmt).join(', ')}; rate limit on)`);
