@@ -8,7 +8,9 @@ import type { DatabaseSync } from 'node:sqlite';
  * - Each write is applied at once, so this connection's reads (and transactions' checks) see it immediately.
  * - Its promise settles with the COMMIT: a writer hears "done" only once the write is committed.
  * - A write that SQLite refuses rolls back the whole turn so far: each writer of it is told, and `onUndo` runs.
- * Used by the document store (sqlite/sqliteCore.ts) and the local files (local-files/localFiles.ts).
+ * Used by the document store (sqlite/sqliteCore.ts). Not by the local files: their puts would then all resolve at the
+ * turn's end at once, and the invoice transactions that follow them would run interleaved, each seeing others commit
+ * between its reads and its commit, so their checks could no longer skip re-reading (issue 23, seventh pass).
  */
 export class TurnCommit {
   private readonly db: DatabaseSync;

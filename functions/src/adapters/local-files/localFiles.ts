@@ -5,7 +5,6 @@ import { pipeline } from 'node:stream/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { FileStore } from '../../ports/files.ts';
-import { TurnCommit } from '../sqliteTurn.ts';
 
 /** Files up to this size live in `<root>.sqlite`; larger ones, and every stream (ZIPs), are files in the folder. */
 export const SMALL_FILE_BYTES = 512 * 1024;
@@ -14,8 +13,7 @@ export const SMALL_FILE_BYTES = 512 * 1024;
  * Local files: small ones as rows of one SQLite database beside the folder (`<root>.sqlite`), larger ones and
  * streams as files in the folder, `<root>/<fileId>`. A file creation cost more CPU than the rest of storing an
  * imported mail's invoice PDF here (about 0.3 ms, mostly the kernel's; issue 23), where a row costs a fraction of it;
- * writing up to 512 KB synchronously holds the event loop for well under a millisecond. The rows written in one turn of
- * the event loop commit together (../sqliteTurn.ts); a write resolves once committed.
+ * writing up to 512 KB synchronously holds the event loop for well under a millisecond.
  * The content type is not kept here: it is in the file's record (core/files.ts), as is the file's existence. The
  * bytes are written before that record commits and read only through it, so a file cut short by a crash is never
  * served. Files written by earlier versions (all in the folder, some with a content-type sidecar) read as before.
@@ -43,9 +41,6 @@ export function localFiles(root: string): FileStore {
   };
   // Opened on first use: most processes (the admin CLI, a server that stores no file) never need it.
   let db: DatabaseSync | null = null;
-  /** Rows written in one turn of the event loop commit together (../sqliteTurn.ts): an imported mail's PDF each. */
-  let turn: TurnCommit | null = null;
-  const inTurn = (write: () => void) => (turn ??= new TurnCommit(rows(), { begin: () => rows().exec('BEGIN IMMEDIATE') })).write(write);
   const statements = new Map<string, StatementSync>();
   const sql = (text: string): StatementSync => {
     let s = statements.get(text);
@@ -72,15 +67,16 @@ export function localFiles(root: string): FileStore {
     return r ? Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength) : null;
   };
   /** A row left by a smaller version of the file (or the file deleted): the folder's file is the one now. */
-  const dropRow = (fileId: string) => inTurn(() => sql('DELETE FROM files WHERE id = ?').run(fileId));
+  const dropRow = (fileId: string) => sql('DELETE FROM files WHERE id = ?').run(fileId);
   return {
     async put(fileId, bytes) {
       const p = pathOf(fileId);
       if (bytes.length <= SMALL_FILE_BYTES) {
-        return inTurn(() => sql('INSERT INTO files (id, bytes) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET bytes = excluded.bytes').run(fileId, bytes));
+        sql('INSERT INTO files (id, bytes) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET bytes = excluded.bytes').run(fileId, bytes);
+        return;
       }
       await intoFolder(p, () => writeFile(p, bytes));
-      await dropRow(fileId);
+      dropRow(fileId);
     },
     async get(fileId) {
       const small = row(fileId);
@@ -94,7 +90,7 @@ export function localFiles(root: string): FileStore {
     },
     async delete(fileId) {
       const p = pathOf(fileId);
-      await dropRow(fileId);
+      dropRow(fileId);
       await rm(p, { force: true });
       await rm(p + '.type', { force: true });
     },
@@ -114,11 +110,9 @@ export function localFiles(root: string): FileStore {
       // Written beside and renamed when complete: a ZIP that failed halfway leaves no file under its id.
       await intoFolder(p, () => pipeline(source, createWriteStream(p + '.tmp')));
       await rename(p + '.tmp', p);
-      await dropRow(fileId);
+      dropRow(fileId);
     },
     close() {
-      turn?.end();
-      turn = null;
       statements.clear();
       db?.close();
       db = null;
