@@ -1,12 +1,21 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 
 /**
  * Plain HTTP requests on kept-alive connections, for the calls made once per imported mail (Gmail's, Gemini's):
  * node:http costs a fraction of the CPU of `fetch` or a provider SDK's request pipeline, and keeps V8 from compiling
  * their code through a long import (issue 23). Idle sockets do not hold the process open: Node unrefs them.
  */
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+type Client = { agent: Agent; request: (url: string, o: RequestOptions, cb: (res: IncomingMessage) => void) => ClientRequest };
+/** Loaded with the first request: node:https (TLS) costs a process that makes none about 9 MB (the accZip bench's). */
+const clients: { http?: Client; https?: Client } = {};
+function client(https: boolean): Client {
+  const key = https ? 'https' : 'http';
+  if (!clients[key]) {
+    const m = process.getBuiltinModule(`node:${key}`) as typeof import('node:http');
+    clients[key] = { agent: new m.Agent({ keepAlive: true }), request: m.request };
+  }
+  return clients[key];
+}
 
 export interface PlainAnswer {
   status: number;
@@ -21,8 +30,8 @@ export interface PlainAnswer {
  */
 export function plainRequest(method: 'GET' | 'POST', url: string, headers: Record<string, string>, body: string | null, o: { timeoutMs: number; maxBytes?: number }): Promise<PlainAnswer> {
   return new Promise((resolve, reject) => {
-    const https = url.startsWith('https:');
-    const req = (https ? httpsRequest : httpRequest)(url, { method, headers, agent: https ? agents.https : agents.http }, (res) => {
+    const c = client(url.startsWith('https:'));
+    const req = c.request(url, { method, headers, agent: c.agent }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
