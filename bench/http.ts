@@ -138,7 +138,8 @@ try {
   const HEADROOM = 1.5;
   // The ratio a setup gives, as the headline reports it: the median of the rounds' ratios (each round pairs a bare run
   // with the service run after it).
-  const ratioOf = (r: { bares: number[]; apis: number[] }) => median(r.apis.map((a, i) => a / r.bares[i])).toFixed(2);
+  const ratiosOf = (r: { bares: number[]; apis: number[] }) => r.apis.map((a, i) => a / r.bares[i]);
+  const ratioOf = (r: { bares: number[]; apis: number[] }) => median(ratiosOf(r)).toFixed(2);
   let m = await rounds(1);
   let headroom = `the bare server ran ${(median(m.bares) / median(m.apis)).toFixed(1)}x faster than the service with one client process (>= ${HEADROOM}x), so the client is not the limit`;
   if (median(m.bares) / median(m.apis) < HEADROOM) {
@@ -156,7 +157,7 @@ try {
         : `changed ${gain.toFixed(2)}x, so the client was not the limit (the server is); the figures above are the ${gain > 1 ? 'two' : 'one'}-process ones, where the bare server ran faster`);
   }
   const { bares, apis } = m;
-  const ratios = apis.map((a, i) => a / bares[i]); // ratioOf(m), round by round
+  const ratios = ratiosOf(m);
   console.log(`load generator: autocannon, ${m.clients} process(es) of ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s; body ${bytes} bytes`);
   console.log(`bare node:http           ${fmt(median(bares))} req/s  (rounds: ${bares.map(fmt).join(', ')})`);
   console.log(`whoami via the service   ${fmt(median(apis))} req/s  (rounds: ${apis.map(fmt).join(', ')}; rate limit on)`);

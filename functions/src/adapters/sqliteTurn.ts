@@ -19,18 +19,18 @@ export class TurnCommit {
   private readonly onCommit: (writes: number) => void;
   /** The database file (null in memory: no other connection shares it). */
   private readonly file: string | null;
-  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] | null = null;
+  private waiters: Waiter[] | null = null;
 
   /**
    * `begin` takes the write lock (BEGIN IMMEDIATE, with whatever the connection does first); `onUndo` forgets what the
    * turn's reads may have kept; `onCommit` runs after a COMMIT, with the number of writes it held.
    */
-  constructor(db: DatabaseSync, opts: { begin: () => void; onUndo?: () => void; onCommit?: (writes: number) => void }) {
+  constructor(db: DatabaseSync, opts: { begin: () => void; onUndo: () => void; onCommit: (writes: number) => void }) {
     this.db = db;
     this.file = db.location();
     this.begin = opts.begin;
-    this.onUndo = opts.onUndo ?? (() => {});
-    this.onCommit = opts.onCommit ?? (() => {});
+    this.onUndo = opts.onUndo;
+    this.onCommit = opts.onCommit;
   }
 
   /** Whether this turn's write transaction is open. */
@@ -57,7 +57,8 @@ export class TurnCommit {
       this.ensureOpen();
       apply();
     } catch (e) {
-      this.undo(e);
+      // A write SQLite refused: the turn so far is undone.
+      this.rollBack(this.close(), e);
       return Promise.reject(e);
     }
     return this.settled();
@@ -68,14 +69,6 @@ export class TurnCommit {
     return new Promise((resolve, reject) => this.waiters!.push({ resolve, reject }));
   }
 
-  /** Rolls back the turn's writes and tells their writers (a write SQLite refused). */
-  undo(e: unknown): void {
-    const waiters = this.close();
-    if (this.db.isTransaction) this.db.exec('ROLLBACK');
-    this.onUndo();
-    for (const w of waiters ?? []) w.reject(e);
-  }
-
   /** COMMITs the turn's writes and settles their writers. */
   end(): void {
     const waiters = this.close();
@@ -83,13 +76,18 @@ export class TurnCommit {
     try {
       this.db.exec('COMMIT');
     } catch (e) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      this.onUndo();
-      for (const w of waiters) w.reject(e);
+      this.rollBack(waiters, e);
       return;
     }
     for (const w of waiters) w.resolve();
     this.onCommit(waiters.length);
+  }
+
+  /** Rolls back the turn's writes and tells their writers why. */
+  private rollBack(waiters: Waiter[] | null, e: unknown): void {
+    if (this.db.isTransaction) this.db.exec('ROLLBACK');
+    this.onUndo();
+    for (const w of waiters ?? []) w.reject(e);
   }
 
   private close() {
@@ -99,6 +97,8 @@ export class TurnCommit {
     return waiters;
   }
 }
+
+type Waiter = { resolve: () => void; reject: (e: unknown) => void };
 
 /** The turns of this process holding a write transaction open, by database file. */
 const holders = new Map<string, TurnCommit>();
