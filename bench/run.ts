@@ -11,7 +11,7 @@ const SUITES: { name: string; file: string; what: string }[] = [
   { name: 'zip', file: 'bench/accZip.ts', what: 'accZip of 1,000 files (1 GB) against zip -0, and its peak RSS' },
   { name: 'mcp', file: 'bench/mcpTools.ts', what: 'characters of the MCP tools/list: the default (core), ?toolsets=all and each toolset' },
   { name: 'dashboard', file: 'bench/dashboard.ts', what: 'the dashboard in chromium: first-load JS (gzip), first-screen API calls, time to the payments list with 50 rows' },
-  { name: 'mail', file: 'bench/mailImport.ts', what: 'mailbox import of 1,000 mails (50 ms AI each): one at a time against the default parallelism' },
+  { name: 'mail', file: 'bench/mailImport.ts', what: 'mailbox import of 1,000 mails (50 ms AI each): one at a time against the default parallelism (median of 3 runs)' },
 ];
 
 const only = process.argv.slice(2);
