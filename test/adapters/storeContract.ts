@@ -108,6 +108,20 @@ export function storeContract(name: string, open: (opts?: OpenOptions) => Promis
         assert.equal(await store.get(`${c}/a`), null);
       });
 
+      test('a refused value is named by its field path', async () => {
+        const c = fresh();
+        const cases: [Record<string, unknown>, string][] = [
+          [{ ok: 'x', a: { b: [1, NaN] } }, 'a.b[1]: numbers must be finite'],
+          [{ reading: { issuer: { name: '\ud800' } } }, 'reading.issuer.name: string is not valid Unicode'],
+          [{ m: { '': 1 } }, 'm: field names must not be empty'],
+          [{ '': 1 }, 'data: field names must not be empty'],
+        ];
+        for (const [data, message] of cases) await assert.rejects(store.set(`${c}/a`, data), (e: Error) => e.message === message);
+        await store.set(`${c}/a`, { x: 1 });
+        await assert.rejects(store.update(`${c}/a`, { deep: { list: [{ n: Infinity }] } }), (e: Error) => e.message === 'deep.list[0].n: numbers must be finite');
+        assert.deepEqual((await store.get(`${c}/a`))?.data, { x: 1 });
+      });
+
       test('malformed paths are refused with invalid-argument', async () => {
         const c = fresh();
         await assert.rejects(store.get(c), code('invalid-argument'));

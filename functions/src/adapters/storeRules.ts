@@ -60,49 +60,72 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => {
   return proto === Object.prototype || proto === null;
 };
 
-/** A JSON-safe deep copy; undefined map entries are dropped (Firestore's ignoreUndefinedProperties). */
+/**
+ * A JSON-safe deep copy; undefined map entries are dropped (Firestore's ignoreUndefinedProperties). Every write passes
+ * here, so the copy is made without field paths (a string for each field and array element of every document); only a
+ * refusal walks the value again with them, to name the field.
+ */
 export function cleanValue(v: unknown, at: string, inArray = false): unknown {
-  switch (typeof v) {
-    case 'string':
-      if (!v.isWellFormed()) throw invalid(at, 'string is not valid Unicode');
-      return v;
-    case 'boolean':
-      return v;
-    case 'number':
-      if (!Number.isFinite(v)) throw invalid(at, 'numbers must be finite');
-      return Object.is(v, -0) ? 0 : v;
-    case 'undefined':
-      if (inArray) throw invalid(at, 'undefined is not a valid array element');
-      return undefined;
-    case 'object':
-      if (v === null) return null;
-      if (isIncrement(v)) throw invalid(at, 'field sentinels are only allowed at the top level of update');
-      if (Array.isArray(v)) {
-        if (inArray) throw invalid(at, 'arrays cannot directly contain arrays');
-        return v.map((x, i) => cleanValue(x, `${at}[${i}]`, true));
-      }
-      if (isPlainObject(v)) return cleanMap(v, at);
-      throw invalid(at, 'only plain JSON values are allowed');
-    default:
-      if (v === DELETE_FIELD) throw invalid(at, 'field sentinels are only allowed at the top level of update');
-      throw invalid(at, `a ${typeof v} is not a valid value`);
+  try {
+    return clean(v, null, inArray);
+  } catch (e) {
+    if (e !== REFUSED) throw e;
   }
-}
-
-function cleanMap(v: Record<string, unknown>, at: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    const sub = at ? `${at}.${k}` : k;
-    if (k === '') throw invalid(at || 'data', 'field names must not be empty');
-    const c = cleanValue(x, sub);
-    if (c !== undefined) out[k] = c;
-  }
-  return out;
+  return clean(v, at, inArray);
 }
 
 export function cleanData(data: unknown): DocData {
   if (!isPlainObject(data)) throw invalid('data', 'a document must be a plain object');
+  try {
+    return cleanMap(data, null);
+  } catch (e) {
+    if (e !== REFUSED) throw e;
+  }
   return cleanMap(data, '');
+}
+
+/** Thrown by the walk without paths; the caller walks again with them to say where and why. */
+const REFUSED = Symbol('refused');
+const refuse = (at: string | null, why: string): never => {
+  throw at === null ? REFUSED : invalid(at, why);
+};
+
+/** The walk of cleanValue; `at` is the field path, or null for none (then a refusal throws REFUSED). */
+function clean(v: unknown, at: string | null, inArray = false): unknown {
+  switch (typeof v) {
+    case 'string':
+      return v.isWellFormed() ? v : refuse(at, 'string is not valid Unicode');
+    case 'boolean':
+      return v;
+    case 'number':
+      if (!Number.isFinite(v)) refuse(at, 'numbers must be finite');
+      return Object.is(v, -0) ? 0 : v;
+    case 'undefined':
+      if (inArray) refuse(at, 'undefined is not a valid array element');
+      return undefined;
+    case 'object':
+      if (v === null) return null;
+      if (isIncrement(v)) refuse(at, 'field sentinels are only allowed at the top level of update');
+      if (Array.isArray(v)) {
+        if (inArray) refuse(at, 'arrays cannot directly contain arrays');
+        return v.map((x, i) => clean(x, at === null ? null : `${at}[${i}]`, true));
+      }
+      if (isPlainObject(v)) return cleanMap(v, at);
+      return refuse(at, 'only plain JSON values are allowed');
+    default:
+      if (v === DELETE_FIELD) refuse(at, 'field sentinels are only allowed at the top level of update');
+      return refuse(at, `a ${typeof v} is not a valid value`);
+  }
+}
+
+function cleanMap(v: Record<string, unknown>, at: string | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (k === '') refuse(at === null ? null : at || 'data', 'field names must not be empty');
+    const c = clean(x, at === null ? null : at ? `${at}.${k}` : k);
+    if (c !== undefined) out[k] = c;
+  }
+  return out;
 }
 
 export type UpdateValue = unknown | typeof DELETE_FIELD | Increment;
