@@ -8,15 +8,30 @@ const MAX_TOKENS = 400;
 /** Invoices: 7 indexes carry `search`, so 150 tokens stay near 1,000 index entries. */
 export const MAX_INVOICE_TOKENS = 150;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The words of a text: lower case, without Hebrew points or other marks, split on anything but letters, digits and
+ * `@ . +`; a word with those is split on them too, and an address or dotted word is also kept whole.
+ */
 export function words(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0591-\u05C7]/g, '') // Hebrew points
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}@.+]+/u)
-    .flatMap((w) => w.split(/[@.+]/).concat(w.includes('@') || w.includes('.') ? [w] : []))
-    .filter((w) => w.length >= 2);
+  // ASCII text has no marks or points to strip and is its own NFKD form (every import writes two texts: issue 23).
+  const t = ASCII.test(text)
+    ? text.toLowerCase()
+    : text
+        .normalize('NFKD')
+        .replace(/[\u0591-\u05C7]/g, '') // Hebrew points
+        .replace(/\p{M}/gu, '')
+        .toLowerCase();
+  const out: string[] = [];
+  for (const w of t.split(/[^\p{L}\p{N}@.+]+/u)) {
+    const dotted = w.includes('@') || w.includes('.');
+    if (dotted || w.includes('+')) {
+      for (const part of w.split(/[@.+]/)) if (part.length >= 2) out.push(part);
+      if (dotted && w.length >= 2) out.push(w);
+    } else if (w.length >= 2) out.push(w);
+  }
+  return out;
 }
 
 /** Every prefix (2..15 characters) of every word, so `q` matches word beginnings. */
