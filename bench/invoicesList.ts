@@ -137,7 +137,7 @@ const op = registry.get('invoicesList')!;
       const r = result as { items: unknown[]; total: number; totalIsEstimate: boolean };
       rows.push([label, String(r.items.length), `${r.total}${r.totalIsEstimate ? ' (est.)' : ''}`, String(meter.reads), '']);
     }
-    console.log(`invoicesList reads per page on ${N.toLocaleString('en')} invoices (seeded in ${(seedMs / 1000).toFixed(1)} s); targets: q two words <= 60, page token = page size + 2`);
+    console.log(`invoicesList reads per page on ${N.toLocaleString('en')} invoices (seeded in ${(seedMs / 1000).toFixed(1)} s); targets: q two words (rarest has 1,000 matches) <= 60; page 21 by pageToken with no filter = page size + 2; a page filtered in memory (the second pageToken row) reads what it scans, no target`);
     table(['case', 'items', 'total', 'reads (op)', 'x-doc-reads (HTTP)'], rows);
   } finally {
     await app.close();
