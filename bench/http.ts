@@ -136,6 +136,8 @@ try {
   // service's, the client may be what limits both, and the ratio would flatter the service: the rounds run again with
   // the client in two processes, and the bench says which it was.
   const HEADROOM = 1.5;
+  // Two client processes count as raising the bare rate only past the rounds' noise.
+  const CLIENT_LIMIT_GAIN = 1.1;
   // The ratio a setup gives, as the headline reports it: the median of the rounds' ratios (each round pairs a bare run
   // with the service run after it).
   const ratiosOf = (r: { bares: number[]; apis: number[] }) => r.apis.map((a, i) => a / r.bares[i]);
@@ -146,17 +148,16 @@ try {
     const one = m;
     const two = await rounds(2);
     const gain = median(two.bares) / median(one.bares);
-    // Two processes count as raising the bare rate only past the rounds' noise (10%): then one client was a limit
-    // and their figures stand. Otherwise the one-process figures do: the server was the limit, and on a small machine
-    // a second client only takes CPU from the servers.
-    const clientWasLimit = gain > 1.1;
+    // Past CLIENT_LIMIT_GAIN one client was a limit and the two processes' figures stand. Otherwise the one-process
+    // figures do: the server was the limit, and on a small machine a second client only takes CPU from the servers.
+    const clientWasLimit = gain > CLIENT_LIMIT_GAIN;
     m = clientWasLimit ? two : one;
     headroom =
       `with one client process the bare server ran only ${(median(one.bares) / median(one.apis)).toFixed(1)}x faster than the service (ratio then ${ratioOf(one)}), ` +
       `so the client may have been the limit; measured again with the client in two processes of ${CONNECTIONS} connections (ratio then ${ratioOf(two)}): the bare rate ` +
       (clientWasLimit
         ? `rose ${gain.toFixed(2)}x, so one client was a limit; the figures above are the two-process ones`
-        : `changed ${gain.toFixed(2)}x (no rise past 1.1x), so the client was not the limit (the server is); the figures above are the one-process ones`);
+        : `changed ${gain.toFixed(2)}x (no rise past ${CLIENT_LIMIT_GAIN}x), so the client was not the limit (the server is); the figures above are the one-process ones`);
   }
   const { bares, apis } = m;
   const ratios = ratiosOf(m);
