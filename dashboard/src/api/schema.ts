@@ -1698,13 +1698,13 @@ export interface paths {
         };
         /**
          * The activity log, newest first, 60 rows a page
-         * @description The activity log, newest first, 60 rows a page; pass the `at` of the last row seen as `before` for the next page.
+         * @description The activity log, newest first, 60 rows a page; pass `nextCursor` as `cursor` for the next page (every row once, even rows of the same millisecond). `before` (the `at` of the last row seen) also works, but skips the other rows of that millisecond.
          */
         get: operations["listActivityGet"];
         put?: never;
         /**
          * The activity log, newest first, 60 rows a page
-         * @description The activity log, newest first, 60 rows a page; pass the `at` of the last row seen as `before` for the next page.
+         * @description The activity log, newest first, 60 rows a page; pass `nextCursor` as `cursor` for the next page (every row once, even rows of the same millisecond). `before` (the `at` of the last row seen) also works, but skips the other rows of that millisecond.
          */
         post: operations["listActivity"];
         delete?: never;
@@ -20697,6 +20697,8 @@ export interface operations {
             query?: {
                 /** @description Unix ms: only rows older than this (the `at` of the last row seen); omit for the newest page. */
                 before?: number;
+                /** @description The previous page's nextCursor: continues right after its last row. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -20733,6 +20735,8 @@ export interface operations {
                                 summary: string;
                             }[];
                             nextBefore: number | null;
+                            /** @description Pass as cursor for the next page; null on the last page. */
+                            nextCursor: string | null;
                         };
                     };
                 };
@@ -20847,6 +20851,8 @@ export interface operations {
                 "application/json": {
                     /** @description Unix ms: only rows older than this (the `at` of the last row seen); omit for the newest page. */
                     before?: number;
+                    /** @description The previous page's nextCursor: continues right after its last row. */
+                    cursor?: string;
                 };
             };
         };
@@ -20880,6 +20886,8 @@ export interface operations {
                                 summary: string;
                             }[];
                             nextBefore: number | null;
+                            /** @description Pass as cursor for the next page; null on the last page. */
+                            nextCursor: string | null;
                         };
                     };
                 };

@@ -4,14 +4,14 @@ import { useI18n } from '../i18n/i18n.tsx';
 import { call } from '../api/client.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 
-/** The log, newest first; "load more" asks for the rows before the last one shown. */
+/** The log, newest first; "load more" continues right after the last row shown (its cursor). */
 export default function Activity() {
   const { m, fill, date } = useI18n();
   const q = useInfiniteQuery({
     queryKey: ['listActivity', 'infinite'],
-    queryFn: ({ pageParam }) => call('listActivity', pageParam ? { before: pageParam } : {}),
-    initialPageParam: 0,
-    getNextPageParam: (last) => last.nextBefore ?? undefined,
+    queryFn: ({ pageParam }) => call('listActivity', pageParam ? { cursor: pageParam } : {}),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const rows = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
