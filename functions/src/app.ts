@@ -1,5 +1,5 @@
 import { firebaseAppOptions, skipMetadataServerOnEmulators } from './core/firebaseApp.ts';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import type { TaskHandler, TaskQueue } from './ports/tasks.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import { randomIds, type IdSource } from './core/ids.ts';
 import { createLogger, type Logger } from './core/logger.ts';
+import { PRIVATE_FILE_MODE, privateDir, privateFile } from './core/privateFs.ts';
 import { createFiles } from './core/files.ts';
 import { deliverOutboxRecord, OUTBOX_QUEUE, type Senders } from './core/outbox.ts';
 import { appendActivity } from './core/activity.ts';
@@ -59,7 +60,7 @@ async function openStore(config: Config): Promise<DocStore> {
     return firestoreStore(getFirestore() as never, { strictIndexes: config.strictIndexes, indexes: readIndexes() });
   }
   const { openSqliteStore } = await import('./adapters/sqlite/sqliteStore.ts');
-  mkdirSync(config.dataDir, { recursive: true });
+  privateDir(config.dataDir);
   return openSqliteStore({ file: join(config.dataDir, 'store.sqlite'), indexes: readIndexes(), strictIndexes: config.strictIndexes });
 }
 
@@ -68,6 +69,7 @@ async function openFiles(config: Config): Promise<FileStore> {
     const { cloudStorageFiles } = await import('./adapters/cloud-storage/cloudStorageFiles.ts');
     return cloudStorageFiles(config.filesBucket);
   }
+  privateDir(config.dataDir);
   return localFiles(join(config.dataDir, 'files'));
 }
 
@@ -77,9 +79,9 @@ export function credentialsKey(config: Config): string {
   if (config.store === 'firestore') throw new Error('CREDENTIALS_KEY is not set');
   const file = join(config.dataDir, 'credentials.key');
   if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-  }
+    privateDir(config.dataDir);
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  } else privateFile(file);
   return readFileSync(file, 'utf8').trim();
 }
 

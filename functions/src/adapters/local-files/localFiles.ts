@@ -1,10 +1,11 @@
 import { mkdir, readFile, rename, rm, writeFile, access } from 'node:fs/promises';
-import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { FileStore } from '../../ports/files.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, privateDatabase, privateDir, privateFile, privateTree } from '../../core/privateFs.ts';
 
 /** Files up to this size live in `<root>.sqlite`; larger ones, and every stream (ZIPs), are files in the folder. */
 export const SMALL_FILE_BYTES = 512 * 1024;
@@ -20,6 +21,9 @@ export const SMALL_FILE_BYTES = 512 * 1024;
  */
 export function localFiles(root: string): FileStore {
   const base = resolve(root);
+  // A folder an earlier version made (0755, its files 0644) is made private once, when first opened.
+  if (existsSync(base) && !privateDir(base)) privateTree(base);
+  for (const f of ['', '-wal', '-shm']) privateFile(`${base}.sqlite${f}`);
   const pathOf = (fileId: string) => {
     const p = resolve(join(base, fileId));
     if (!p.startsWith(base + '/')) throw new Error(`bad file id ${fileId}`);
@@ -29,12 +33,12 @@ export function localFiles(root: string): FileStore {
   const made = new Set<string>();
   const intoFolder = async (p: string, write: () => Promise<void>) => {
     const dir = dirname(p);
-    if (!made.has(dir)) await mkdir(dir, { recursive: true });
+    if (!made.has(dir)) await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       await write();
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       await write();
     }
     made.add(dir);
@@ -49,7 +53,8 @@ export function localFiles(root: string): FileStore {
   };
   const rows = () => {
     if (db) return db;
-    mkdirSync(dirname(base), { recursive: true });
+    mkdirSync(dirname(base), { recursive: true, mode: PRIVATE_DIR_MODE });
+    privateDatabase(`${base}.sqlite`);
     // node:sqlite is loaded with the first file, not with this module (issue 23: cold start).
     const { DatabaseSync: Db } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
     db = new Db(`${base}.sqlite`);
@@ -75,7 +80,7 @@ export function localFiles(root: string): FileStore {
         sql('INSERT INTO files (id, bytes) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET bytes = excluded.bytes').run(fileId, bytes);
         return;
       }
-      await intoFolder(p, () => writeFile(p, bytes));
+      await intoFolder(p, () => writeFile(p, bytes, { mode: PRIVATE_FILE_MODE }));
       dropRow(fileId);
     },
     async get(fileId) {
@@ -108,7 +113,7 @@ export function localFiles(root: string): FileStore {
     async putStream(fileId, source) {
       const p = pathOf(fileId);
       // Written beside and renamed when complete: a ZIP that failed halfway leaves no file under its id.
-      await intoFolder(p, () => pipeline(source, createWriteStream(p + '.tmp')));
+      await intoFolder(p, () => pipeline(source, createWriteStream(p + '.tmp', { mode: PRIVATE_FILE_MODE })));
       await rename(p + '.tmp', p);
       dropRow(fileId);
     },

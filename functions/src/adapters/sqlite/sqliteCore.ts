@@ -3,6 +3,7 @@
  * the document cache of metered (per-request) views, and commits (sqliteStore.ts).
  */
 import { mkdirSync } from 'node:fs';
+import { PRIVATE_DIR_MODE, privateDatabase } from '../../core/privateFs.ts';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
@@ -63,7 +64,11 @@ export class Core {
   private checkedAt = -Infinity;
 
   constructor(opts: SqliteStoreOptions) {
-    if (opts.file !== ':memory:' && !opts.file.startsWith('file:')) mkdirSync(dirname(opts.file), { recursive: true });
+    if (opts.file !== ':memory:' && !opts.file.startsWith('file:')) {
+      mkdirSync(dirname(opts.file), { recursive: true, mode: PRIVATE_DIR_MODE });
+      // Every document of every business: the owner's alone (its WAL and shared memory take its mode).
+      privateDatabase(opts.file);
+    }
     this.db = new DatabaseSync(opts.file, { timeout: BUSY_TIMEOUT_MS });
     this.strict = opts.strictIndexes === true;
     this.indexes = opts.indexes ?? Core.defaultIndexes(this.strict);
