@@ -12,6 +12,9 @@ import type { AddressInfo } from 'node:net';
  *   → 401 { ResponseCode, Description: 'Invalid username' } for an unknown API user or a wrong password
  *   → 400 { ResponseCode, Description } for a malformed request (a missing required field, a bad date or page)
  * Rows are returned when created in the range, or (AddDepositedTransaction) deposited in it. Records every request.
+ * A row's amounts follow the swagger's field descriptions: BrutoOrgCurAmt in the transaction's currency
+ * (CreditCardCurrency); AftDiscAmtDepoCur, IfAmtDepoCur, FixFeeAmtDepoCurr, VatIfNisDepoCur and DepositeAmount in the
+ * deposit's currency (DepositeCurrency); `cardcomAmounts` builds them as Cardcom would for a sale converted at a rate.
  */
 export interface FakeCardcomRow {
   Id: number;
@@ -22,8 +25,18 @@ export interface FakeCardcomRow {
   BankDepositesId: number | null;
   BankDepositAt: string | null;
   DepositeCurrency: number;
+  /** The card transaction's currency (Cardcom's coin codes: 1 ILS, 2 USD, else ISO 4217 numeric); absent with the next
+   * three: a sale in the deposit's currency, answered as CreditCardCurrency = DepositeCurrency, rate 1,
+   * AftDiscAmtDepoCur = BrutoOrgCurAmt, no fixed fee. */
+  CreditCardCurrency?: number;
+  /** The sale (or this installment) in the transaction's currency. */
   BrutoOrgCurAmt: number;
+  /** The rate the sale was converted at into the deposit's currency (1 when they are the same). */
+  CurrencyOrIndexRate?: number;
+  /** The sale after discounts, in the deposit's currency: what the fees are taken from. */
+  AftDiscAmtDepoCur?: number;
   IfAmtDepoCur: number;
+  FixFeeAmtDepoCurr?: number;
   VatIfNisDepoCur: number;
   DepositeAmount: number;
   Brand: string;
@@ -45,6 +58,30 @@ export interface FakeCardcom {
   /** The next n requests answer this status (e.g. 500). */
   failNext(n: number, status: number): void;
   close(): Promise<void>;
+}
+
+/**
+ * A sale's amounts as Cardcom reports them: `amount` in `currency`, converted at `rate` into `depositCurrency`; the fee
+ * (percent of the converted amount, plus a fixed fee) and VAT on the fees in the deposit's currency; deposited = the
+ * converted amount − fees − VAT. Computed in agorot so the figures add up exactly.
+ */
+export function cardcomAmounts(a: { amount: number; currency: number; depositCurrency?: number; rate?: number; feePct?: number; fixFee?: number; vatPct?: number }) {
+  const rate = a.rate ?? 1;
+  const gross = Math.round(a.amount * rate * 100);
+  const fee = Math.round((gross * (a.feePct ?? 0)) / 100);
+  const fix = Math.round((a.fixFee ?? 0) * 100);
+  const vat = Math.round(((fee + fix) * (a.vatPct ?? 18)) / 100);
+  return {
+    CreditCardCurrency: a.currency,
+    BrutoOrgCurAmt: a.amount,
+    CurrencyOrIndexRate: rate,
+    DepositeCurrency: a.depositCurrency ?? 1,
+    AftDiscAmtDepoCur: gross / 100,
+    IfAmtDepoCur: fee / 100,
+    FixFeeAmtDepoCurr: fix / 100,
+    VatIfNisDepoCur: vat / 100,
+    DepositeAmount: (gross - fee - fix - vat) / 100,
+  };
 }
 
 const DATE = /^(\d{2})(\d{2})(\d{4})$/;
@@ -117,7 +154,15 @@ export async function startFakeCardcom(): Promise<FakeCardcom> {
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 10 || size > 2000) return send(400, { ResponseCode: 1, Description: 'Page from 1, Page_size 10-2000' });
     const inRange = (at: string | null) => !!at && at.slice(0, 10) >= from && at.slice(0, 10) <= to;
     const list = fake.rows.filter((r) => inRange(r.CreateDate) || (body.AddDepositedTransaction === true && inRange(r.BankDepositAt)));
-    const slice = list.slice((page - 1) * size, page * size).map((r) => ({ ...r, ARN: `ARN${r.Id}`, CreditCardTransactionsId: r.Id + 500000 }));
+    const slice = list.slice((page - 1) * size, page * size).map((r) => ({
+      CreditCardCurrency: r.DepositeCurrency,
+      CurrencyOrIndexRate: 1,
+      AftDiscAmtDepoCur: r.BrutoOrgCurAmt,
+      FixFeeAmtDepoCurr: 0,
+      ...r,
+      ARN: `ARN${r.Id}`,
+      CreditCardTransactionsId: r.Id + 500000,
+    }));
     send(200, { ResponseCode: 0, Description: 'OK', Page: page, Page_size: size, FinancialTransactions: slice });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -136,7 +136,7 @@ test('the recommended tree puts 9 documents in the ZIP 9 times, named by what th
   assert.deepEqual(rows[0], ['קובץ / File', 'תיקייה / Folder', 'תאריך / Date', 'ספק / Supplier', 'מספר / Number', 'סכום / Total', 'מע"מ / VAT', 'מטבע / Currency', 'קטגוריה / Category', 'אמצעי תשלום / Pay method']);
   assert.equal(rows.length, 10);
   const bezeq = rows.find((r) => r[0] === '2026-10-02 בזק 40211 ₪118.01.pdf')!;
-  assert.deepEqual([bezeq[1], bezeq[2], bezeq[3], bezeq[4], bezeq[5], bezeq[6], bezeq[7], bezeq[9]], ['חשבוניות לפי תיקייה/פרויקטים', '2026-10-02', 'בזק', '40211', '118.01', '17.00', 'ILS', 'bank_transfer']);
+  assert.deepEqual([bezeq[1], bezeq[2], bezeq[3], bezeq[4], bezeq[5], bezeq[6], bezeq[7], bezeq[9]], ['חשבוניות לפי תיקייה/פרויקטים', '2026-10-02', 'בזק', '40211', '118.01', '17.00', 'ILS', 'העברה בנקאית']);
 
   const readme = (await entryBytes(bytes, 'README.txt')).toString('utf8');
   const [he, en] = readme.split('\n---\n');

@@ -144,7 +144,7 @@ test('connect lists the merchants and the months with payouts; a month stores it
   );
   const d7002 = (await open(st.files.find((f: any) => f.fileName.endsWith('7002.csv')).url))!.split('\r\n');
   // The card ending and the installment in the text form a spreadsheet keeps (core/csv.ts): not 42, not a date.
-  assert.equal(d7002[1], `2,${last}-03,Mastercard,"=""0042""","=""1/3""",250.00,3.75,0.68,245.57,ILS`);
+  assert.equal(d7002[1], `2,${last}-03,Mastercard,"=""0042""","=""1/3""",250.00,3.75,0.68,245.57,ILS,250.00,ILS`);
   assert.equal(d7002.length, 4); // header, two lines, final newline
   const sq = cardcom.requests.at(-1)!.body;
   assert.equal(sq.FromCreateDate, `01${last.slice(5)}${last.slice(0, 4)}`);

@@ -109,3 +109,35 @@ test('a package under 1 MB states its size in KB, not "0.0 MB" (issue 17)', asyn
   const mb = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: 3.25 * 1048576 });
   assert.match(mb.text, /3\.3 MB|3\.2 MB/);
 });
+
+/** The text of one entry of a ZIP. */
+const entryText = (bytes: Buffer, name: string) =>
+  new Promise<string>((resolve, reject) =>
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      zip.on('entry', (e) => {
+        if (e.fileName !== name) return zip.readEntry();
+        zip.openReadStream(e, (err2, stream) => {
+          if (err2 || !stream) return reject(err2);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c) => chunks.push(c));
+          stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        });
+      });
+      zip.on('end', () => reject(new Error(`no ${name}`)));
+      zip.readEntry();
+    }),
+  );
+
+test("the statements ZIP's README says it holds statements, not invoices; a slash in an account's name does not cut it (issue 34)", async () => {
+  const biz = await h.newBusiness('Readme Co');
+  await seed(biz.businessId);
+  await h.app.services.store.update(statementsPath(biz.businessId, statementId('usbank_a1', '2026-03')), { accountName: 'Leumi 12/345' });
+  const z = await h.call('statementsZip', { month: '2026-03' }, biz);
+  const bytes = Buffer.from(await (await fetch(z.url.replace(/^https?:\/\/[^/]+/, origin))).arrayBuffer());
+  assert.ok((await unzipNames(bytes)).includes('Leumi 12-345/2026-03/statement-2026-03.pdf'));
+  const [he, en] = (await entryText(bytes, 'README.txt')).split('\n---\n');
+  assert.match(he, /דפי החשבון של החודש/);
+  assert.match(en, /statements as each account's source gave them/);
+  assert.doesNotMatch(he + en, /ספק|supplier|invoice number/i, 'nothing about suppliers or invoice numbers');
+});

@@ -4,12 +4,17 @@
  * - POST /Financial/FinancialTransactions
  *     { ApiName, ApiPassword, FromCreateDate, ToCreateDate (DDMMYYYY), AddDepositedTransaction, Page (from 1), Page_size (10–2000) }
  *   → { ResponseCode (0 = ok), Description, Page, Page_size, FinancialTransactions: [{ Id, SapakNumber, BankDepositesId,
- *       BankDepositAt, DepositeAmount, DepositeCurrency, BrutoOrgCurAmt, IfAmtDepoCur, VatIfNisDepoCur, PurchaseDate, ... }] }
+ *       BankDepositAt, DepositeAmount, DepositeCurrency, CreditCardCurrency, BrutoOrgCurAmt, AftDiscAmtDepoCur, IfAmtDepoCur,
+ *       FixFeeAmtDepoCurr, VatIfNisDepoCur, PurchaseDate, ... }] }
  * A merchant (row) is the merchant number money is deposited to (SapakNumber); a month's payout reports are its bank
  * deposits (BankDepositesId) dated in the month: one summary CSV plus one CSV of lines per deposit.
  * 401 (Cardcom: "Invalid username") → invalid-argument at connect, NeedsReconnect later; ResponseCode ≠ 0 or another 4xx →
  * failed-precondition with Cardcom's description; 429 retried (Retry-After); network failures, timeouts
  * (GATEWAY_TIMEOUT_MS) and 5xx are ProviderUnavailable.
+ * Amounts: the swagger gives BrutoOrgCurAmt (and its discounts) in the transaction's currency (CreditCardCurrency), and
+ * AftDiscAmtDepoCur ("amount after discounts"), IfAmtDepoCur, FixFeeAmtDepoCurr, VatIfNisDepoCur and DepositeAmount in
+ * the deposit's currency (DepositeCurrency). The reports' Gross is AftDiscAmtDepoCur, so gross − fees − VAT = deposited
+ * in one currency; the sale's own amount and currency are a column of their own.
  * Currency codes: Cardcom's swagger documents its coin codes as "1 - ILS, 2 - USD, else ISO Coin" (ISOCoinId); the
  * payout rows' DepositeCurrency carries no list of its own and is read the same way.
  */
@@ -25,7 +30,9 @@ interface CardcomFinancialTransaction {
   BankDepositAt?: string | null;
   DepositeAmount?: number;
   DepositeCurrency?: number;
+  CreditCardCurrency?: number;
   BrutoOrgCurAmt?: number;
+  AftDiscAmtDepoCur?: number;
   IfAmtDepoCur?: number;
   FixFeeAmtDepoCurr?: number;
   VatIfNisDepoCur?: number;
@@ -102,6 +109,10 @@ async function financialTransactions(
 
 const money = (agorot: number) => (agorot / 100).toFixed(2);
 const agorotOf = (n: number | undefined) => Math.round((Number.isFinite(n) ? Number(n) : 0) * 100);
+const feesOf = (r: CardcomFinancialTransaction) => agorotOf(r.IfAmtDepoCur) + agorotOf(r.FixFeeAmtDepoCurr);
+/** Gross in the deposit's currency; a row without AftDiscAmtDepoCur is rebuilt from what was deposited, fees and VAT. */
+const grossOf = (r: CardcomFinancialTransaction) =>
+  Number.isFinite(r.AftDiscAmtDepoCur) ? agorotOf(r.AftDiscAmtDepoCur) : agorotOf(r.DepositeAmount) + feesOf(r) + agorotOf(r.VatIfNisDepoCur);
 
 const SUMMARY_COLUMNS: CsvColumn[] = [
   { he: 'מזהה הפקדה', en: 'Deposit ID' },
@@ -124,6 +135,8 @@ const DETAIL_COLUMNS: CsvColumn[] = [
   { he: 'מע״מ על עמלות', en: 'VAT on fees' },
   { he: 'הופקד', en: 'Deposited' },
   { he: 'מטבע', en: 'Currency' },
+  { he: 'סכום העסקה', en: 'Sale amount' },
+  { he: 'מטבע העסקה', en: 'Sale currency' },
 ];
 
 /** The month's deposits of one merchant: a summary CSV and one CSV of lines per deposit. */
@@ -148,8 +161,8 @@ function payoutReports(merchant: string, month: string, rows: CardcomFinancialTr
       date,
       currency,
       lines.length,
-      money(sum((r) => agorotOf(r.BrutoOrgCurAmt))),
-      money(sum((r) => agorotOf(r.IfAmtDepoCur) + agorotOf(r.FixFeeAmtDepoCurr))),
+      money(sum(grossOf)),
+      money(sum(feesOf)),
       money(sum((r) => agorotOf(r.VatIfNisDepoCur))),
       money(sum((r) => agorotOf(r.DepositeAmount))),
     ]);
@@ -161,11 +174,13 @@ function payoutReports(merchant: string, month: string, rows: CardcomFinancialTr
         r.Brand ?? '',
         r.Last4CardDigitsStr ?? '',
         r.NoOfPmt && r.NoOfPmt > 1 ? `${r.PmtNo ?? '?'}/${r.NoOfPmt}` : '',
-        money(agorotOf(r.BrutoOrgCurAmt)),
-        money(agorotOf(r.IfAmtDepoCur) + agorotOf(r.FixFeeAmtDepoCurr)),
+        money(grossOf(r)),
+        money(feesOf(r)),
         money(agorotOf(r.VatIfNisDepoCur)),
         money(agorotOf(r.DepositeAmount)),
         currencyOf(r.DepositeCurrency),
+        money(agorotOf(r.BrutoOrgCurAmt)),
+        currencyOf(r.CreditCardCurrency ?? r.DepositeCurrency),
       ]);
     }
     files.push({ fileName: `cardcom-${merchant}-${month}-deposit-${id}.csv`, contentType: 'text/csv', bytes: csvFile(DETAIL_COLUMNS, detail) });

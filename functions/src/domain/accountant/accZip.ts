@@ -5,9 +5,12 @@ import { ZIP_LIFETIME_MS, type FileRef } from '../../core/files.ts';
 import { sanitizeFileName } from '../../core/text.ts';
 import { csvFile, type CsvColumn } from '../../core/csv.ts';
 import { formatAmount, type Currency } from '../money.ts';
-import { invoicesPath, type InvoiceDoc } from '../invoices/invoices.ts';
+import { jerusalemDay } from '../../core/clock.ts';
+import { GENERAL_FOLDER, invoicesPath, type InvoiceDoc, type PayMark } from '../invoices/invoices.ts';
+import { docPayMark, PAY_MARK_LABELS, paymentPayMark, type PayMarkBy } from '../invoices/payMarks.ts';
+import { categoryLabel } from '../invoices/categories.ts';
 import { paymentsPath, type PaymentRecord } from '../payments/payments.ts';
-import { accTree, readAccFolders, type AccFolderRecord, type AccSource } from './accountant.ts';
+import { accTree, readAccFolders, type AccFolderRecord, type AccSource, type ACC_PAY_METHODS } from './accountant.ts';
 // Types only: the statements and signup modules pull in provider SDKs and PDF libraries a ZIP never needs.
 import type { StatementRecord } from '../statements/statements.ts';
 import type { SignupDocRecord } from '../signupDocs/signupDocs.ts';
@@ -62,6 +65,12 @@ export interface SourceFile {
 /** Where each source kind finds its files; `subdir` nests them (statements: account, then month). */
 export type SourceResolver = (s: Services, businessId: string, source: AccSource, range: ZipRange) => Promise<SourceFile[]>;
 
+/** The Israel day of an ISO instant: a proof paid at 00:30 on the 28th Israel time is of the 28th. */
+const israelDay = (instant: string | null | undefined) => {
+  const ms = Date.parse(instant ?? '');
+  return Number.isFinite(ms) ? jerusalemDay(ms) : null;
+};
+
 const inMonthRange = (day: string | null | undefined, r: ZipRange) => {
   const month = (day ?? '').slice(0, 7);
   if (r.from && (!month || month < r.from)) return false;
@@ -69,44 +78,63 @@ const inMonthRange = (day: string | null | undefined, r: ZipRange) => {
   return true;
 };
 
+type AccPayMethod = (typeof ACC_PAY_METHODS)[number];
+const ACC_METHOD: Record<PayMark, AccPayMethod> = { paid_card: 'card', paid_paypal: 'paypal', paid_transfer: 'bank_transfer', paid_other: 'other', unpaid: 'unknown', not_payable: 'unknown' };
+
+/** A source's pay method of an invoice: the AI's own word while nothing overrides it (cash, check), else the mark in force's. */
+const accPayMethod = (d: InvoiceDoc, inForce: { mark: PayMark; by: PayMarkBy }): AccPayMethod =>
+  inForce.by === 'ai' && d.reading?.payMethod ? d.reading.payMethod : ACC_METHOD[inForce.mark];
+
+/**
+ * The invoice folder a package puts a document in: a card folder the AI's card reading chose (default filing)
+ * holds it only while the mark in force is a card payment; once the owner, the payment or a pay rule says
+ * otherwise, it goes where a non-card invoice goes, the general folder. Hand and folder-rule filing stand.
+ */
+export const packageFolderId = (d: InvoiceDoc, inForce: { mark: PayMark; by: PayMarkBy }): string =>
+  d.folderBy === 'default' && /^card-\d{4}$/.test(d.folderId) && inForce.mark !== 'paid_card' && inForce.by !== 'ai' && inForce.by !== 'none' ? GENERAL_FOLDER : d.folderId;
+
 const invoices: SourceResolver = async (s, businessId, source, range) => {
   const docs = (await s.store.query({ collection: invoicesPath(businessId), orderBy: [['createdAtMs', 'desc']] })).map((d) => d.data as unknown as InvoiceDoc);
-  return docs
-    .filter((d) => !source.folderIds.length || source.folderIds.includes(d.folderId))
-    .filter((d) => {
-      if (!source.payMethods.length) return true;
-      const m = d.reading?.payMethod ?? null;
-      return m ? source.payMethods.includes(m as never) : source.payMethods.includes('unknown');
-    })
-    .filter((d) => inMonthRange(d.date, range))
-    .map((d) => ({
-      fileId: d.fileId,
-      fileName: d.fileName,
-      key: `invoice:${d.docId}`,
-      facts: {
-        date: d.date,
-        supplier: d.supplierName || d.reading?.issuer.name || null,
-        number: d.reading?.number ?? null,
-        totalMinor: d.reading?.totalMinor ?? null,
-        vatMinor: d.reading?.vatMinor ?? null,
-        currency: d.reading?.currency ?? null,
-        category: d.category || null,
-        payMethod: d.reading?.payMethod ?? null,
-      },
-    }));
+  return (
+    docs
+      // A stored duplicate is the same invoice again: left out, as the spend report leaves it out.
+      .filter((d) => !d.duplicateOf && inMonthRange(d.date, range))
+      .map((d) => ({ d, inForce: docPayMark(d) }))
+      .filter(({ d, inForce }) => !source.folderIds.length || source.folderIds.includes(packageFolderId(d, inForce)))
+      .filter(({ d, inForce }) => !source.payMethods.length || source.payMethods.includes(accPayMethod(d, inForce)))
+      .map(({ d, inForce }) => ({
+        fileId: d.fileId,
+        fileName: d.fileName,
+        key: `invoice:${d.docId}`,
+        facts: {
+          date: d.date,
+          supplier: d.supplierName || d.reading?.issuer.name || null,
+          number: d.reading?.number ?? null,
+          totalMinor: d.reading?.totalMinor ?? null,
+          vatMinor: d.reading?.vatMinor ?? null,
+          currency: d.reading?.currency ?? null,
+          category: d.category ? categoryLabel(d.category) : null,
+          payMethod: PAY_MARK_LABELS[inForce.mark],
+        },
+      }))
+  );
 };
 
 const proofs: SourceResolver = async (s, businessId, _source, range) => {
   const paid = (await s.store.query({ collection: paymentsPath(businessId), where: [['status', '==', 'paid']], orderBy: [['createdAtMs', 'desc']] })).map((d) => d.data as unknown as PaymentRecord);
   return paid
-    .filter((p) => p.proof && inMonthRange(p.paidAt, range))
-    .map((p) => ({
-      fileId: p.proof!.fileId,
-      fileName: p.proof!.fileName,
-      key: `proof:${p.id}`,
-      label: 'אסמכתא',
-      facts: { date: (p.paidAt ?? '').slice(0, 10) || null, supplier: p.supplierName, totalMinor: p.amountAgorot, currency: p.currency, payMethod: p.payout?.method ?? null },
-    }));
+    .map((p) => ({ p, day: israelDay(p.paidAt) }))
+    .filter(({ p, day }) => p.proof && inMonthRange(day, range))
+    .map(({ p, day }) => {
+      const mark = paymentPayMark(p);
+      return {
+        fileId: p.proof!.fileId,
+        fileName: p.proof!.fileName,
+        key: `proof:${p.id}`,
+        label: 'אסמכתא',
+        facts: { date: day, supplier: p.supplierName, totalMinor: p.amountAgorot, currency: p.currency, payMethod: mark ? PAY_MARK_LABELS[mark] : null },
+      };
+    });
 };
 
 /** The ready statements of the range (account ids: all when empty), by account and month. */
@@ -120,7 +148,7 @@ export async function readyStatements(s: Services, businessId: string, accountId
 
 const statements: SourceResolver = async (s, businessId, source, range) =>
   (await readyStatements(s, businessId, source.accountIds, range)).flatMap((st) =>
-    st.files.map((f) => ({ fileId: f.fileId, fileName: f.fileName, key: `statement:${f.fileId}`, subdir: `${sanitizeFileName(st.accountName, st.accountId)}/${st.month}` })),
+    st.files.map((f) => ({ fileId: f.fileId, fileName: f.fileName, key: `statement:${f.fileId}`, subdir: `${entryPart(st.accountName, st.accountId)}/${st.month}` })),
   );
 
 /** Signed forms: the newest filled copy of each signup document made in the range. */
@@ -128,9 +156,8 @@ const signed: SourceResolver = async (s, businessId, _source, range) => {
   const docs = (await s.store.query({ collection: signupDocsPath(businessId) })).map((d) => d.data as unknown as SignupDocRecord);
   return docs.flatMap((d) => {
     const newest = [...(d.filled ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
-    return newest && inMonthRange(newest.createdAt, range)
-      ? [{ fileId: newest.fileId, fileName: newest.fileName, key: `signed:${newest.fileId}`, facts: { date: newest.createdAt.slice(0, 10) } }]
-      : [];
+    const day = israelDay(newest?.createdAt);
+    return newest && inMonthRange(day, range) ? [{ fileId: newest.fileId, fileName: newest.fileName, key: `signed:${newest.fileId}`, facts: { date: day } }] : [];
   });
 };
 
@@ -156,11 +183,17 @@ export function describedName(f: { fileName: string; label?: string; facts?: Ent
   return words.join(' ').replace(/\s+/g, ' ') + ext;
 }
 
+/**
+ * One part of an entry's path, sanitized. A slash inside a name ("MOVE 24/7 בע"מ", "12/2026") is not a folder:
+ * it becomes a dash, so the rest of the name is kept.
+ */
+export const entryPart = (name: string, fallback: string) => sanitizeFileName(name.replace(/[\\/]/g, '-'), fallback);
+
 /** Entry names: the folder path, a sanitized file name, and " (2)", " (3)" … when two collide. */
 export function uniqueNames(entries: { dir: string; fileName: string; fileId: string; facts?: EntryFacts }[]): ZipEntry[] {
   const used = new Set<string>();
   return entries.map((e) => {
-    const base = sanitizeFileName(e.fileName, 'file');
+    const base = entryPart(e.fileName, 'file');
     const dot = base.lastIndexOf('.');
     const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ''];
     let name = e.dir ? `${e.dir}/${base}` : base;
@@ -190,7 +223,7 @@ export async function planAccZip(s: Services, businessId: string, folderId: stri
   for (const e of scope) {
     const src = e.folder.source;
     if (!src) continue;
-    const dir = e.path.map((p) => sanitizeFileName(p, 'folder')).join('/');
+    const dir = e.path.map((p) => entryPart(p, 'folder')).join('/');
     searched.push(`${dir}: ${describeSource(src)}`);
     const resolve = ZIP_SOURCES[src.kind];
     if (!resolve) continue;
@@ -269,20 +302,32 @@ export function zipIndex(entries: readonly ZipEntry[]): Buffer {
   );
 }
 
-/** README.txt of a package: what it holds and how it is laid out, in Hebrew and then in English. */
-export function zipReadme(p: { title: { he: string; en: string }; range: ZipRange; files: number; notes?: { he: string[]; en: string[] } }): string {
+/** What the accountant's package holds, said in its README. */
+const ACC_ABOUT = {
+  he: [
+    'חשבוניות ואסמכתאות נקראות לפי תאריך, ספק, מספר וסכום; דפי חשבון שומרים את שמם, בתיקייה לפי חשבון וחודש. הקובץ index.csv מפרט כל קובץ: תאריך, ספק, מספר, סכום, מע"מ, מטבע, קטגוריה, אמצעי תשלום ותיקייה.',
+    'אמצעי התשלום הוא מה שבעל העסק סימן, או איך שולם התשלום במערכת, לפני מה שה-AI קרא מהחשבונית. חשבונית שנשמרה כעותק כפול של חשבונית אחרת אינה בחבילה, כמו בדוח ההוצאות.',
+  ],
+  en: [
+    'Invoices and proofs are named by date, supplier, number and total; statements keep their names, in account and month folders. index.csv lists every file with its date, supplier, number, total, VAT, currency, category, pay method and folder.',
+    "The pay method is the one the owner marked, or how the payment was paid here, before what the AI read on the invoice. An invoice stored as a duplicate of another is left out, as in the spend report.",
+  ],
+};
+
+/** README.txt of a package: what it holds (`about`) and how it is laid out, in Hebrew and then in English. */
+export function zipReadme(p: { title: { he: string; en: string }; range: ZipRange; files: number; about: { he: string[]; en: string[] }; notes?: { he: string[]; en: string[] } }): string {
   const months = p.range.from || p.range.to ? `${p.range.from ?? '…'} – ${p.range.to ?? '…'}` : null;
   return [
     p.title.he,
     `חודשים: ${months ?? 'כל החודשים'}. קבצים: ${p.files}.`,
-    p.files ? 'כל קובץ נקרא לפי תאריך, ספק, מספר וסכום. הקובץ index.csv מפרט כל קובץ: תאריך, ספק, מספר, סכום, מע"מ, מטבע, קטגוריה, אמצעי תשלום ותיקייה.' : 'לא נמצא דבר: החבילה ריקה.',
+    ...(p.files ? p.about.he : ['לא נמצא דבר: החבילה ריקה.']),
     ...(p.notes?.he ?? []),
     '',
     '---',
     '',
     p.title.en,
     `Months: ${months ?? 'all months'}. Files: ${p.files}.`,
-    p.files ? 'Each file is named by date, supplier, number and total. index.csv lists every file with its date, supplier, number, total, VAT, currency, category, pay method and folder.' : 'Nothing matched: this package is empty.',
+    ...(p.files ? p.about.en : ['Nothing matched: this package is empty.']),
     ...(p.notes?.en ?? []),
     '',
   ].join('\n');
@@ -298,11 +343,12 @@ export async function buildAccZip(s: Services, businessId: string, folderId: str
     title: { he: 'חבילה לרואה החשבון', en: 'Package for the accountant' },
     range,
     files: entries.length,
+    about: ACC_ABOUT,
     notes: searched.length
       ? { he: ['התיקיות שנבדקו:', ...searched.map((l) => `- ${l}`)], en: ['Folders searched:', ...searched.map((l) => `- ${l}`)] }
       : { he: ['לאף תיקייה של רואה החשבון אין כלל מקור.'], en: ['No accountant folder has a source rule (accFolderSetSource, or accFolderTemplate).'] },
   });
-  const stamp = new Date(now).toISOString().slice(0, 10);
+  const stamp = jerusalemDay(now);
   const zipName = `accountant-${range.from || range.to ? `${range.from ?? 'start'}_${range.to ?? 'now'}` : stamp}.zip`;
   return writeZip(s, businessId, zipName, entries, readme);
 }

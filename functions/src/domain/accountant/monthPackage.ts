@@ -1,8 +1,7 @@
 import type { Services } from '../../core/context.ts';
 import type { DocStore } from '../../ports/store.ts';
 import { accountsPath, statementsPath, type AccountRecord, type SendState, type StatementRecord } from '../statements/statements.ts';
-import { readyStatements, uniqueNames, writeZip, zipReadme } from './accZip.ts';
-import { sanitizeFileName } from '../../core/text.ts';
+import { entryPart, readyStatements, uniqueNames, writeZip, zipReadme } from './accZip.ts';
 import type { EmailMessage } from '../../ports/outbox.ts';
 import type { OutboxRecord } from '../../core/outbox.ts';
 import { monthPackageEmail as monthPackageMessage, type BusinessIdentity, type MailCtx, type MonthPackageFacts } from '../../emails/messages.ts';
@@ -32,12 +31,16 @@ export async function buildStatementsZip(s: Services, businessId: string, month:
     .filter((a) => !accountIds.length || accountIds.includes(a.id));
   const ready = await readyStatements(s, businessId, accountIds, { from: month, to: month });
   const inIds = new Set(ready.map((st) => st.accountId));
-  const entries = uniqueNames(ready.flatMap((st) => st.files.map((f) => ({ dir: `${sanitizeFileName(st.accountName, st.accountId)}/${month}`, fileName: f.fileName, fileId: f.fileId }))));
+  const entries = uniqueNames(ready.flatMap((st) => st.files.map((f) => ({ dir: `${entryPart(st.accountName, st.accountId)}/${month}`, fileName: f.fileName, fileId: f.fileId }))));
   const missing = accounts.filter((a) => !inIds.has(a.id)).map((a) => a.name);
   const readme = zipReadme({
     title: { he: `דפי החשבון של ${month}`, en: `Statements of ${month}` },
     range: { from: month, to: month },
     files: entries.length,
+    about: {
+      he: ['דפי החשבון של החודש כפי שהתקבלו מכל חשבון, בשמם המקורי, בתיקייה לפי חשבון וחודש. אין כאן חשבוניות. הקובץ index.csv מפרט כל קובץ ואת התיקייה שלו.'],
+      en: ["The month's statements as each account's source gave them, under their own names, in account and month folders. There are no invoices here. index.csv lists every file and its folder."],
+    },
     notes: missing.length
       ? { he: [`חשבונות בלי דף חשבון: ${missing.join(', ')}.`], en: [`Accounts without a statement: ${missing.join(', ')}.`] }
       : accounts.length

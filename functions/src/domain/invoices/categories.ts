@@ -35,3 +35,6 @@ export const CATEGORIES = [
 export type CategoryId = (typeof CATEGORIES)[number]['id'];
 export const CATEGORY_IDS = new Set<string>(CATEGORIES.map((c) => c.id));
 export const isCategory = (id: string) => CATEGORY_IDS.has(id);
+const LABELS = new Map<string, string>(CATEGORIES.map((c) => [c.id, c.label]));
+/** The Hebrew label of a category id; an unknown id as it is. */
+export const categoryLabel = (id: string) => LABELS.get(id) ?? id;

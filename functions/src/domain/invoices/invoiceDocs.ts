@@ -239,7 +239,7 @@ export async function settleDocument(tx: Transaction, input: SettleInput): Promi
   const ruleDoc = doc.vendorKey ? await tx.get(vendorRulesPath(businessId, doc.vendorKey)) : null;
   const rule = (ruleDoc?.data as unknown as VendorRuleRecord | undefined) ?? null;
   doc.payRule = rule?.payRule ?? '';
-  doc.effectivePayMark = effectivePayMark({ payMark: doc.payMark, payRule: doc.payRule, aiPayMethod: doc.reading?.payMethod });
+  doc.effectivePayMark = effectivePayMark({ payMark: doc.payMark, paymentMark: doc.paymentMark, payRule: doc.payRule, aiPayMethod: doc.reading?.payMethod });
 
   if (doc.categoryBy !== 'hand') {
     const sameIssuer = previous !== null && previous.vendorKey === doc.vendorKey;

@@ -58,8 +58,10 @@ export interface InvoiceDoc {
   payMark: PayMark | '';
   /** The issuer's pay rule as last applied here ("" = none), so a rule change can find the documents it has not reached. */
   payRule?: 'card' | 'not_card' | '';
-  /** The mark in force: payMark, else the pay rule, else the AI reading. */
+  /** The mark in force (payMarks.payMarkInForce): payMark, else the paid payment's method, else the pay rule, else the AI reading. */
   effectivePayMark: PayMark;
+  /** paymentPayMark of the payment paymentId names, kept by markPaid and revertPaid; absent/null = it says nothing. */
+  paymentMark?: PayMark | null;
   supplierKey: string | null;
   supplierName: string;
   supplierBy: 'hand' | 'auto' | null;

@@ -2,10 +2,11 @@ import type { Services } from '../../core/context.ts';
 import { iso } from '../../core/clock.ts';
 import { isApiError } from '../../core/errors.ts';
 import { consumeQuota } from '../../core/quota.ts';
-import type { DocStore } from '../../ports/store.ts';
+import type { DocStore, Transaction } from '../../ports/store.ts';
 import { paymentsPath, type PaymentFile, type PaymentRecord } from '../payments/payments.ts';
 import { invoicesPath, type InvoiceDoc } from './invoices.ts';
 import { newInvoiceDoc, readInvoiceSafely, settleDocument, storeReading, supplierDocId } from './invoiceDocs.ts';
+import { effectivePayMark, paymentPayMark } from './payMarks.ts';
 
 /**
  * Invoices a supplier attaches on the link page (or files with a standing-link request) become
@@ -15,7 +16,7 @@ import { newInvoiceDoc, readInvoiceSafely, settleDocument, storeReading, supplie
 export const SUPPLIER_INVOICE_QUEUE = 'supplierInvoiceRead';
 
 /** A supplier attachment's document, unread; its issuer is the payment's supplier. */
-export function supplierAttachmentDoc(businessId: string, payment: Pick<PaymentRecord, 'id' | 'supplierKey' | 'supplierName'>, file: PaymentFile, now: number): InvoiceDoc {
+export function supplierAttachmentDoc(businessId: string, payment: Pick<PaymentRecord, 'id' | 'supplierKey' | 'supplierName' | 'status' | 'payout'>, file: PaymentFile, now: number): InvoiceDoc {
   // Dated by the upload, so the document is the same whichever path creates it first.
   const uploaded = Date.parse(file.uploadedAt);
   return newInvoiceDoc(
@@ -30,8 +31,24 @@ export function supplierAttachmentDoc(businessId: string, payment: Pick<PaymentR
       source: 'supplier',
       createdAtMs: Number.isFinite(uploaded) ? uploaded : now,
     },
-    { paymentId: payment.id, supplierKey: payment.supplierKey, supplierName: payment.supplierName, supplierBy: 'auto' },
+    // A late invoice on a paid payment is paid the way the payment was.
+    { paymentId: payment.id, paymentMark: paymentPayMark(payment), supplierKey: payment.supplierKey, supplierName: payment.supplierName, supplierBy: 'auto' },
   );
+}
+
+/**
+ * Inside markPaid's or revertPaid's transaction, before its writes: the payment's invoice documents
+ * take the payment's pay method (or lose it), so lists, reports and the ZIP stop trusting the AI's guess.
+ */
+export async function syncPaymentMarks(tx: Transaction, businessId: string, payment: Pick<PaymentRecord, 'id' | 'invoices' | 'status' | 'payout'>, at: string): Promise<void> {
+  const paymentMark = paymentPayMark(payment);
+  const paths = payment.invoices.map((f) => invoicesPath(businessId, supplierDocId(payment.id, f.fileId)));
+  for (const d of await tx.getAll(paths)) {
+    const doc = d?.data as unknown as InvoiceDoc | undefined;
+    if (!d || !doc || (doc.paymentMark ?? null) === paymentMark) continue;
+    const mark = effectivePayMark({ payMark: doc.payMark ?? '', paymentMark, payRule: doc.payRule ?? '', aiPayMethod: doc.reading?.payMethod });
+    tx.update(d.path, { paymentMark, effectivePayMark: mark, updatedAt: at });
+  }
 }
 
 /** Stores the unread document unless it is stored already; returns what is stored. */

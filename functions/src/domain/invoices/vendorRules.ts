@@ -129,7 +129,7 @@ export function applyPayRule(store: DocStore, businessId: string, key: string, r
     [q],
     async (tx, docs) => {
       for (const { path, doc } of docs) {
-        tx.update(path, { payRule: rule, effectivePayMark: effectivePayMark({ payMark: doc.payMark ?? '', payRule: rule, aiPayMethod: doc.reading?.payMethod }), updatedAt: at });
+        tx.update(path, { payRule: rule, effectivePayMark: effectivePayMark({ payMark: doc.payMark ?? '', paymentMark: doc.paymentMark, payRule: rule, aiPayMethod: doc.reading?.payMethod }), updatedAt: at });
       }
     },
     budget,

@@ -3,9 +3,10 @@ import { csvFile, type CsvColumn } from '../../core/csv.ts';
 import type { DocStore } from '../../ports/store.ts';
 import { CURRENCIES, type Currency } from '../money.ts';
 import { addMonths } from '../months.ts';
-import { CATEGORIES } from '../invoices/categories.ts';
+import { categoryLabel } from '../invoices/categories.ts';
 import { isRealDay } from '../invoices/invoiceDocs.ts';
-import { invoicesPath, PAY_MARKS, type InvoiceDoc, type PayMark } from '../invoices/invoices.ts';
+import { invoicesPath, type InvoiceDoc, type PayMark } from '../invoices/invoices.ts';
+import { docPayMark, PAY_MARK_LABELS } from '../invoices/payMarks.ts';
 
 /**
  * Spend reports (issue 19): invoice totals by month and by one dimension, per currency. Amounts are
@@ -72,16 +73,6 @@ export function checkRange(from: string, to: string): void {
 
 const lastDay = (month: string) => new Date(dayMs(`${addMonths(month, 1)}-01`) - 86_400_000).toISOString().slice(0, 10);
 
-export const PAY_MARK_LABELS: Record<PayMark, string> = {
-  unpaid: 'לא שולם',
-  paid_card: 'כרטיס אשראי',
-  paid_paypal: 'PayPal',
-  paid_transfer: 'העברה בנקאית',
-  paid_other: 'שולם אחרת',
-  not_payable: 'לא לתשלום',
-};
-const CATEGORY_LABELS = new Map<string, string>(CATEGORIES.map((c) => [c.id, c.label]));
-
 interface Keyed {
   key: string;
   label: string;
@@ -90,10 +81,10 @@ interface Keyed {
 
 /** The dimension value of one invoice, with the invoicesList filter that finds it. */
 function keyOf(d: InvoiceDoc, by: SpendDimension): Keyed {
-  if (by === 'category') return { key: d.category, label: d.category ? (CATEGORY_LABELS.get(d.category) ?? d.category) : 'ללא קטגוריה', filter: { category: d.category } };
+  if (by === 'category') return { key: d.category, label: d.category ? categoryLabel(d.category) : 'ללא קטגוריה', filter: { category: d.category } };
   if (by === 'payMethod') {
-    // The pay mark in force (explicit mark, else the issuer's pay rule, else the AI reading): what invoicesList's payMark filters on.
-    const mark = (PAY_MARKS as readonly string[]).includes(d.effectivePayMark) ? d.effectivePayMark : 'unpaid';
+    // The pay mark in force (payMarkInForce: the owner's mark, the paid payment's method, the pay rule, the AI), which invoicesList's payMark filters on.
+    const { mark } = docPayMark(d);
     return { key: mark, label: PAY_MARK_LABELS[mark], filter: { payMark: mark } };
   }
   // invoicesList cannot filter "no supplier": that row links to the whole range.
@@ -128,7 +119,8 @@ export function summarize(docs: readonly InvoiceDoc[], from: string, to: string,
     if (d.date < from || d.date > to) continue;
     const month = d.date.slice(0, 7);
     const k = keyOf(d, by);
-    for (const f of [{ ...clampMonth(month), ...k.filter }, clampMonth(month), { from, to, ...k.filter }, { from, to }]) listed.set(filterId(f), (listed.get(filterId(f)) ?? 0) + 1);
+    // A set: when the range is one whole month, its month filter and its range filter are one filter, counted once.
+    for (const id of new Set([{ ...clampMonth(month), ...k.filter }, clampMonth(month), { from, to, ...k.filter }, { from, to }].map(filterId))) listed.set(id, (listed.get(id) ?? 0) + 1);
     if (d.duplicateOf) {
       duplicates++;
       continue;

@@ -61,7 +61,7 @@ export default defineOperation({
         next.search = invoiceSearchTokens(next);
       }
       if (input.payMark !== undefined) next.payMark = input.payMark;
-      next.effectivePayMark = effectivePayMark({ payMark: next.payMark ?? '', payRule: next.payRule ?? '', aiPayMethod: next.reading?.payMethod });
+      next.effectivePayMark = effectivePayMark({ payMark: next.payMark ?? '', paymentMark: next.paymentMark, payRule: next.payRule ?? '', aiPayMethod: next.reading?.payMethod });
       // Folder rules can name a supplier.
       const plan = supplierChanged ? await planRefile(tx, businessId, [next], at) : null;
 

@@ -12,6 +12,7 @@ import { paymentPaidMessages, businessContact, supplierLang } from '../../domain
 import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
 import { paymentAmounts } from '../../domain/vat.ts';
+import { syncPaymentMarks } from '../../domain/invoices/supplierInvoices.ts';
 
 export const PROOF_MAX_BYTES = 5 * 1024 * 1024;
 export const PROOF_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
@@ -85,6 +86,7 @@ export default defineOperation({
         assertAllowed('markPaid', p.status);
         assertPayable(p);
         const changes = { status: 'paid', paidAt: at, proof: stored, updatedAt: at } as const;
+        await syncPaymentMarks(tx, businessId, { ...p, ...changes }, at);
         tx.update(paymentsPath(businessId, paymentId), changes);
         const next: PaymentRecord = { ...p, ...changes };
         const lang = supplierLang(next, (supplier?.data as unknown as SupplierRecord | undefined) ?? null);

@@ -4,6 +4,7 @@ import { id, input } from '../../core/schema.ts';
 import { precondition } from '../../core/errors.ts';
 import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { syncPaymentMarks } from '../../domain/invoices/supplierInvoices.ts';
 
 export default defineOperation({
   name: 'revertPaid',
@@ -23,6 +24,7 @@ export default defineOperation({
       // ready and awaiting_invoice mean "the supplier gave payout details"; without them the link page would hide its form.
       if (status !== 'sent' && !p.payout) throw precondition(`status: cannot revert to ${status}; the supplier never gave payout details, so revert to sent`);
       const changes = { status, paidAt: null, proof: null, updatedAt: at, ...(status === 'ready' && !p.readyAt ? { readyAt: at } : {}) };
+      await syncPaymentMarks(tx, businessId, { ...p, ...changes }, at);
       tx.update(paymentsPath(businessId, paymentId), changes);
       return { before: p, after: { ...p, ...changes } satisfies PaymentRecord };
     });
