@@ -91,6 +91,10 @@ export interface Config {
   pageLimits: { perIpPerMin: number; perLinkPerMin: number; filingsPerLinkPerDay: number; filesPerPayment: number };
   /** Requests per API key per minute (0: no limit). */
   rateLimitPerMin: number;
+  /** Requests per user per minute, all their keys and dashboard sign-ins together (0: no limit). */
+  rateLimitUserPerMin: number;
+  /** Requests per business per minute, all its members together (0: no limit). */
+  rateLimitBusinessPerMin: number;
   /** Delivery attempts before an outbox message ends `failed`. */
   outboxMaxAttempts: number;
   /** Connection, greeting and socket timeout of one SMTP delivery. */
@@ -234,6 +238,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       filesPerPayment: positiveInt(env.PAGE_LIMIT_FILES_PER_PAYMENT, 10),
     },
     rateLimitPerMin: env.RATE_LIMIT_PER_MIN !== undefined && /^\d+$/.test(env.RATE_LIMIT_PER_MIN) ? Number(env.RATE_LIMIT_PER_MIN) : 600,
+    rateLimitUserPerMin: env.RATE_LIMIT_USER_PER_MIN !== undefined && /^\d+$/.test(env.RATE_LIMIT_USER_PER_MIN) ? Number(env.RATE_LIMIT_USER_PER_MIN) : 1200,
+    rateLimitBusinessPerMin: env.RATE_LIMIT_BUSINESS_PER_MIN !== undefined && /^\d+$/.test(env.RATE_LIMIT_BUSINESS_PER_MIN) ? Number(env.RATE_LIMIT_BUSINESS_PER_MIN) : 3000,
     outboxMaxAttempts: positiveInt(env.OUTBOX_MAX_ATTEMPTS, 6),
     smtpTimeoutMs: positiveInt(env.SMTP_TIMEOUT_MS, 20_000),
     localQueueConcurrency: positiveInt(env.LOCAL_QUEUE_CONCURRENCY, 4),

@@ -3147,9 +3147,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -3240,12 +3240,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -3328,9 +3328,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -3432,12 +3432,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -3489,9 +3489,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -3570,12 +3570,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -3629,9 +3629,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -3733,12 +3733,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -3792,9 +3792,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -3896,12 +3896,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -3976,9 +3976,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -4080,12 +4080,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -4134,9 +4134,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -4243,12 +4243,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -4290,9 +4290,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -4395,12 +4395,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -4446,9 +4446,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -4551,12 +4551,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -4612,9 +4612,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -4706,12 +4706,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -4767,9 +4767,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -4867,12 +4867,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -4937,9 +4937,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -5172,12 +5172,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -5252,9 +5252,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -5382,12 +5382,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -5439,9 +5439,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -5542,12 +5542,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -5599,9 +5599,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -5698,12 +5698,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -5745,9 +5745,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -5845,12 +5845,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -5896,9 +5896,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -5996,12 +5996,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -6043,9 +6043,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -6382,12 +6382,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -6433,9 +6433,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -6772,12 +6772,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -6843,9 +6843,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -6973,12 +6973,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -7030,9 +7030,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -7118,12 +7118,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -7165,9 +7165,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -7296,12 +7296,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -7347,9 +7347,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -7478,12 +7478,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -7537,9 +7537,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -7694,12 +7694,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -7744,9 +7744,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -7902,12 +7902,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -7956,9 +7956,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -8114,12 +8114,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -8184,9 +8184,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -8314,12 +8314,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -8371,9 +8371,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -8617,12 +8617,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -8674,9 +8674,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -8776,12 +8776,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -8833,9 +8833,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -8914,12 +8914,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -8961,9 +8961,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -9059,12 +9059,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -9110,9 +9110,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -9208,12 +9208,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -9267,9 +9267,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -9409,12 +9409,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -9456,9 +9456,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -9541,12 +9541,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -9592,9 +9592,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -9677,12 +9677,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -9731,9 +9731,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -9816,12 +9816,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -9879,9 +9879,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -9963,12 +9963,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -10017,9 +10017,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -10104,12 +10104,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -10161,9 +10161,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -10274,12 +10274,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -10321,9 +10321,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -10418,12 +10418,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -10469,9 +10469,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -10566,12 +10566,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -10613,9 +10613,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -10699,12 +10699,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -10750,9 +10750,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -10836,12 +10836,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -10886,9 +10886,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -10968,12 +10968,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -11022,9 +11022,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -11104,12 +11104,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -11198,9 +11198,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -11451,12 +11451,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -11518,9 +11518,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -11614,12 +11614,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -11676,9 +11676,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -11771,12 +11771,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -11828,9 +11828,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -11918,12 +11918,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -11975,9 +11975,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -12065,12 +12065,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -12134,9 +12134,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -12240,12 +12240,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -12297,9 +12297,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -12386,12 +12386,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -12433,9 +12433,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -12542,12 +12542,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -12593,9 +12593,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -12702,12 +12702,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -12773,9 +12773,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -12879,12 +12879,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -12941,9 +12941,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -13036,12 +13036,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -13098,9 +13098,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -13184,12 +13184,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -13243,9 +13243,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -13338,12 +13338,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -13397,9 +13397,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -13492,12 +13492,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -13549,9 +13549,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -13636,12 +13636,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -13693,9 +13693,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -13780,12 +13780,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -13837,9 +13837,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -13956,12 +13956,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -14097,9 +14097,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -14222,12 +14222,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -14269,9 +14269,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -14386,12 +14386,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -14437,9 +14437,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -14554,12 +14554,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -14601,9 +14601,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -14705,12 +14705,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -14756,9 +14756,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -14860,12 +14860,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -14914,9 +14914,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -15000,12 +15000,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -15062,9 +15062,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -15164,12 +15164,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -15221,9 +15221,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -15302,12 +15302,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -15349,9 +15349,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -15447,12 +15447,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -15498,9 +15498,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -15596,12 +15596,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -15655,9 +15655,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -15797,12 +15797,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -15858,9 +15858,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -15960,12 +15960,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -16017,9 +16017,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -16098,12 +16098,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -16145,9 +16145,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -16243,12 +16243,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -16294,9 +16294,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -16392,12 +16392,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -16451,9 +16451,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -16593,12 +16593,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -16686,9 +16686,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -16780,12 +16780,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -16827,9 +16827,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -17016,12 +17016,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -17067,9 +17067,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -17256,12 +17256,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -17303,9 +17303,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -17385,12 +17385,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -17436,9 +17436,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -17518,12 +17518,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -17568,9 +17568,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -17696,12 +17696,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -17750,9 +17750,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -17878,12 +17878,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -17928,9 +17928,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -18066,12 +18066,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -18120,9 +18120,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -18258,12 +18258,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -18320,9 +18320,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -18418,12 +18418,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -18468,9 +18468,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -18559,12 +18559,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -18613,9 +18613,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -18704,12 +18704,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -18768,9 +18768,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -18858,12 +18858,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -18908,9 +18908,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -19141,12 +19141,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -19195,9 +19195,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -19428,12 +19428,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -19489,9 +19489,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -19579,12 +19579,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -19651,9 +19651,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -19742,12 +19742,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -19812,9 +19812,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -19975,12 +19975,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -20061,9 +20061,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -20224,12 +20224,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -20278,9 +20278,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -20362,12 +20362,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -20416,9 +20416,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -20502,12 +20502,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -20559,9 +20559,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -20657,12 +20657,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -20709,9 +20709,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -20804,12 +20804,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -20860,9 +20860,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -20955,12 +20955,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -21002,9 +21002,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -21155,12 +21155,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -21206,9 +21206,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -21359,12 +21359,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -21406,9 +21406,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -21503,12 +21503,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -21554,9 +21554,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -21651,12 +21651,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -21698,9 +21698,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -21813,12 +21813,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -21864,9 +21864,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -21979,12 +21979,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -22026,9 +22026,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -22138,12 +22138,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -22189,9 +22189,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -22301,12 +22301,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -22358,9 +22358,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -22442,12 +22442,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -22499,9 +22499,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -22584,12 +22584,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -22641,9 +22641,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -22750,12 +22750,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -22804,9 +22804,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -22884,12 +22884,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -22942,9 +22942,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -23022,12 +23022,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -23072,9 +23072,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -23179,12 +23179,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -23233,9 +23233,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -23340,12 +23340,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -23403,9 +23403,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -23512,12 +23512,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -23559,9 +23559,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -23653,12 +23653,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -23704,9 +23704,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -23798,12 +23798,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -23848,9 +23848,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -23935,12 +23935,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -23989,9 +23989,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -24076,12 +24076,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -24135,9 +24135,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -24226,12 +24226,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -24276,9 +24276,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -24372,12 +24372,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -24426,9 +24426,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -24522,12 +24522,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -24576,9 +24576,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -24660,12 +24660,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -24722,9 +24722,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -24833,12 +24833,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -24908,9 +24908,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -25019,12 +25019,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -25076,9 +25076,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -25160,12 +25160,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -25217,9 +25217,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -25298,12 +25298,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -25345,9 +25345,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -25444,12 +25444,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -25495,9 +25495,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -25594,12 +25594,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -25653,9 +25653,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -25795,12 +25795,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -25847,9 +25847,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -25963,12 +25963,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -26019,9 +26019,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -26135,12 +26135,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -26203,9 +26203,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -26449,12 +26449,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -26496,9 +26496,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -26585,12 +26585,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -26636,9 +26636,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -26725,12 +26725,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -26775,9 +26775,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -27019,12 +27019,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -27073,9 +27073,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -27317,12 +27317,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -27379,9 +27379,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -27546,12 +27546,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -27621,9 +27621,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -27788,12 +27788,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -27845,9 +27845,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -27932,12 +27932,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -27989,9 +27989,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -28087,12 +28087,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -28149,9 +28149,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -28395,12 +28395,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -28457,9 +28457,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -28703,12 +28703,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -28760,9 +28760,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -28849,12 +28849,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -28917,9 +28917,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -29004,12 +29004,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -29103,9 +29103,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -29243,12 +29243,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -29305,9 +29305,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -29396,12 +29396,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -29453,9 +29453,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -29537,12 +29537,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -29584,9 +29584,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -29681,12 +29681,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -29732,9 +29732,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -29829,12 +29829,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -29889,9 +29889,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -29974,12 +29974,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -30031,9 +30031,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -30130,12 +30130,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -30196,9 +30196,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -30290,12 +30290,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -30355,9 +30355,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -30446,12 +30446,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -30500,9 +30500,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -30731,12 +30731,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -30793,9 +30793,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -31024,12 +31024,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -31081,9 +31081,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -31165,12 +31165,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -31212,9 +31212,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -31354,12 +31354,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -31405,9 +31405,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -31547,12 +31547,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -31606,9 +31606,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -31699,12 +31699,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -31758,9 +31758,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -31854,12 +31854,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -31901,9 +31901,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -32000,12 +32000,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -32051,9 +32051,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -32150,12 +32150,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -32222,9 +32222,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -32320,12 +32320,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -32377,9 +32377,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -32466,12 +32466,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -32513,9 +32513,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -32615,12 +32615,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -32666,9 +32666,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -32768,12 +32768,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -32825,9 +32825,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -32919,12 +32919,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -33044,9 +33044,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -33192,12 +33192,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -33260,9 +33260,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -33495,12 +33495,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -33557,9 +33557,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -33646,12 +33646,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -33731,9 +33731,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -33977,12 +33977,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -34056,9 +34056,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -34309,12 +34309,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -34366,9 +34366,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -34468,12 +34468,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -34525,9 +34525,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -34606,12 +34606,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -34653,9 +34653,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -34751,12 +34751,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -34802,9 +34802,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -34900,12 +34900,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -34959,9 +34959,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -35101,12 +35101,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -35162,9 +35162,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -35254,12 +35254,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -35318,9 +35318,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
@@ -35410,12 +35410,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -35457,9 +35457,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -35557,12 +35557,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -35608,9 +35608,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -35708,12 +35708,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -35755,9 +35755,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -35846,12 +35846,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
@@ -35897,9 +35897,9 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -35988,12 +35988,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description resource-exhausted: the per-key rate limit or a daily quota is used up */
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
             429: {
                 headers: {
-                    /** @description The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers). */
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>. */
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
                     RateLimit?: string;
                     /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
                     "Retry-After"?: number;
