@@ -25,7 +25,7 @@ const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'bfo-bench-'));
 // The per-key limit stays on (its cost is part of each request) but far above what the bench sends.
 // No Auth emulator: its start-up would compete with the cold start measured here.
-const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMIT_PER_MIN: '1000000000', AUTH_EMULATOR: 'off' };
+const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMIT_PER_MIN: '1000000000', RATE_LIMIT_USER_PER_MIN: '1000000000', RATE_LIMIT_BUSINESS_PER_MIN: '1000000000', AUTH_EMULATOR: 'off' };
 const children: ChildProcess[] = [];
 
 async function waitFor(url: string, init?: RequestInit): Promise<Response> {

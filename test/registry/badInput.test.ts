@@ -73,7 +73,7 @@ let h: Harness;
 let origin: string;
 before(async () => {
   // Every operation's cases go through one API key; the per-key rate limit is not what this test is about.
-  h = await createHarness({ env: { RATE_LIMIT_PER_MIN: '1000000' } });
+  h = await createHarness({ env: { RATE_LIMIT_PER_MIN: '1000000', RATE_LIMIT_USER_PER_MIN: '0', RATE_LIMIT_BUSINESS_PER_MIN: '0' } });
   origin = await h.listen();
   await post(origin, '/v1/whoami', {}, h.owner.apiKey); // records lastUsedAt now, so later calls write nothing for auth
 });

@@ -57,52 +57,141 @@ export function clientIp(headers: Record<string, string | undefined>, remoteAddr
   return xff[Math.max(0, xff.length - trustedHops)];
 }
 
+/** Requests a minute (0: that policy is off). */
+export interface RequestLimits {
+  perKey: number;
+  perUser: number;
+  perBusiness: number;
+}
+
+/** Who a request is counted against: its key (none for a dashboard ID token), its user and its business. */
+export interface RateSubject {
+  keyId?: string;
+  userId: string;
+  businessId: string;
+  firebaseUid?: string;
+}
+
+/** One policy as this request left it. */
+export interface PolicyState {
+  /** The name the RateLimit headers give it: per-key, per-user, per-business. */
+  name: string;
+  limit: number;
+  remaining: number;
+}
+
+export interface RateVerdict {
+  allowed: boolean;
+  /** Seconds to the end of the one-minute window (all policies share it). */
+  resetSec: number;
+  /** Every policy that applies to this caller, in the order of the headers. */
+  policies: PolicyState[];
+  /** The first policy that refused, when one did. */
+  refusedBy?: PolicyState;
+}
+
+interface Bucket {
+  window: number;
+  known: number;
+  pending: number;
+  flushing: boolean;
+}
+
+const REFUSALS: Record<string, string> = {
+  'per-key': 'per API key (HTTP calls and MCP tool calls together)',
+  'per-user': "per user (all of the user's API keys and dashboard sign-ins together)",
+  'per-business': 'per business (all of its members together)',
+};
+
 /**
- * Per-key request limits that clients can read (IETF RateLimit headers), in fixed one-minute windows.
- * Each instance decides from what it knows: the store's count for the window (read back when it
- * flushes, at most once a second per key) plus its own hits since. So the limit holds across
- * instances within about a second of traffic, and a request costs no store access at all; the store
- * sees one transaction per key per second per instance (docs/performance.md).
+ * Request limits that clients can read (IETF RateLimit headers), in fixed one-minute windows: per API key, per user
+ * (all their keys and dashboard ID tokens: minting keys adds no allowance) and per business. Each instance decides
+ * from what it knows: the store's count for the window (read back when it flushes, at most once a second per
+ * bucket) plus its own hits since. So the limits hold across instances within about a second of traffic, and a
+ * request costs no store access at all; the store sees one transaction per active bucket per second per instance.
  */
 export class KeyRateLimiter {
-  private readonly state = new Map<string, { window: number; known: number; pending: number; flushing: boolean }>();
+  private readonly state = new Map<string, Bucket>();
   private timer: NodeJS.Timeout | undefined;
   private readonly store: DocStore;
-  private readonly perMin: number;
+  private readonly limits: RequestLimits;
   private readonly now: () => number;
   private readonly flushMs: number;
 
-  constructor(store: DocStore, perMin: number, now: () => number, flushMs = 1000) {
+  constructor(store: DocStore, limits: number | RequestLimits, now: () => number, flushMs = 1000) {
     this.store = store;
-    this.perMin = perMin;
+    this.limits = typeof limits === 'number' ? { perKey: limits, perUser: 0, perBusiness: 0 } : limits;
     this.now = now;
     this.flushMs = flushMs;
   }
 
   get enabled(): boolean {
-    return this.perMin > 0;
+    return this.limits.perKey > 0 || this.limits.perUser > 0 || this.limits.perBusiness > 0;
   }
 
   /** The message of a refusal, the same on every surface. */
-  static refusal(r: { limit: number; resetSec: number }): string {
-    return `rate limit: ${r.limit} requests a minute per API key (HTTP calls and MCP tool calls together); retry in ${r.resetSec} s`;
+  static refusal(v: RateVerdict): string {
+    const p = v.refusedBy ?? v.policies[0];
+    return `rate limit: ${p.limit} requests a minute ${REFUSALS[p.name]}; retry in ${v.resetSec} s`;
   }
 
-  /** Counts one request of `keyId`; refused (not counted) when the window's allowance is used up. */
-  take(keyId: string): { allowed: boolean; limit: number; remaining: number; resetSec: number } {
+  /** `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers), one list item per policy. */
+  static headers(v: RateVerdict): { 'ratelimit-policy': string; ratelimit: string } {
+    let policy = '';
+    let rate = '';
+    for (const p of v.policies) {
+      const sep = policy ? ', ' : '';
+      policy += `${sep}"${p.name}";q=${p.limit};w=60`;
+      rate += `${sep}"${p.name}";r=${p.remaining};t=${v.resetSec}`;
+    }
+    return { 'ratelimit-policy': policy, ratelimit: rate };
+  }
+
+  private bucket(id: string, window: number): Bucket {
+    let b = this.state.get(id);
+    if (!b || b.window !== window) {
+      b = { window, known: 0, pending: 0, flushing: false };
+      this.state.set(id, b);
+    }
+    return b;
+  }
+
+  /**
+   * Counts one request of `who` against every policy that applies; refused (nothing counted) when any policy's
+   * allowance for the window is used up. A string is a key id alone (the per-key policy only).
+   */
+  take(who: RateSubject | string): RateVerdict {
+    const subject: RateSubject = typeof who === 'string' ? { keyId: who, userId: '', businessId: '' } : who;
     const now = this.now();
     const window = Math.floor(now / 60_000);
-    let s = this.state.get(keyId);
-    if (!s || s.window !== window) {
-      s = { window, known: 0, pending: 0, flushing: false };
-      this.state.set(keyId, s);
-    }
     const resetSec = Math.max(1, Math.ceil(((window + 1) * 60_000 - now) / 1000));
-    const used = s.known + s.pending;
-    if (used >= this.perMin) return { allowed: false, limit: this.perMin, remaining: 0, resetSec };
-    s.pending++;
-    this.schedule();
-    return { allowed: true, limit: this.perMin, remaining: this.perMin - used - 1, resetSec };
+    const { perKey, perUser, perBusiness } = this.limits;
+    const user = subject.userId || (subject.firebaseUid ? `uid:${subject.firebaseUid}` : '');
+    const buckets: Bucket[] = [];
+    const policies: PolicyState[] = [];
+    let refusedBy: PolicyState | undefined;
+    const check = (name: string, id: string, limit: number) => {
+      const b = this.bucket(id, window);
+      const used = b.known + b.pending;
+      const p = { name, limit, remaining: Math.max(0, limit - used - 1) };
+      if (used >= limit) {
+        p.remaining = 0;
+        refusedBy ??= p;
+      }
+      buckets.push(b);
+      policies.push(p);
+    };
+    if (perKey > 0 && subject.keyId) check('per-key', `key_${subject.keyId.slice(0, 40)}`, perKey);
+    if (perUser > 0 && user) check('per-user', `user_${user}`, perUser);
+    if (perBusiness > 0 && subject.businessId) check('per-business', `biz_${subject.businessId}`, perBusiness);
+    if (refusedBy) {
+      // Nothing was counted: what is left stays as it was.
+      for (let i = 0; i < policies.length; i++) if (policies[i] !== refusedBy) policies[i].remaining = Math.max(0, policies[i].remaining + 1);
+      return { allowed: false, resetSec, policies, refusedBy };
+    }
+    for (const b of buckets) b.pending++;
+    if (buckets.length) this.schedule();
+    return { allowed: true, resetSec, policies };
   }
 
   private schedule() {
@@ -114,12 +203,12 @@ export class KeyRateLimiter {
     this.timer.unref();
   }
 
-  /** Adds each key's pending hits to the store's window count and learns the total (other instances' too). */
+  /** Adds each bucket's pending hits to the store's window count and learns the total (other instances' too). */
   async flush(): Promise<void> {
     const current = Math.floor(this.now() / 60_000);
-    for (const [keyId, s] of this.state) {
+    for (const [id, s] of this.state) {
       if (s.window < current) {
-        this.state.delete(keyId);
+        this.state.delete(id);
         continue;
       }
       if (!s.pending || s.flushing) continue;
@@ -127,7 +216,7 @@ export class KeyRateLimiter {
       s.flushing = true;
       try {
         const total = await this.store.runTransaction(async (tx) => {
-          const path = `rateLimits/key_${keyId.slice(0, 40)}_${s.window}`;
+          const path = `rateLimits/${id}_${s.window}`;
           const doc = await tx.get(path);
           const count = Number(doc?.data.count ?? 0) + add;
           const end = (s.window + 1) * 60_000;
@@ -146,14 +235,21 @@ export class KeyRateLimiter {
   }
 }
 
+/** The configured limits (config.ts: RATE_LIMIT_PER_MIN, RATE_LIMIT_USER_PER_MIN, RATE_LIMIT_BUSINESS_PER_MIN). */
+export const requestLimits = (c: { rateLimitPerMin: number; rateLimitUserPerMin: number; rateLimitBusinessPerMin: number }): RequestLimits => ({
+  perKey: c.rateLimitPerMin,
+  perUser: c.rateLimitUserPerMin,
+  perBusiness: c.rateLimitBusinessPerMin,
+});
+
 const shared = new WeakMap<DocStore, KeyRateLimiter>();
 
 /**
- * The one per-key limiter of a process's store: the HTTP API and the MCP surface count against the
- * same allowance (an MCP tool call is one request, each call of a batch included).
+ * The one request limiter of a process's store: the HTTP API and the MCP surface count against the
+ * same allowances (an MCP tool call is one request, each call of a batch included).
  */
-export function keyRateLimiter(store: DocStore, perMin: number, now: () => number): KeyRateLimiter {
+export function keyRateLimiter(store: DocStore, limits: number | RequestLimits, now: () => number): KeyRateLimiter {
   let limiter = shared.get(store);
-  if (!limiter) shared.set(store, (limiter = new KeyRateLimiter(store, perMin, now)));
+  if (!limiter) shared.set(store, (limiter = new KeyRateLimiter(store, limits, now)));
   return limiter;
 }

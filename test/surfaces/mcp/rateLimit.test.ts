@@ -63,7 +63,7 @@ describe('MCP under the per-key rate limit (limit 30 a minute)', () => {
     const ok = answers.filter((a) => !a.result.isError);
     assert.equal(ok.length, 30);
     for (const a of answers.filter((x) => x.result.isError)) assert.equal(JSON.parse((a.result.content[0] as { text: string }).text).code, 'resource-exhausted');
-    assert.match(res.headers.get('ratelimit') ?? '', /^"per-key";r=0;t=60$/);
-    assert.equal(res.headers.get('ratelimit-policy'), '"per-key";q=30;w=60');
+    assert.match(res.headers.get('ratelimit') ?? '', /^"per-key";r=0;t=60, "per-user";r=\d+;t=60, "per-business";r=\d+;t=60$/);
+    assert.equal(res.headers.get('ratelimit-policy'), '"per-key";q=30;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60');
   });
 });

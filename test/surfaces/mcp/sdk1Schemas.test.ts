@@ -21,7 +21,7 @@ let h: Harness;
 let origin: string;
 let member: TestUser;
 before(async () => {
-  h = await createHarness({ env: { RATE_LIMIT_PER_MIN: '100000' } });
+  h = await createHarness({ env: { RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_USER_PER_MIN: '0', RATE_LIMIT_BUSINESS_PER_MIN: '0' } });
   origin = await h.listen();
   member = await h.addMember('user');
 });

@@ -14,7 +14,7 @@ import { CORE_TOOLS } from '../../../functions/src/surfaces/mcp/toolsets.ts';
 let h: Harness;
 let origin: string;
 before(async () => {
-  h = await createHarness({ env: { RATE_LIMIT_PER_MIN: '100000' } });
+  h = await createHarness({ env: { RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_USER_PER_MIN: '0', RATE_LIMIT_BUSINESS_PER_MIN: '0' } });
   origin = await h.listen();
 });
 after(() => h.close());

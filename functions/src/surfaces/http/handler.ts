@@ -8,7 +8,7 @@ import { execute } from '../../core/execute.ts';
 import { newId } from '../../core/ids.ts';
 import { queryToInput } from './query.ts';
 import { corsFor } from './cors.ts';
-import { KeyRateLimiter, keyRateLimiter } from '../../core/rateLimit.ts';
+import { KeyRateLimiter, keyRateLimiter, requestLimits } from '../../core/rateLimit.ts';
 import { QuotaExhausted } from '../../core/quota.ts';
 import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
 import { buildCatalogue } from '../openapi/catalogue.ts';
@@ -122,10 +122,9 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
     }
     const store = services.store.metered(meter);
     const caller = await authenticate(store, req.headers.authorization, services.clock.now(), { businessId: req.headers['x-business-id'], operation: name, host: services.config.host });
-    if (limiter.enabled && caller.keyId) {
-      const r = limiter.take(caller.keyId);
-      rateHeaders['ratelimit-policy'] = `"per-key";q=${r.limit};w=60`;
-      rateHeaders.ratelimit = `"per-key";r=${r.remaining};t=${r.resetSec}`;
+    if (limiter.enabled) {
+      const r = limiter.take(caller);
+      if (r.policies.length) Object.assign(rateHeaders, KeyRateLimiter.headers(r));
       if (!r.allowed) {
         rateHeaders['retry-after'] = String(r.resetSec);
         throw new ApiError('resource-exhausted', KeyRateLimiter.refusal(r));
@@ -216,7 +215,7 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
   }
 
   const cors = corsFor(new Set(services.config.allowedOrigins), API_BASES);
-  const limiter = keyRateLimiter(services.store, services.config.rateLimitPerMin, () => services.clock.now());
+  const limiter = keyRateLimiter(services.store, requestLimits(services.config), () => services.clock.now());
 
   return async (req) => {
     const preflight = cors.preflight(req);

@@ -22,7 +22,7 @@ import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
 import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
 import { newId } from '../../core/ids.ts';
-import { KeyRateLimiter, keyRateLimiter } from '../../core/rateLimit.ts';
+import { KeyRateLimiter, keyRateLimiter, requestLimits, type RateVerdict } from '../../core/rateLimit.ts';
 import {
   ALWAYS_SERVED,
   CORE_TOOLS,
@@ -49,8 +49,8 @@ interface Exchange {
   meter: Meter;
   /** The request's metered store: authentication and the tool call share it. */
   store: DocStore;
-  /** The per-key limit as the last tool call of the exchange left it (RateLimit headers). */
-  rate?: { limit: number; remaining: number; resetSec: number };
+  /** The request limits as the last tool call of the exchange left them (RateLimit headers). */
+  rate?: RateVerdict;
 }
 
 export type { McpTools, ToolEntry };
@@ -61,7 +61,7 @@ export const MCP_INSTRUCTIONS =
   'Amounts are integers in minor units: agorot for ILS (1 ILS = 100), cents for USD and EUR; folder-rule amounts are the exception (major units). ' +
   'Dates are YYYY-MM-DD, months YYYY-MM, times in unix milliseconds where a field says so. ' +
   'Files: createUploadUrl gives a URL to PUT the file to, then pass its fileId instead of dataBase64. ' +
-  'Destructive tools say so: confirm with the user before calling them. Mutating tools take an optional idempotencyKey for safe retries. ' +
+  'Destructive tools say so: confirm with the user before calling them. Mutating tools take an optional idempotencyKey for safe retries (idempotent ones do not list it: repeating them changes nothing more). ' +
   'Toolsets: this connection starts with the core tools; enableToolsets adds groups (account, activity, payments, suppliers, invoices, folders, software, team, mailboxes, statements, employees, signupDocs, accountant, reports). ' +
   'Clients can also connect to /mcp?toolsets=<groups> or ?toolsets=all, and /mcp?readonly=1 for read-only tools only.';
 
@@ -112,7 +112,7 @@ function authInfoOf(exchange: Exchange): AuthInfo {
 export function createMcpSurface(registry: Registry, app: App): HttpHandler {
   const { services } = app;
   const tools = buildMcpTools(registry);
-  const limiter = keyRateLimiter(services.store, services.config.rateLimitPerMin, () => services.clock.now());
+  const limiter = keyRateLimiter(services.store, requestLimits(services.config), () => services.clock.now());
   const groupSizes = new Map<string, number>();
   for (const e of tools.byName.values()) groupSizes.set(e.op.group, (groupSizes.get(e.op.group) ?? 0) + 1);
   const groups = new Set(groupSizes.keys());
@@ -173,11 +173,11 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     const isEnable = exchange.tools === 'dynamic' && params.name === ENABLE_TOOLSETS;
     const entry = isEnable ? null : await toolFor(params.name, exchange);
     if (typeof entry === 'string') throw new ProtocolError(ProtocolErrorCode.InvalidParams, entry);
-    // Every tool call is one request against the key's per-minute limit, shared with the HTTP API
+    // Every tool call is one request against the per-minute limits (key, user, business), shared with the HTTP API
     // (each call of a batch too); a refused call runs nothing.
-    if (limiter.enabled && exchange.caller.keyId) {
-      const r = limiter.take(exchange.caller.keyId);
-      exchange.rate = r;
+    if (limiter.enabled) {
+      const r = limiter.take(exchange.caller);
+      if (r.policies.length) exchange.rate = r;
       if (!r.allowed) return toolError('resource-exhausted', KeyRateLimiter.refusal(r), { retryAfterSec: r.resetSec });
     }
     if (!entry) return enableToolsets((params.arguments ?? {}) as Record<string, unknown>, exchange, ctx);
@@ -339,10 +339,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
       : await (stream ? modernStreaming : modern).fetch(request, { authInfo: authInfoOf(exchange), parsedBody });
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => (out[name] = value));
-    if (exchange.rate) {
-      out['ratelimit-policy'] = `"per-key";q=${exchange.rate.limit};w=60`;
-      out.ratelimit = `"per-key";r=${exchange.rate.remaining};t=${exchange.rate.resetSec}`;
-    }
+    if (exchange.rate) Object.assign(out, KeyRateLimiter.headers(exchange.rate));
     return { status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) };
   }
 

@@ -16,8 +16,8 @@ const errorResponse = (description: string) => ({
 
 /** Headers every API response carries (docs/decisions.md). */
 const RATE_HEADERS = {
-  'RateLimit-Policy': { description: 'The per-key limit, e.g. "per-key";q=600;w=60 (draft-ietf-httpapi-ratelimit-headers).', schema: { type: 'string' } },
-  RateLimit: { description: 'What is left in this window: "per-key";r=<remaining>;t=<seconds to reset>.', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token).', schema: { type: 'string' } },
+  RateLimit: { description: 'What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=….', schema: { type: 'string' } },
 };
 
 function responses(op: AnyOperation) {
@@ -46,7 +46,7 @@ function responses(op: AnyOperation) {
     '405': errorResponse('the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header'),
     '413': errorResponse('the body is over the size limit'),
     '429': {
-      ...errorResponse('resource-exhausted: the per-key rate limit or a daily quota is used up'),
+      ...errorResponse('resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up'),
       headers: { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds until the limit or quota resets (a daily quota at midnight in Israel).', schema: { type: 'integer' } } },
     },
     '500': errorResponse('internal; the message carries the request id'),
