@@ -3311,7 +3311,7 @@ export interface operations {
                          */
                         folderIds?: string[];
                         /**
-                         * @description invoices: AI pay methods; unknown = no pay method read; empty = all.
+                         * @description invoices: pay methods, of the pay mark in force (the AI reading only where nothing overrides it); unknown = unpaid or none known; empty = all.
                          * @default []
                          */
                         payMethods?: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
@@ -3959,7 +3959,7 @@ export interface operations {
                          */
                         folderIds?: string[];
                         /**
-                         * @description invoices: AI pay methods; unknown = no pay method read; empty = all.
+                         * @description invoices: pay methods, of the pay mark in force (the AI reading only where nothing overrides it); unknown = unpaid or none known; empty = all.
                          * @default []
                          */
                         payMethods?: ("card" | "paypal" | "bank_transfer" | "cash" | "check" | "other" | "unknown")[];
@@ -5009,7 +5009,7 @@ export interface operations {
                              */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                             /**
-                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                              * @enum {string}
                              */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
@@ -6290,7 +6290,7 @@ export interface operations {
                                      */
                                     payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                                     /**
-                                     * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                                     * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                                      * @enum {string}
                                      */
                                     effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
@@ -6680,7 +6680,7 @@ export interface operations {
                                      */
                                     payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                                     /**
-                                     * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                                     * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                                      * @enum {string}
                                      */
                                     effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
@@ -18978,7 +18978,7 @@ export interface operations {
                              */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                             /**
-                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                              * @enum {string}
                              */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
@@ -19265,7 +19265,7 @@ export interface operations {
                              */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                             /**
-                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                              * @enum {string}
                              */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
@@ -19884,7 +19884,7 @@ export interface operations {
                                  */
                                 payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                                 /**
-                                 * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                                 * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                                  * @enum {string}
                                  */
                                 effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
@@ -20133,7 +20133,7 @@ export interface operations {
                                  */
                                 payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                                 /**
-                                 * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                                 * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                                  * @enum {string}
                                  */
                                 effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
@@ -33332,7 +33332,7 @@ export interface operations {
                              */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                             /**
-                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                              * @enum {string}
                              */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
@@ -34128,7 +34128,7 @@ export interface operations {
                              */
                             payMark: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
                             /**
-                             * @description The pay mark in force: the one set by hand, else the vendor rule, else unpaid.
+                             * @description The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.
                              * @enum {string}
                              */
                             effectivePayMark: "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";

@@ -16,7 +16,7 @@ export const accSourceSchema = z
   .strictObject({
     kind: z.enum(ACC_SOURCE_KINDS).describe('invoices, statements, proofs (payment proofs) or signed (generated signup documents).'),
     folderIds: idList().default([]).describe('invoices: invoice folder ids (foldersList); empty = all.'),
-    payMethods: z.array(z.enum(ACC_PAY_METHODS)).max(7).default([]).describe('invoices: AI pay methods; unknown = no pay method read; empty = all.'),
+    payMethods: z.array(z.enum(ACC_PAY_METHODS)).max(7).default([]).describe('invoices: pay methods, of the pay mark in force (the AI reading only where nothing overrides it); unknown = unpaid or none known; empty = all.'),
     accountIds: idList().default([]).describe('statements: statement account ids; empty = all.'),
   })
   .describe('What a ZIP puts in this folder; null for a plain folder.');

@@ -83,7 +83,7 @@ export const FIELD_GLOSSARY: Record<string, string> = {
   issuerName: 'Name of the issuer, as read from the document; null when not read.',
   mailSubject: 'Subject of the mail it came from; null for uploads.',
   payMark: 'The pay mark set on this document by hand; empty when none.',
-  effectivePayMark: 'The pay mark in force: the one set by hand, else the vendor rule, else unpaid.',
+  effectivePayMark: 'The pay mark in force: the one set by hand, else how its paid payment was paid (bank: paid_transfer, Bit: paid_other), else the vendor rule, else the AI reading, else unpaid.',
   folderBy: 'How it was filed: rule, hand, or default.',
   categoryBy: 'How the category was set: rule, ai or hand; null when none.',
   supplierBy: 'How the supplier was assigned: hand or auto; null when not assigned.',
