@@ -37,17 +37,38 @@ test('a run starting before data_available_start is refused with 400 (Israel mon
   assert.equal(e.statusCode, 400);
   assert.equal(e.type, 'StripeInvalidRequestError');
   assert.match(e.message, /data_available_start/);
-  // Clamped to the availability window, the same month runs.
-  const ok = await stripe.reporting.reportRuns.create({ report_type: 'balance.summary.1', parameters: { interval_start: START, interval_end: t('2025-03-31T21:00:00Z') } });
+  // Stripe's parameter text: interval_start from 1 second after data_available_start; the start itself is refused.
+  const atStart = await refusal(stripe.reporting.reportRuns.create({ report_type: 'balance.summary.1', parameters: { interval_start: START, interval_end: t('2025-03-31T21:00:00Z') } }));
+  assert.equal(atStart.statusCode, 400);
+  assert.match(atStart.message, /1 second after the report type's data_available_start/);
+  const ok = await stripe.reporting.reportRuns.create({ report_type: 'balance.summary.1', parameters: { interval_start: START + 1, interval_end: t('2025-03-31T21:00:00Z') } });
   assert.equal(ok.status, 'pending');
 });
 
-test('a run ending after data_available_end is refused; the end itself is allowed (inclusive)', async () => {
-  const e = await refusal(stripe.reporting.reportRuns.create({ report_type: 'payouts.itemized.3', parameters: { interval_start: t('2025-05-01T00:00:00Z'), interval_end: END + 1 } }));
-  assert.equal(e.statusCode, 400);
-  assert.match(e.message, /data_available_end/);
-  const ok = await stripe.reporting.reportRuns.create({ report_type: 'payouts.itemized.3', parameters: { interval_start: t('2025-05-01T00:00:00Z'), interval_end: END } });
+test('a run ending at or after data_available_end is refused; 1 second before it is allowed', async () => {
+  for (const end of [END + 1, END]) {
+    const e = await refusal(stripe.reporting.reportRuns.create({ report_type: 'payouts.itemized.3', parameters: { interval_start: t('2025-05-01T00:00:00Z'), interval_end: end } }));
+    assert.equal(e.statusCode, 400);
+    assert.match(e.message, /data_available_end/);
+  }
+  const ok = await stripe.reporting.reportRuns.create({ report_type: 'payouts.itemized.3', parameters: { interval_start: t('2025-05-01T00:00:00Z'), interval_end: END - 1 } });
   assert.equal(ok.report_type, 'payouts.itemized.3');
+});
+
+test('timezone must be an IANA zone; it changes the report\'s timestamps, not the interval', async () => {
+  for (const timezone of ['Israel Standard Time', '+02:00', 'Mars/Olympus']) {
+    const e = await refusal(stripe.reporting.reportRuns.create({ report_type: 'balance.summary.1', parameters: { interval_start: t('2025-04-01T00:00:00Z'), interval_end: t('2025-05-01T00:00:00Z'), timezone } }));
+    assert.equal(e.statusCode, 400);
+    assert.equal(e.param, 'parameters[timezone]');
+  }
+  const csvOf = async (timezone?: string) => {
+    const run = await stripe.reporting.reportRuns.create({ report_type: 'balance.summary.1', parameters: { interval_start: t('2025-03-31T21:00:00Z'), interval_end: t('2025-04-30T21:00:00Z'), ...(timezone && { timezone }) } });
+    const done = await stripe.reporting.reportRuns.retrieve(run.id);
+    assert.deepEqual([done.parameters.interval_start, done.parameters.timezone], [t('2025-03-31T21:00:00Z'), timezone ?? 'Etc/UTC']);
+    return (await fetch(`${fake.baseUrl}${new URL(done.result!.url!).pathname}`, { headers: { authorization: `Bearer ${KEY}` } })).text();
+  };
+  assert.match(await csvOf(), /,2025-03-31 21:00:00,2025-04-30 21:00:00,Etc\/UTC,/);
+  assert.match(await csvOf('Asia/Jerusalem'), /,2025-04-01 00:00:00,2025-05-01 00:00:00,Asia\/Jerusalem,/);
 });
 
 test('start not before end, missing interval, unknown parameters and unknown report types are refused', async () => {
@@ -79,7 +100,7 @@ test('a live-only report type refuses a test key; an unknown key is 401 with the
 test('report types answer their availability window; a run succeeds after a poll and its file needs the key', async () => {
   const type = await stripe.reporting.reportTypes.retrieve('balance.summary.1');
   assert.deepEqual([type.data_available_start, type.data_available_end], [START, END]);
-  const run = await stripe.reporting.reportRuns.create({ report_type: 'balance.summary.1', parameters: { interval_start: START, interval_end: END } });
+  const run = await stripe.reporting.reportRuns.create({ report_type: 'balance.summary.1', parameters: { interval_start: START + 1, interval_end: END - 1 } });
   const done = await stripe.reporting.reportRuns.retrieve(run.id);
   assert.equal(done.status, 'succeeded');
   const path = new URL(done.result!.url!).pathname;

@@ -10,8 +10,13 @@ import type { AddressInfo } from 'node:net';
  *   error envelope `{ error: { type, message, code?, param? } }`;
  * - POST /v1/reporting/report_runs (form): `report_type` required and known; `parameters[interval_start]` and
  *   `parameters[interval_end]` required for these report types; a parameter the spec does not list is 400 "Received
- *   unknown parameter"; interval_start < interval_end and both within [data_available_start, data_available_end]
- *   (inclusive), else 400 invalid_request_error; a live-only report type with a test key is 400;
+ *   unknown parameter"; the interval as the report-run parameters describe it (docs.stripe.com/api/reporting/report_run:
+ *   interval_start "between 1 second after this report's data_available_start and 1 second before interval_end",
+ *   interval_end "between 1 second after interval_start and 1 second before this report's last data_available_end"),
+ *   read strictly: data_available_start < interval_start < interval_end < data_available_end, else 400
+ *   invalid_request_error; `parameters[timezone]` must name an IANA zone (400 otherwise), defaults to Etc/UTC and
+ *   only changes how the report writes its timestamps ("Has no effect on interval_start or interval_end"); a
+ *   live-only report type with a test key is 400;
  * - GET /v1/reporting/report_types/{type}: data_available_start/end per type (`dataAvailable`, or `availableByType`);
  * - a run is `pending` until polled once, then `succeeded` with result = a file; GET /v1/files/{id}/contents
  *   (files.stripe.com in production) needs the key too.
@@ -29,7 +34,7 @@ export interface FakeStripe {
   /** Changes the CSVs (a re-sync must bring the new ones). */
   edition: number;
   requests: { method: string; path: string; authorization: string | undefined; form: Record<string, string> }[];
-  runs: Map<string, { report_type: string; interval_start: number; interval_end: number; polls: number }>;
+  runs: Map<string, { report_type: string; interval_start: number; interval_end: number; timezone: string; polls: number }>;
   /** The next n requests answer this status (5xx: Stripe's api_error). */
   failNext(n: number, status: number): void;
   close(): Promise<void>;
@@ -38,6 +43,18 @@ export interface FakeStripe {
 export const STRIPE_REPORT_TYPES = ['balance.summary.1', 'balance_change_from_activity.itemized.3', 'payouts.itemized.3'];
 /** Run parameters the report-types reference lists for the report types above. */
 const RUN_PARAMETERS = new Set(['interval_start', 'interval_end', 'currency', 'reporting_category', 'timezone', 'payout', 'connected_account']);
+
+/** An IANA zone name (Intl holds the IANA database). */
+const isZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(tz);
+  } catch {
+    return false;
+  }
+};
+/** A Unix time as wall-clock time in a zone, `YYYY-MM-DD HH:mm:ss`. */
+const wall = (unix: number, tz: string) => new Intl.DateTimeFormat('sv-SE', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(unix * 1000);
 
 export async function startFakeStripe(): Promise<FakeStripe> {
   let failing = 0;
@@ -103,7 +120,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         created: 1,
         error: null,
         livemode: live,
-        parameters: { interval_start: r.interval_start, interval_end: r.interval_end },
+        parameters: { interval_start: r.interval_start, interval_end: r.interval_end, timezone: r.timezone },
         report_type: r.report_type,
         result: done ? { id: `file_${id}`, object: 'file', purpose: 'finance_report_run', type: 'csv', filename: `${id}.csv`, size: 10, url: `https://files.stripe.com/v1/files/file_${id}/contents` } : null,
         status: done ? 'succeeded' : 'pending',
@@ -127,12 +144,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const start = Number(form['parameters[interval_start]']);
       const end = Number(form['parameters[interval_end]']);
       const a = availability(form.report_type);
+      const timezone = form['parameters[timezone]'] ?? 'Etc/UTC';
+      if (!isZone(timezone)) return invalid(`Invalid timezone: ${timezone}. Use a time zone name from the IANA Time Zone Database.`, { param: 'parameters[timezone]' });
       if (start >= end) return invalid('parameters[interval_start] must be before parameters[interval_end].', { param: 'parameters[interval_start]' });
-      if (start < a.start) return invalid(`parameters[interval_start] must be at or after the report type's data_available_start (${a.start}).`, { param: 'parameters[interval_start]' });
-      if (end > a.end) return invalid(`parameters[interval_end] must be at or before the report type's data_available_end (${a.end}).`, { param: 'parameters[interval_end]' });
-      if (start > a.end) return invalid(`parameters[interval_start] must be at or before the report type's data_available_end (${a.end}).`, { param: 'parameters[interval_start]' });
+      if (start <= a.start) return invalid(`parameters[interval_start] must be at least 1 second after the report type's data_available_start (${a.start}).`, { param: 'parameters[interval_start]' });
+      if (end >= a.end) return invalid(`parameters[interval_end] must be at least 1 second before the report type's data_available_end (${a.end}).`, { param: 'parameters[interval_end]' });
       const id = `frr_${++n}`;
-      fake.runs.set(id, { report_type: form.report_type, interval_start: start, interval_end: end, polls: 0 });
+      fake.runs.set(id, { report_type: form.report_type, interval_start: start, interval_end: end, timezone, polls: 0 });
       return send(200, runView(id));
     }
     if (req.method === 'GET' && (m = /^\/v1\/reporting\/report_runs\/(frr_\d+)$/.exec(url.pathname))) {
@@ -144,7 +162,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if (req.method === 'GET' && (m = /^\/v1\/files\/file_(frr_\d+)\/contents$/.exec(url.pathname))) {
       const r = fake.runs.get(m[1]);
       if (!r || r.polls === 0) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such file: 'file_${m[1]}'` } });
-      return send(200, `category,amount\n${r.report_type},${r.interval_start},${r.interval_end},edition ${fake.edition}\n`, 'text/csv');
+      // The report's timestamps are written in the run's timezone, as Stripe writes them ("YYYY-MM-DD HH:mm:ss").
+      return send(200, `report_type,interval_start,interval_end,timezone,edition\n${r.report_type},${wall(r.interval_start, r.timezone)},${wall(r.interval_end, r.timezone)},${r.timezone},edition ${fake.edition}\n`, 'text/csv');
     }
     send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.` } });
   });

@@ -1,5 +1,5 @@
 import { invalid } from '../core/errors.ts';
-import { jerusalemDay } from '../core/clock.ts';
+import { iso, jerusalemDay, jerusalemMidnightMs } from '../core/clock.ts';
 
 /** How far back connect offers months: the 24 closed months before the current one (docs/decisions.md). */
 export const MONTHS_BACK = 24;
@@ -44,11 +44,15 @@ export function closedMonths(nowMs: number, back = MONTHS_BACK): string[] {
   return Array.from({ length: back }, (_, i) => addMonths(cur, -(i + 1)));
 }
 
-/** The month's bounds as UTC instants (Israel's calendar month, Israel being UTC+2/+3): [start, end). */
+/** The month's bounds as UTC instants: [00:00 Israel time on its first day, 00:00 Israel time on the next month's first). */
 export function monthBounds(month: string): { start: string; end: string } {
-  // Providers filter by instant; the Israeli month starts at 00:00 local, taken as 22:00 UTC the day before (+2),
-  // which is within an hour of the truth in summer and never drops a day.
-  const startMs = Date.parse(`${month}-01T00:00:00Z`) - 2 * 3_600_000;
-  const endMs = Date.parse(`${addMonths(month, 1)}-01T00:00:00Z`) - 2 * 3_600_000;
-  return { start: new Date(startMs).toISOString(), end: new Date(endMs).toISOString() };
+  // Providers filter by instant; Israel's offset (+2 h winter, +3 h summer) comes from the zone data, never a constant.
+  return { start: iso(jerusalemMidnightMs(`${month}-01`)), end: iso(jerusalemMidnightMs(`${addMonths(month, 1)}-01`)) };
+}
+
+/** The month's last calendar day, `YYYY-MM-DD` (calendar arithmetic: no instant, no zone). */
+export function lastDayOf(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  const days = m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
+  return `${month}-${days}`;
 }

@@ -44,7 +44,8 @@ test('the first month is clamped to data_available_start, and the statement says
   assert.match(st.reason, /Stripe's report data starts 2025-03-14 00:00 UTC/);
   const runs = [...stripe.runs.values()];
   assert.equal(runs.length, 3);
-  assert.ok(runs.every((r) => r.interval_start === DATA_START && r.interval_end === s('2025-03-31T22:00:00Z')));
+  // 1 second after data_available_start (Stripe's run parameters), to the end of March in Israel (21:00 UTC: summer time).
+  assert.ok(runs.every((r) => r.interval_start === DATA_START + 1 && r.interval_end === s('2025-03-31T21:00:00Z') && r.timezone === 'Asia/Jerusalem'));
 });
 
 test('the last closed month waits pending with the reason until Stripe\'s data covers its end, then syncs', async () => {

@@ -6,11 +6,14 @@
  * - connect: GET /v1/reporting/report_types/{type} for each report (their data_available_start/end give the months a
  *   run can cover) and GET /v1/account (name; optional permission; a 403 on the report types is the typical refusal).
  * - sync: POST /v1/reporting/report_runs for balance.summary.1, balance_change_from_activity.itemized.3 and
- *   payouts.itemized.3 over the month (Israel), poll GET /v1/reporting/report_runs/{id} until succeeded, then download
- *   result.url (files.stripe.com/v1/files/{id}/contents; on a non-default base the same path on that base).
- * Stripe answers 400 unless data_available_start ≤ interval_start < interval_end ≤ data_available_end, so the interval is
- * clamped to the availability window (the statement's reason says what is left out), and a month whose end is past
- * data_available_end waits (`pending`, NotYetAvailable) until Stripe's data covers it.
+ *   payouts.itemized.3 over the month (Israel: interval_start its first instant, inclusive; interval_end the next
+ *   month's first instant, exclusive) with timezone Asia/Jerusalem, so the reports' timestamps are Israel's; poll
+ *   GET /v1/reporting/report_runs/{id} until succeeded, then download result.url (files.stripe.com/v1/files/{id}/contents;
+ *   on a non-default base the same path on that base).
+ * Stripe's run parameters take interval_start from 1 second after data_available_start and interval_end up to 1 second
+ * before data_available_end (400 otherwise), so the interval is clamped inside the availability window (the statement's
+ * reason says what is left out), and a month whose end is not before data_available_end waits (`pending`,
+ * NotYetAvailable) until Stripe's data covers it.
  * Errors: a refusal (4xx) is failed-precondition with Stripe's message; connection errors, timeouts
  * (CARDPROC_TIMEOUT_MS) and 5xx are ProviderUnavailable.
  */
@@ -28,6 +31,8 @@ export const CARDPROC_REPORTS = [
 ] as const;
 /** How long a month past Stripe's data_available_end waits before the sync runs again (Stripe's data moves daily). */
 export const CARDPROC_WAIT_SEC = 3 * 3600;
+/** The zone the reports write their timestamps in (the business's). */
+const REPORT_TIMEZONE = 'Asia/Jerusalem';
 /** Poll delays (ms) while a report run is pending; their sum stays within a task's time limit. */
 const POLL_MS = [200, 500, 1000, 2000, 5000, ...Array(40).fill(10_000)];
 
@@ -74,7 +79,8 @@ function monthInterval(month: string): { start: number; end: number } {
   return { start: Math.floor(Date.parse(start) / 1000), end: Math.floor(Date.parse(end) / 1000) };
 }
 
-/** Where every report we run has data: the latest data_available_start and the earliest data_available_end. */
+/** Where every report we run has data: the latest data_available_start and the earliest data_available_end (a run
+ * must start at least 1 second after the first and end at least 1 second before the second). */
 async function availability(stripe: Stripe): Promise<{ start: number; end: number }> {
   let start = -Infinity;
   let end = Infinity;
@@ -108,7 +114,7 @@ export const cardprocSource: StatementSource = {
       // whose end is past data_available_end is offered and waits in sync).
       const months = env.months.filter((m) => {
         const i = monthInterval(m);
-        return i.end > avail.start && i.start < avail.end;
+        return i.end > avail.start + 1 && i.start < avail.end - 1;
       });
       return { accounts: [{ providerAccountId: id, name, ...(currency && { currency }) }], monthsWithActivity: months };
     } catch (e) {
@@ -120,11 +126,11 @@ export const cardprocSource: StatementSource = {
     const whole = monthInterval(month);
     try {
       const avail = await availability(stripe);
-      if (whole.end <= avail.start) throw precondition(`Stripe has no report data for ${month}: this account's data starts ${at(avail.start)}`);
-      if (whole.end > avail.end) {
+      if (whole.end <= avail.start + 1) throw precondition(`Stripe has no report data for ${month}: this account's data starts ${at(avail.start)}`);
+      if (whole.end >= avail.end) {
         throw new NotYetAvailable(`waiting for Stripe: its report data reaches ${at(avail.end)} so far, and ${month} ends ${at(whole.end)}`, CARDPROC_WAIT_SEC);
       }
-      const interval = { interval_start: Math.max(whole.start, avail.start), interval_end: whole.end };
+      const interval = { interval_start: Math.max(whole.start, avail.start + 1), interval_end: whole.end, timezone: REPORT_TIMEZONE };
       const note = interval.interval_start > whole.start ? `Stripe's report data starts ${at(avail.start)}: the reports cover ${month} from then on` : undefined;
       const runs = [];
       for (const r of CARDPROC_REPORTS) runs.push(await stripe.reporting.reportRuns.create({ report_type: r.type, parameters: interval }));

@@ -13,7 +13,8 @@
  */
 import { ApiError, precondition } from '../../core/errors.ts';
 import { csvFile, type CsvColumn } from '../../core/csv.ts';
-import { addMonths } from '../../domain/months.ts';
+import { jerusalemDay } from '../../core/clock.ts';
+import { lastDayOf } from '../../domain/months.ts';
 import { NeedsReconnect, ProviderUnavailable, registerStatementSource, type StatementSource } from '../../domain/statements/statementSources.ts';
 import { providerFetch, type ProviderResponse } from '../providerHttp.ts';
 import { MarketError, registerMarketplace, type MarketCredentials, type MarketplaceOAuth, type MarketRow, type MarketSettings } from '../../ports/marketplace.ts';
@@ -202,11 +203,11 @@ const TRANSACTIONS_QUERY = `query transactionHistory($transactionHistoryFilter: 
 
 const str = (v: unknown, max = 500): string | null => (v === null || v === undefined || v === '' ? null : String(v).slice(0, max));
 
-/** Upwork answers dates as YYYY-MM-DD(…) or epoch ms; stored as YYYY-MM-DD. */
+/** Upwork answers dates as YYYY-MM-DD(…), kept as written, or epoch ms, an instant: its day in Israel. */
 function day(v: unknown): string | null {
   if (typeof v === 'number' || (typeof v === 'string' && /^\d{10,}$/.test(v))) {
-    const d = new Date(Number(v));
-    return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
+    const ms = Number(v);
+    return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? jerusalemDay(ms) : null;
   }
   return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : null;
 }
@@ -234,10 +235,11 @@ export async function monthTransactions(session: MarketSession, organizationId: 
   const ace = await session.query<{ accountingEntity?: { id?: string } | null }>('query accountingEntity { accountingEntity { id } }', {}, organizationId);
   const aceId = ace.accountingEntity?.id;
   if (!aceId) throw new MarketError('refused', 'Upwork has no accounting entity for this organization');
-  const lastDay = new Date(Date.parse(`${addMonths(month, 1)}-01T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  // TransactionHistoryFilter.transactionDateTime_bt: "Minimal and maximum date of selected transactions (date should be in
+  // yyyy-mm-dd format)", both taken: the month's first and last day.
   const data = await session.query<{ transactionHistory?: { transactionDetail?: { transactionHistoryRow?: UpworkRow[] } | null } | null }>(
     TRANSACTIONS_QUERY,
-    { transactionHistoryFilter: { aceIds_any: [aceId], transactionDateTime_bt: { rangeStart: `${month}-01`, rangeEnd: lastDay } } },
+    { transactionHistoryFilter: { aceIds_any: [aceId], transactionDateTime_bt: { rangeStart: `${month}-01`, rangeEnd: lastDayOf(month) } } },
     organizationId,
   );
   const rows = (data.transactionHistory?.transactionDetail?.transactionHistoryRow ?? []).map(toRow);
