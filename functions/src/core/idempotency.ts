@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { DocStore } from '../ports/store.ts';
 import type { Caller } from './context.ts';
 import { ApiError, isApiError } from './errors.ts';
@@ -11,8 +11,11 @@ import { seal, unseal } from './secrets.ts';
  * still runs gets `aborted` (retry). Records live per business and expire by TTL after 24 hours.
  */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A "running" record older than this was left by a crash: the next request takes it over. */
-const LEASE_MS = 10 * 60 * 1000;
+/**
+ * A running request holds its key by a lease it renews while it runs; a lease not renewed in time was left by a
+ * process that died (a crash, a killed instance), and the next request with the key takes it over. Mutable for tests.
+ */
+export const IDEMPOTENCY_LEASE = { ms: 30_000, renewMs: 10_000 };
 export const MAX_IDEMPOTENCY_KEY = 255;
 
 export interface Outcome {
@@ -31,6 +34,10 @@ interface IdempotencyRecord {
    */
   outcome: string;
   startedAtMs: number;
+  /** Until then the running request holds the key; renewed while it runs (absent in records made before: started + lease). */
+  leaseUntilMs?: number;
+  /** Which request holds the lease: a renewal never extends another's. */
+  holder?: string;
   expireAt: string;
   expireAtMs: number;
 }
@@ -66,28 +73,45 @@ export async function withIdempotency(
   const path = `businesses/${caller.businessId}/idempotency/${sha(`${caller.userId}\n${operation}\n${key}`)}`;
   const requestHash = sha(canonical(input ?? {}));
   const start = now();
+  const holder = randomUUID();
   const prior = await store.runTransaction(async (tx) => {
     const doc = await tx.get(path);
     const r = doc?.data as unknown as IdempotencyRecord | undefined;
-    const live = r && r.expireAtMs > start && !(r.state === 'running' && start - r.startedAtMs > LEASE_MS);
+    const held = r?.state === 'running' && (r.leaseUntilMs ?? r.startedAtMs + IDEMPOTENCY_LEASE.ms) > start;
+    const live = r && r.expireAtMs > start && (r.state === 'done' || held);
     if (live) {
       if (r.requestHash !== requestHash) throw new ApiError('invalid-argument', 'Idempotency-Key reused with a different request');
       if (r.state === 'running') throw new ApiError('aborted', 'a request with this Idempotency-Key is still running; retry in a moment');
       return r;
     }
-    const record: IdempotencyRecord = { state: 'running', requestHash, operation, status: 0, outcome: '', startedAtMs: start, expireAt: new Date(start + IDEMPOTENCY_TTL_MS).toISOString(), expireAtMs: start + IDEMPOTENCY_TTL_MS };
+    const record: IdempotencyRecord = {
+      state: 'running', requestHash, operation, status: 0, outcome: '', startedAtMs: start, leaseUntilMs: start + IDEMPOTENCY_LEASE.ms, holder,
+      expireAt: new Date(start + IDEMPOTENCY_TTL_MS).toISOString(), expireAtMs: start + IDEMPOTENCY_TTL_MS,
+    };
     tx.set(path, { ...record });
     return null;
   });
   if (prior) return { status: prior.status, body: JSON.parse(prior.outcome.startsWith('{') ? prior.outcome : unseal(prior.outcome, sealKey).outcome), replayed: true };
+  // Only a long request renews (most end before the first tick), and only while the record is still its own.
+  const renew = () =>
+    store
+      .runTransaction(async (tx) => {
+        const r = (await tx.get(path))?.data as unknown as IdempotencyRecord | undefined;
+        if (r?.state === 'running' && r.holder === holder) tx.update(path, { leaseUntilMs: now() + IDEMPOTENCY_LEASE.ms });
+      })
+      .catch(() => {});
+  const renewing = setInterval(renew, IDEMPOTENCY_LEASE.renewMs);
+  renewing.unref();
   let outcome: Outcome;
   try {
     outcome = await run();
   } catch (e) {
+    clearInterval(renewing);
     // An unexpected failure: forget the key so a retry runs again.
     await store.delete(path).catch(() => {});
     throw e;
   }
+  clearInterval(renewing);
   if (replayable(outcome.status)) {
     await store.update(path, { state: 'done', status: outcome.status, outcome: seal({ outcome: JSON.stringify(outcome.body) }, sealKey) });
   } else {
