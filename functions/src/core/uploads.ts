@@ -4,6 +4,8 @@ import { iso } from './clock.ts';
 import { newSecret, sha256 } from './ids.ts';
 import { sniffFileType } from './fileTypes.ts';
 import type { Ctx, Services } from './context.ts';
+import { DELETE_FIELD, type Transaction } from '../ports/store.ts';
+import type { StagedFile } from './files.ts';
 
 /**
  * Uploads by URL (issue 18 C9): a tool call cannot carry a 3 MB scan well (4 million characters of
@@ -16,6 +18,11 @@ import type { Ctx, Services } from './context.ts';
 export const UPLOAD_URL_TTL_MS = 15 * 60_000;
 /** How long a stored upload waits for the operation that uses it. */
 export const UPLOAD_KEEP_MS = 24 * 3_600_000;
+/**
+ * How long a PUT holds the URL while it stores the bytes (already read: a save and a commit). A `receiving` record
+ * older than this was left by a process that died mid-PUT, and the URL takes a PUT again.
+ */
+export const RECEIVE_LEASE_MS = 60_000;
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 export interface UploadRecord {
@@ -28,7 +35,10 @@ export interface UploadRecord {
   maxBytes: number;
   types: string[];
   tokenHash: string;
-  state: 'waiting' | 'receiving' | 'stored';
+  /** `used`: an operation took the file; the record stays until it expires, so a reuse is told so. */
+  state: 'waiting' | 'receiving' | 'stored' | 'used';
+  /** While receiving: until then the PUT holds the URL (absent in records made before: taken as lapsed). */
+  receivingUntilMs?: number;
   /** The stored file, once the PUT arrived. */
   fileId: string | null;
   contentType: string | null;
@@ -103,11 +113,16 @@ export async function receiveUpload(services: Services, uploadId: string, token:
     const doc = await tx.get(path);
     const r = doc?.data as unknown as UploadRecord | undefined;
     if (!r || !timingSafeEqual(Buffer.from(r.tokenHash), Buffer.from(sha256(token)))) throw notFound('upload URL');
-    if (r.state !== 'waiting') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl');
+    if (r.state === 'stored' || r.state === 'used') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl');
     if (r.usableUntilMs <= now) throw new ApiError('failed-precondition', 'this upload URL expired; create another with createUploadUrl');
-    tx.update(path, { state: 'receiving' });
+    // A PUT in progress holds the URL; one whose process died lets it go when its lease lapses.
+    if (r.state === 'receiving' && (r.receivingUntilMs ?? 0) > now) {
+      throw new ApiError('aborted', `another PUT to this upload URL is being stored; if it fails, retry after ${iso(r.receivingUntilMs!)}`);
+    }
+    tx.update(path, { state: 'receiving', receivingUntilMs: now + RECEIVE_LEASE_MS });
     return r;
   });
+  let staged: StagedFile | null = null;
   try {
     if (!bytes.length) throw invalid('body', 'the file is empty');
     if (bytes.length > record.maxBytes) throw invalid('body', `the file is ${bytes.length} bytes; this upload takes at most ${record.maxBytes}`);
@@ -115,12 +130,25 @@ export async function receiveUpload(services: Services, uploadId: string, token:
     if (!actual || !record.types.includes(actual)) throw invalid('body', `the bytes are ${actual ?? 'of an unknown type'}; this upload takes ${record.types.join(', ')}`);
     const declared = declaredType?.split(';')[0].trim().toLowerCase();
     if (declared && declared !== 'application/octet-stream' && declared !== actual) throw invalid('content-type', `${declared} declared, but the bytes are ${actual}`);
-    const ref = await services.files.save(record.businessId, { fileName: record.fileName, contentType: actual, bytes });
-    await services.store.update(path, { state: 'stored', fileId: ref.fileId, contentType: actual, size: bytes.length, usableUntilMs: now + UPLOAD_KEEP_MS });
+    // The file's records and the upload's new state commit together: a crash leaves either no file record
+    // (bytes alone, which the orphan sweep removes) or a stored upload, never a file no upload points at.
+    const file = (staged = await services.files.stage(record.businessId, { fileName: record.fileName, contentType: actual, bytes }));
+    await services.store.runTransaction(async (tx) => {
+      const cur = (await tx.get(path))?.data as unknown as UploadRecord | undefined;
+      if (cur?.state !== 'receiving') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl');
+      file.record(tx);
+      tx.update(path, { state: 'stored', receivingUntilMs: DELETE_FIELD, fileId: file.ref.fileId, contentType: actual, size: bytes.length, usableUntilMs: now + UPLOAD_KEEP_MS });
+    });
     return { fileId: uploadId, fileName: record.fileName, contentType: actual, size: bytes.length, expiresAt: iso(now + UPLOAD_KEEP_MS) };
   } catch (e) {
+    if (staged) await staged.discard().catch(() => {});
     // A refused PUT leaves the URL usable for a corrected one.
-    await services.store.update(path, { state: 'waiting' }).catch(() => {});
+    await services.store
+      .runTransaction(async (tx) => {
+        const cur = (await tx.get(path))?.data as unknown as UploadRecord | undefined;
+        if (cur?.state === 'receiving') tx.update(path, { state: 'waiting', receivingUntilMs: DELETE_FIELD });
+      })
+      .catch(() => {});
     throw e;
   }
 }
@@ -134,6 +162,7 @@ export async function takeUpload(ctx: Ctx, fileId: string, field: string, purpos
   const r = doc?.data as unknown as UploadRecord | undefined;
   if (!r || r.businessId !== ctx.caller.businessId) throw notFound(`${field}: upload ${fileId}`);
   if (r.purpose !== purpose) throw invalid(field, `upload ${fileId} was made for ${r.purpose}, not ${purpose}`);
+  if (r.state === 'used') throw usedUp(field, fileId);
   if (r.state !== 'stored' || !r.fileId) throw new ApiError('failed-precondition', `${field}: nothing was PUT to the upload URL of ${fileId} yet`);
   if (r.usableUntilMs <= ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: upload ${fileId} expired; upload again`);
   const bytes = await ctx.files.read(r.businessId, r.fileId);
@@ -141,14 +170,40 @@ export async function takeUpload(ctx: Ctx, fileId: string, field: string, purpos
   return { fileName: r.fileName, mimeType: r.contentType ?? '', dataBase64: bytes.toString('base64') };
 }
 
-/** After the operation kept its own copy: the upload is used up (its file and record go). */
+const usedUp = (field: string, fileId: string) => new ApiError('failed-precondition', `${field}: upload ${fileId} was already used; create another with createUploadUrl`);
+
+/** A claim on a stored upload, taken in the transaction that keeps the operation's copy of it. */
+export interface UploadClaim {
+  /** Writes the claim (the upload's record goes); call after the transaction's reads. */
+  take(): void;
+  /** After the commit: removes the upload's own file (the operation kept a copy). */
+  dropFile(): Promise<void>;
+}
+
+/**
+ * Reads the upload in `tx` for the operation that uses it up: of two calls racing on one upload, exactly one commits
+ * (the other's transaction sees it gone and is refused with `failed-precondition`).
+ */
+export async function claimUpload(tx: Transaction, ctx: Ctx, fileId: string, field: string): Promise<UploadClaim> {
+  const path = uploadPath(fileId);
+  const r = (await tx.get(path))?.data as unknown as UploadRecord | undefined;
+  if (!r || r.businessId !== ctx.caller.businessId || r.state !== 'stored' || !r.fileId) throw usedUp(field, fileId);
+  const stored = r.fileId;
+  return {
+    take: () => tx.update(path, { state: 'used', fileId: null }),
+    dropFile: () =>
+      ctx.files.remove(r.businessId, stored).catch((e) => ctx.logger.warn('could not remove a used upload', { fileId, error: String(e) })),
+  };
+}
+
+/** After the operation kept its own copy: the upload is used up (its file goes; its record says so until it expires). */
 export async function finishUpload(ctx: Ctx, fileId: string): Promise<void> {
   const doc = await ctx.store.get(uploadPath(fileId));
   const r = doc?.data as unknown as UploadRecord | undefined;
   if (!r || r.businessId !== ctx.caller.businessId) return;
   try {
     if (r.fileId) await ctx.files.remove(r.businessId, r.fileId);
-    await ctx.store.delete(uploadPath(fileId));
+    await ctx.store.update(uploadPath(fileId), { state: 'used', fileId: null });
   } catch (e) {
     ctx.logger.warn('could not remove a used upload', { fileId, error: String(e) });
   }

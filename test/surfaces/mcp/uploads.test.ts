@@ -48,8 +48,8 @@ describe('over HTTP', () => {
     const file = await fetch(local(doc.body.result.url));
     assert.deepEqual(Buffer.from(await file.arrayBuffer()), pdf);
     const reuse = await post(origin, '/v1/uploadInvoiceDoc', { fileId: up.fileId }, h.owner.apiKey);
-    assert.equal(reuse.status, 404);
-    assert.match(reuse.body.error.message, /^fileId: upload upl_/);
+    assert.equal(reuse.status, 400);
+    assert.match(reuse.body.error.message, /^fileId: upload upl_\S+ was already used; create another with createUploadUrl$/);
   });
 
   it('the PUT checks type, size and the token, and a refused PUT stores nothing and leaves the URL usable', async () => {

@@ -5,7 +5,7 @@ import { base64, fileName, id, input, LIMITS, text } from '../../core/schema.ts'
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { pdfRefusal } from '../../core/pdfInflation.ts';
-import { finishUpload, inlineOrUploaded } from '../../core/uploads.ts';
+import { claimUpload, inlineOrUploaded, type UploadClaim } from '../../core/uploads.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { paymentPaidMessages, businessContact, supplierLang } from '../../domain/payments/paymentMessages.ts';
@@ -77,16 +77,20 @@ export default defineOperation({
       stored = { fileId: ref.fileId, fileName: ref.fileName, contentType: ref.contentType, size: ref.size, sha256: createHash('sha256').update(file.bytes).digest('hex'), uploadedAt: at };
     }
     let updated: PaymentRecord;
+    let claim: UploadClaim | null = null;
     try {
       updated = await ctx.store.runTransaction(async (tx) => {
         const p = await getPayment(tx, businessId, paymentId);
         const business = await businessContact(tx, businessId);
         if (!business) throw notFound('business');
         const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
+        // An upload by URL is used up in this commit: two payments racing on one proof, one wins.
+        claim = proof?.fileId ? await claimUpload(tx, ctx, proof.fileId, 'proof.fileId') : null;
         assertAllowed('markPaid', p.status);
         assertPayable(p);
         const changes = { status: 'paid', paidAt: at, proof: stored, updatedAt: at } as const;
         await syncPaymentMarks(tx, businessId, { ...p, ...changes }, at);
+        claim?.take();
         tx.update(paymentsPath(businessId, paymentId), changes);
         const next: PaymentRecord = { ...p, ...changes };
         const lang = supplierLang(next, (supplier?.data as unknown as SupplierRecord | undefined) ?? null);
@@ -99,8 +103,8 @@ export default defineOperation({
       if (stored) await ctx.files.remove(businessId, stored.fileId).catch((err) => ctx.logger.warn('could not remove an unused proof file', { paymentId, error: String(err) }));
       throw e;
     }
-    // The proof was copied into the payment: the upload by URL is used up.
-    if (proof?.fileId) await finishUpload(ctx, proof.fileId);
+    // The proof was copied into the payment: the upload's own file goes.
+    await (claim as UploadClaim | null)?.dropFile();
     return paymentView(updated, viewDeps(ctx));
   },
   activity: (input, result) => ({
