@@ -5019,6 +5019,13 @@ export interface operations {
                             supplierName: string;
                             /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -6112,6 +6119,13 @@ export interface operations {
                                     hasProof: boolean;
                                     /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                     itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                                    /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                    readingMismatch: {
+                                        /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                        total: boolean;
+                                        /** @description true: the reading's currency differs from the payment's. */
+                                        currency: boolean;
+                                    } | null;
                                     /**
                                      * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                                      * @enum {string}
@@ -6200,6 +6214,13 @@ export interface operations {
                                 hasProof: boolean;
                                 /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                 itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                                /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                readingMismatch: {
+                                    /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                    total: boolean;
+                                    /** @description true: the reading's currency differs from the payment's. */
+                                    currency: boolean;
+                                } | null;
                                 /**
                                  * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                                  * @enum {string}
@@ -6300,6 +6321,13 @@ export interface operations {
                                     supplierName: string;
                                     /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                                     supplierBy: ("hand" | "auto") | null;
+                                    /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                    readingMismatch: {
+                                        /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                        total: boolean;
+                                        /** @description true: the reading's currency differs from the payment's. */
+                                        currency: boolean;
+                                    } | null;
                                     /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
                                     /** @description When it last changed (ISO 8601, UTC). */
@@ -6502,6 +6530,13 @@ export interface operations {
                                     hasProof: boolean;
                                     /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                     itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                                    /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                    readingMismatch: {
+                                        /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                        total: boolean;
+                                        /** @description true: the reading's currency differs from the payment's. */
+                                        currency: boolean;
+                                    } | null;
                                     /**
                                      * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                                      * @enum {string}
@@ -6590,6 +6625,13 @@ export interface operations {
                                 hasProof: boolean;
                                 /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                 itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                                /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                readingMismatch: {
+                                    /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                    total: boolean;
+                                    /** @description true: the reading's currency differs from the payment's. */
+                                    currency: boolean;
+                                } | null;
                                 /**
                                  * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                                  * @enum {string}
@@ -6690,6 +6732,13 @@ export interface operations {
                                     supplierName: string;
                                     /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                                     supplierBy: ("hand" | "auto") | null;
+                                    /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                    readingMismatch: {
+                                        /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                        total: boolean;
+                                        /** @description true: the reading's currency differs from the payment's. */
+                                        currency: boolean;
+                                    } | null;
                                     /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
                                     /** @description When it last changed (ISO 8601, UTC). */
@@ -8439,6 +8488,13 @@ export interface operations {
                             hasProof: boolean;
                             /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /**
                              * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                              * @enum {string}
@@ -11266,6 +11322,13 @@ export interface operations {
                             hasProof: boolean;
                             /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /**
                              * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                              * @enum {string}
@@ -18988,6 +19051,13 @@ export interface operations {
                             supplierName: string;
                             /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -19275,6 +19345,13 @@ export interface operations {
                             supplierName: string;
                             /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -19894,6 +19971,13 @@ export interface operations {
                                 supplierName: string;
                                 /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                                 supplierBy: ("hand" | "auto") | null;
+                                /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                readingMismatch: {
+                                    /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                    total: boolean;
+                                    /** @description true: the reading's currency differs from the payment's. */
+                                    currency: boolean;
+                                } | null;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                                 /** @description When it last changed (ISO 8601, UTC). */
@@ -20143,6 +20227,13 @@ export interface operations {
                                 supplierName: string;
                                 /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                                 supplierBy: ("hand" | "auto") | null;
+                                /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                readingMismatch: {
+                                    /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                    total: boolean;
+                                    /** @description true: the reading's currency differs from the payment's. */
+                                    currency: boolean;
+                                } | null;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                                 /** @description When it last changed (ISO 8601, UTC). */
@@ -26271,6 +26362,13 @@ export interface operations {
                             hasProof: boolean;
                             /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /**
                              * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                              * @enum {string}
@@ -26841,6 +26939,13 @@ export interface operations {
                             hasProof: boolean;
                             /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /**
                              * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                              * @enum {string}
@@ -27139,6 +27244,13 @@ export interface operations {
                             hasProof: boolean;
                             /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /**
                              * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                              * @enum {string}
@@ -27447,6 +27559,13 @@ export interface operations {
                                 hasProof: boolean;
                                 /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                 itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                                /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                readingMismatch: {
+                                    /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                    total: boolean;
+                                    /** @description true: the reading's currency differs from the payment's. */
+                                    currency: boolean;
+                                } | null;
                                 /**
                                  * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                                  * @enum {string}
@@ -27689,6 +27808,13 @@ export interface operations {
                                 hasProof: boolean;
                                 /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                                 itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                                /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                                readingMismatch: {
+                                    /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                    total: boolean;
+                                    /** @description true: the reading's currency differs from the payment's. */
+                                    currency: boolean;
+                                } | null;
                                 /**
                                  * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                                  * @enum {string}
@@ -28217,6 +28343,13 @@ export interface operations {
                             hasProof: boolean;
                             /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /**
                              * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                              * @enum {string}
@@ -28525,6 +28658,13 @@ export interface operations {
                             hasProof: boolean;
                             /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /**
                              * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                              * @enum {string}
@@ -33342,6 +33482,13 @@ export interface operations {
                             supplierName: string;
                             /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -33799,6 +33946,13 @@ export interface operations {
                             hasProof: boolean;
                             /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
                             itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /**
                              * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
                              * @enum {string}
@@ -34138,6 +34292,13 @@ export interface operations {
                             supplierName: string;
                             /** @description How the supplier was assigned: hand or auto; null when not assigned. */
                             supplierBy: ("hand" | "auto") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */

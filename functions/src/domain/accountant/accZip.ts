@@ -10,6 +10,7 @@ import { GENERAL_FOLDER, invoicesPath, type InvoiceDoc, type PayMark } from '../
 import { docPayMark, PAY_MARK_LABELS, paymentPayMark, type PayMarkBy } from '../invoices/payMarks.ts';
 import { categoryLabel } from '../invoices/categories.ts';
 import { paymentsPath, type PaymentRecord } from '../payments/payments.ts';
+import { certainFigures, paymentsOfDocs } from '../invoices/readingMismatch.ts';
 import { accTree, readAccFolders, type AccFolderRecord, type AccSource, type ACC_PAY_METHODS } from './accountant.ts';
 // Types only: the statements and signup modules pull in provider SDKs and PDF libraries a ZIP never needs.
 import type { StatementRecord } from '../statements/statements.ts';
@@ -95,6 +96,8 @@ export const packageFolderId = (d: InvoiceDoc, inForce: { mark: PayMark; by: Pay
 
 const invoices: SourceResolver = async (s, businessId, source, range) => {
   const docs = (await s.store.query({ collection: invoicesPath(businessId), orderBy: [['createdAtMs', 'desc']] })).map((d) => d.data as unknown as InvoiceDoc);
+  // A reading that disagrees with its payment does not name the file: the payment's figures do.
+  const payments = await paymentsOfDocs(s.store, businessId, docs);
   return (
     docs
       // A stored duplicate is the same invoice again: left out, as the spend report leaves it out.
@@ -110,9 +113,7 @@ const invoices: SourceResolver = async (s, businessId, source, range) => {
           date: d.date,
           supplier: d.supplierName || d.reading?.issuer.name || null,
           number: d.reading?.number ?? null,
-          totalMinor: d.reading?.totalMinor ?? null,
-          vatMinor: d.reading?.vatMinor ?? null,
-          currency: d.reading?.currency ?? null,
+          ...certainFigures(d.reading, payments.get(d.paymentId ?? '')),
           category: d.category ? categoryLabel(d.category) : null,
           payMethod: PAY_MARK_LABELS[inForce.mark],
         },

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { invalid, notFound } from '../../core/errors.ts';
 import { utcDay } from '../../core/clock.ts';
-import { sha256 as sha256Text } from '../../core/ids.ts';
 import type { Files } from '../../core/files.ts';
 import type { DocStore, Reader, Transaction, Writer } from '../../ports/store.ts';
 import type { Ai, AiFile, AiResult } from '../../ports/ai.ts';
@@ -20,6 +19,8 @@ import { categoryRuleQueries, RULE_BUDGET, sweep, vendorRulesPath, type Propagat
 import { findDuplicate, invoiceHashPath, type DuplicateFound, type HashMarker } from './duplicates.ts';
 import { fileDocument, loadRules, type Placement } from './folderRules.ts';
 import { foldersPath, missingBuiltInFolders, type FolderRecord } from './folders.ts';
+import { paymentsOfDocs, readingMismatch, readingMismatchSchema } from './readingMismatch.ts';
+import type { PaymentRecord } from '../payments/payments.ts';
 
 /**
  * Invoice documents as the invoice operations create, derive, read and show them. Transport-free:
@@ -53,8 +54,7 @@ export const sha256Bytes = (bytes: Buffer) => createHash('sha256').update(bytes)
 // ---------------------------------------------------------------------------------------------
 // Records
 
-/** The stable id of a supplier attachment's document, so analyzing it twice finds the same one. */
-export const supplierDocId = (paymentId: string, fileId: string) => sha256Text(`supplier:${paymentId}/${fileId}`).slice(0, 20);
+export { supplierDocId } from './invoices.ts';
 
 /** YYYY-MM-DD naming a day that exists (no 2025-02-30). */
 export function isRealDay(s: string | null | undefined): s is string {
@@ -433,6 +433,8 @@ const rowShape = {
   supplierKey: z.string().nullable(),
   supplierName: z.string(),
   supplierBy: z.enum(['hand', 'auto']).nullable(),
+  /** The reading disagrees with the payment this invoice is attached to (paymentId): its total or currency. */
+  readingMismatch: readingMismatchSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
 };
@@ -459,8 +461,8 @@ export const invoiceViewSchema = z.object({
 });
 export type InvoiceView = z.output<typeof invoiceViewSchema>;
 
-/** Tolerant of documents written by other code paths: a missing field shows as its default. */
-export function invoiceRow(d: InvoiceDoc): InvoiceRow {
+/** Tolerant of documents written by other code paths: a missing field shows as its default. `payment`: the one paymentId names. */
+export function invoiceRow(d: InvoiceDoc, payment: PaymentRecord | null = null): InvoiceRow {
   const r = d.reading;
   return {
     docId: d.docId,
@@ -490,14 +492,15 @@ export function invoiceRow(d: InvoiceDoc): InvoiceRow {
     supplierKey: d.supplierKey ?? null,
     supplierName: d.supplierName ?? '',
     supplierBy: d.supplierBy ?? null,
+    readingMismatch: readingMismatch(d.reading, payment),
     createdAt: d.createdAt,
     updatedAt: d.updatedAt ?? d.createdAt,
   };
 }
 
-export function invoiceView(d: InvoiceDoc, url: string | null): InvoiceView {
+export function invoiceView(d: InvoiceDoc, url: string | null, payment: PaymentRecord | null = null): InvoiceView {
   return {
-    ...invoiceRow(d),
+    ...invoiceRow(d, payment),
     fileId: d.fileId,
     sha256: d.sha256 ?? '',
     reading: d.reading ?? null,
@@ -513,6 +516,10 @@ export function invoiceView(d: InvoiceDoc, url: string | null): InvoiceView {
   };
 }
 
-export async function viewWithUrl(files: Files, d: InvoiceDoc): Promise<InvoiceView> {
-  return invoiceView(d, (await files.ref(d.businessId, d.fileId))?.url ?? null);
+/** The payment a document is attached to, or null. */
+export const paymentOfDoc = async (reader: Reader, d: InvoiceDoc): Promise<PaymentRecord | null> => (await paymentsOfDocs(reader, d.businessId, [d])).get(d.paymentId ?? '') ?? null;
+
+export async function viewWithUrl(files: Files, reader: Reader, d: InvoiceDoc): Promise<InvoiceView> {
+  const [ref, payment] = await Promise.all([files.ref(d.businessId, d.fileId), paymentOfDoc(reader, d)]);
+  return invoiceView(d, ref?.url ?? null, payment);
 }

@@ -1,4 +1,5 @@
 import type { InvoiceReading } from '../../ports/invoiceReading.ts';
+import { sha256 } from '../../core/ids.ts';
 
 // What the AI port answers; it lives with the port so ports/ai.ts does not import the domain.
 export { AI_PAY_METHODS, DOC_TYPES, readingSchema, type AiPayMethod, type DocType, type InvoiceReading } from '../../ports/invoiceReading.ts';
@@ -74,6 +75,9 @@ export interface InvoiceDoc {
   createdAtMs: number;
   updatedAt: string;
 }
+
+/** The stable id of a supplier attachment's document, so analyzing it twice finds the same one. */
+export const supplierDocId = (paymentId: string, fileId: string) => sha256(`supplier:${paymentId}/${fileId}`).slice(0, 20);
 
 export const invoicesPath = (businessId: string, docId = '') => `businesses/${businessId}/invoices${docId ? '/' + docId : ''}`;
 

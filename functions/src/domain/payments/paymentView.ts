@@ -6,6 +6,8 @@ import type { OutboxRecord } from '../../core/outbox.ts';
 import { CURRENCIES } from '../money.ts';
 import { profileOf } from '../business.ts';
 import { paymentAmounts } from '../vat.ts';
+import { latestReadings, readingMismatch, readingMismatchSchema } from '../invoices/readingMismatch.ts';
+import type { InvoiceReading } from '../invoices/invoices.ts';
 import { PAY_METHODS, PAYMENT_STATUSES, paymentLinkUrl, paymentsPath, type PaymentFile, type PaymentRecord } from './payments.ts';
 
 /**
@@ -82,6 +84,8 @@ const rowShape = {
   invoiceCount: z.int(),
   hasProof: z.boolean(),
   itaVerdict: z.enum(['match', 'amount_mismatch', 'not_found']).nullable(),
+  /** The latest invoice's AI reading disagrees with this payment (its total or currency): check it before paying or filing. */
+  readingMismatch: readingMismatchSchema,
   /** `public`: filed anonymously through the standing link. */
   filedBy: z.enum(['business', 'public']),
   /** A public filing waiting for the owner's review. */
@@ -163,11 +167,16 @@ async function fileView(files: Files, businessId: string, f: PaymentFile): Promi
 
 const filesView = (deps: ViewDeps, p: PaymentRecord) => Promise.all((p.invoices ?? []).map((f) => fileView(deps.files, p.businessId, f)));
 
-export async function paymentRow(p: PaymentRecord, deps: ViewDeps): Promise<PaymentRow> {
+/** The reading of the payment's latest invoice; a list passes it from one batched read (latestReadings). */
+export async function paymentRow(p: PaymentRecord, deps: ViewDeps, reading?: InvoiceReading | null): Promise<PaymentRow> {
   const invoices = p.invoices ?? [];
   const latest = invoices.at(-1);
   // One file read per row, for the latest invoice's link only.
-  const invoice = latest ? { fileName: latest.fileName, url: (await deps.files.ref(p.businessId, latest.fileId))?.url ?? null } : null;
+  const [ref, read] = await Promise.all([
+    latest ? deps.files.ref(p.businessId, latest.fileId) : null,
+    reading !== undefined || !latest || !deps.store ? (reading ?? null) : latestReadings(deps.store, [p]).then((m) => m.get(p.id) ?? null),
+  ]);
+  const invoice = latest ? { fileName: latest.fileName, url: ref?.url ?? null } : null;
   const amounts = paymentAmounts({ amountAgorot: p.amountAgorot, vatIncluded: p.vatIncluded === true, noVat: p.noVat === true });
   return {
     id: p.id,
@@ -192,6 +201,7 @@ export async function paymentRow(p: PaymentRecord, deps: ViewDeps): Promise<Paym
     invoiceCount: invoices.length,
     hasProof: Boolean(p.proof),
     itaVerdict: p.itaVerdict ?? null,
+    readingMismatch: readingMismatch(read, p),
     filedBy: p.filedBy ?? (p.viaPublicLink ? 'public' : 'business'),
     needsReview: p.needsReview === true,
     payoutChanged: p.payoutChanged === true,

@@ -48,6 +48,8 @@ export interface PaymentFile {
   /** SHA-256 of the bytes, so a replayed upload is recognised. */
   sha256: string;
   uploadedAt: string;
+  /** The uploaded invoice document this file was copied from (createPayment's invoiceDocId): where its reading is. */
+  docId?: string;
 }
 
 export interface PaymentRecord {

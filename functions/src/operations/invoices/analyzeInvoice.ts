@@ -8,7 +8,7 @@ import { getPayment } from '../../domain/payments/paymentView.ts';
 import { supplierAttachmentDoc } from '../../domain/invoices/supplierInvoices.ts';
 import {
   getInvoice,
-  invoiceView,
+  viewWithUrl,
   invoiceViewSchema,
   matchSupplier,
   readInvoiceSafely,
@@ -68,7 +68,7 @@ export default defineOperation({
 
     const doc = await storeReading(ctx.store, { businessId, docId: target.docId, fresh, r, matched, at });
     if (!doc) throw notFound(`docId: invoice document ${docId}`);
-    return invoiceView(doc, (await ctx.files.ref(businessId, doc.fileId))?.url ?? null);
+    return viewWithUrl(ctx.files, ctx.store, doc);
   },
   activity: (input, result) => ({
     targetIds: [result.docId, ...(input.paymentId ? [input.paymentId] : [])],

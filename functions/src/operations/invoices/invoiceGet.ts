@@ -12,6 +12,6 @@ export default defineOperation({
   input: input({ docId: id().describe('Invoice document id (from uploadInvoiceDoc or invoicesList).') }),
   output: invoiceViewSchema,
   async run({ docId }, ctx) {
-    return viewWithUrl(ctx.files, await getInvoice(ctx.store, ctx.caller.businessId, docId));
+    return viewWithUrl(ctx.files, ctx.store, await getInvoice(ctx.store, ctx.caller.businessId, docId));
   },
 });

@@ -7,6 +7,7 @@ import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import { invoicesPath, PAY_MARKS, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 import { invoiceRow, invoiceRowSchema, isRealDay } from '../../domain/invoices/invoiceDocs.ts';
 import { checkCategory } from '../../domain/invoices/vendorRules.ts';
+import { paymentsOfDocs } from '../../domain/invoices/readingMismatch.ts';
 import { matchesAll, queryWords } from '../../domain/search.ts';
 import type { Doc, Query, Reader, Where } from '../../ports/store.ts';
 
@@ -181,6 +182,8 @@ export default defineOperation({
     }
     if (!probe && offset + page.docs.length >= total) page.next = null;
     const nextPageToken = page.next ? encodePageToken(fp, { ...page.next, total, totalIsEstimate, ...(word ? { hint: word } : {}) }) : null;
-    return { items: page.docs.map((d) => invoiceRow(d.data as unknown as InvoiceDoc)), total, totalIsEstimate, limit, offset, nextPageToken };
+    const docs = page.docs.map((d) => d.data as unknown as InvoiceDoc);
+    const payments = await paymentsOfDocs(ctx.store, businessId, docs);
+    return { items: docs.map((d) => invoiceRow(d, payments.get(d.paymentId ?? '') ?? null)), total, totalIsEstimate, limit, offset, nextPageToken };
   },
 });

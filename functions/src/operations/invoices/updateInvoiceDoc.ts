@@ -8,7 +8,7 @@ import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppli
 import { invoicesPath, PAY_MARKS, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 import { softwarePath, suggestionsPath } from '../../domain/invoices/issuers.ts';
 import { effectivePayMark } from '../../domain/invoices/payMarks.ts';
-import { getInvoice, invoiceSearchTokens, invoiceView, invoiceViewSchema, placementOf, planRefile, writeBuiltIns } from '../../domain/invoices/invoiceDocs.ts';
+import { getInvoice, invoiceSearchTokens, viewWithUrl, invoiceViewSchema, placementOf, planRefile, writeBuiltIns } from '../../domain/invoices/invoiceDocs.ts';
 
 export default defineOperation({
   name: 'updateInvoiceDoc',
@@ -75,7 +75,7 @@ export default defineOperation({
       tx.set(invoicesPath(businessId, docId), { ...next });
       return next;
     });
-    return invoiceView(doc, (await ctx.files.ref(businessId, doc.fileId))?.url ?? null);
+    return viewWithUrl(ctx.files, ctx.store, doc);
   },
   activity: (input, result) => ({
     targetIds: [result.docId],

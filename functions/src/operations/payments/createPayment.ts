@@ -74,7 +74,7 @@ export default defineOperation({
       const bytes = await ctx.files.read(businessId, d.fileId);
       if (!bytes) throw precondition(`invoiceDocId: invoice document ${input.invoiceDocId} has no stored file`);
       const saved = await ctx.files.save(businessId, { fileName: d.fileName, contentType: d.contentType, bytes });
-      copied = { fileId: saved.fileId, fileName: d.fileName, contentType: d.contentType, size: saved.size, sha256: d.sha256, uploadedAt: at };
+      copied = { fileId: saved.fileId, fileName: d.fileName, contentType: d.contentType, size: saved.size, sha256: d.sha256, uploadedAt: at, docId: d.docId };
       invoiceNumber = d.reading?.number ?? '';
     }
 
@@ -84,6 +84,8 @@ export default defineOperation({
       if (!business) throw notFound('business');
       const supplierDoc = await tx.get(suppliersPath(businessId, supplierKey));
       const supplier = (supplierDoc?.data as unknown as SupplierRecord | undefined) ?? null;
+      // The uploaded document names its payment (the first one), so its view can compare its reading with it.
+      const uploaded = input.invoiceDocId ? await tx.get(invoicesPath(businessId, input.invoiceDocId)) : null;
       const invoices: PaymentFile[] = copied ? [copied] : [];
       const p: PaymentRecord = {
         id: paymentId,
@@ -123,6 +125,7 @@ export default defineOperation({
       p.search = paymentSearchTokens(p);
       tx.create(paymentsPath(businessId, paymentId), { ...p });
       tx.create(link.path, { businessId, paymentId });
+      if (uploaded && !uploaded.data.paymentId) tx.update(uploaded.path, { paymentId, updatedAt: at });
       supplierName = recordPaymentToSupplier(tx, businessId, supplier, p, at);
       if (channel !== 'link') {
         for (const message of await paymentRequestMessages(ctx.config, p, business, supplierLang(p, supplier))) ctx.outbox(tx, message, { ref: p.id });

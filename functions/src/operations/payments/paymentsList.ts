@@ -6,6 +6,7 @@ import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import { matchesAll, queryWords } from '../../domain/search.ts';
 import { PAYMENT_STATUSES, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { paymentRow, paymentRowSchema, viewDeps } from '../../domain/payments/paymentView.ts';
+import { latestReadings } from '../../domain/invoices/readingMismatch.ts';
 import type { Doc, Query, Where } from '../../ports/store.ts';
 
 export default defineOperation({
@@ -72,7 +73,9 @@ export default defineOperation({
     if (!probe && offset + found.docs.length >= total) found.next = null;
     const nextPageToken = found.next ? encodePageToken(fp, { ...found.next, total, totalIsEstimate }) : null;
     const deps = viewDeps(ctx);
-    const items = await Promise.all(found.docs.map((d) => paymentRow(d.data as unknown as PaymentRecord, deps)));
+    const payments = found.docs.map((d) => d.data as unknown as PaymentRecord);
+    const readings = await latestReadings(ctx.store, payments);
+    const items = await Promise.all(payments.map((p) => paymentRow(p, deps, readings.get(p.id) ?? null)));
     return { items, total, totalIsEstimate, limit, offset, nextPageToken };
   },
 });
