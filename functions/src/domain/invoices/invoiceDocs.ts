@@ -4,7 +4,7 @@ import { pdfRefusal } from '../../core/pdfInflation.ts';
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { invalid, notFound } from '../../core/errors.ts';
-import { utcDay } from '../../core/clock.ts';
+import { jerusalemDay } from '../../core/clock.ts';
 import type { Files } from '../../core/files.ts';
 import type { DocStore, Reader, Transaction, Writer } from '../../ports/store.ts';
 import type { Ai, AiFile, AiResult } from '../../ports/ai.ts';
@@ -63,8 +63,8 @@ export function isRealDay(s: string | null | undefined): s is string {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
-/** The reading's date when it is a real day, else the upload day (UTC). */
-export const documentDate = (reading: InvoiceReading | null, createdAtMs: number) => (isRealDay(reading?.date) ? reading!.date! : utcDay(createdAtMs));
+/** The reading's date when it is a real day, else the upload day in Israel. */
+export const documentDate = (reading: InvoiceReading | null, createdAtMs: number) => (isRealDay(reading?.date) ? reading!.date! : jerusalemDay(createdAtMs));
 
 /**
  * q covers file name, issuer, invoice number, note and mail subject (spec §4 invoicesList): word
@@ -113,7 +113,7 @@ export function newInvoiceDoc(f: NewDocFields, over: Partial<InvoiceDoc> = {}): 
     supplierBy: null,
     suggestionId: null,
     softwareId: null,
-    date: utcDay(f.createdAtMs),
+    date: jerusalemDay(f.createdAtMs),
     search: [],
     createdAt: at,
     updatedAt: at,
