@@ -91,6 +91,8 @@ const expire = () =>
   Promise.all([
     sweepExpired(app.services.store, Date.now()).catch((e) => app.services.logger.error('TTL sweep failed', { error: String(e) })),
     app.services.files.purgeExpired().catch((e) => app.services.logger.error('expired files sweep failed', { error: String(e) })),
+    // Bytes a crash left without their record (and ZIPs cut off mid-stream), an hour old at least.
+    app.services.files.sweepOrphans().catch((e) => app.services.logger.error('orphan files sweep failed', { error: String(e) })),
   ]);
 void expire();
 setInterval(expire, 3_600_000).unref();

@@ -17,6 +17,11 @@ export interface FileRef {
 
 /** How long a generated ZIP's link works (docs/decisions.md); then the file is deleted and the link answers 410. */
 export const ZIP_LIFETIME_MS = 7 * 86_400_000;
+/**
+ * Stored bytes with no record younger than this may be a write in flight (bytes go first, the record commits after,
+ * within seconds): the orphan sweep leaves them alone.
+ */
+export const ORPHAN_MIN_AGE_MS = 3_600_000;
 /** How long an expired link still says "expired" (410) rather than "not found" (404). */
 const EXPIRED_LINK_KEPT_MS = 90 * 86_400_000;
 
@@ -82,6 +87,11 @@ export interface Files {
   expiredLink(token: string): Promise<{ fileName: string; expiredAt: string } | null>;
   /** Deletes the files whose lifetime has passed (bytes and record), keeping their links as "expired"; returns how many. */
   purgeExpired(): Promise<number>;
+  /**
+   * Deletes bytes no file record claims (a crash between the bytes and their record, a ZIP cut off mid-stream) last
+   * written more than `minAgeMs` ago (wall clock, as the bytes' own times); where the store can list them.
+   */
+  sweepOrphans(minAgeMs?: number): Promise<{ files: number; bytes: number }>;
 }
 
 export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string, ids: IdSource, now: () => number): Files {
@@ -200,6 +210,15 @@ export function createFiles(store: DocStore, blobs: FileStore, filesUrl: string,
         n += due.length;
         if (due.length < 100) return n;
       }
+    },
+    async sweepOrphans(minAgeMs = ORPHAN_MIN_AGE_MS) {
+      if (!blobs.sweepOrphans) return { files: 0, bytes: 0 };
+      return blobs.sweepOrphans(Date.now() - minAgeMs, async (key) => {
+        const [businessId, fileId, ...rest] = key.split('/');
+        // Only `<businessId>/<fileId>` is ours to judge; anything else stays.
+        if (!businessId || !fileId || rest.length) return true;
+        return (await store.get(filePath(businessId, fileId))) !== null;
+      });
     },
     async openStream(token) {
       if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;

@@ -14,6 +14,11 @@ export interface FileStore {
   readStream(fileId: string): Promise<Readable | null>;
   /** Writes a file from a stream without holding it in memory; resolves once it is stored. */
   putStream(fileId: string, source: Readable, contentType: string): Promise<void>;
+  /**
+   * Deletes what was last written before `beforeMs` and that `isKnown` (given the key) does not claim, and every
+   * partial write (a stream cut off) that old: debris of a crash between the bytes and their record. Optional.
+   */
+  sweepOrphans?(beforeMs: number, isKnown: (key: string) => Promise<boolean>): Promise<{ files: number; bytes: number }>;
   /** Releases what the store holds open (a local database), when it holds anything. */
   close?(): void;
 }

@@ -97,3 +97,21 @@ test('a put is committed when it resolves: closing the files right after keeps i
   assert.deepEqual(await again.get('b1/f/late'), Buffer.from('late'));
   again.close?.();
 });
+
+test('a database of an earlier version (rows without a write time) opens, and its rows count as old for the orphan sweep', async () => {
+  const root = fresh();
+  const old = new DatabaseSync(`${root}.sqlite`);
+  old.exec('CREATE TABLE files (id TEXT PRIMARY KEY, bytes BLOB NOT NULL)');
+  old.prepare('INSERT INTO files (id, bytes) VALUES (?, ?)').run('b1/orphan', Buffer.from('left'));
+  old.prepare('INSERT INTO files (id, bytes) VALUES (?, ?)').run('b1/kept', Buffer.from('kept'));
+  old.close();
+  const files = localFiles(root);
+  await files.put('b1/young', Buffer.from('just written'), 'application/pdf');
+  // An hour's margin: the row just written stays whatever its record; the old ones are judged by it.
+  const swept = await files.sweepOrphans!(Date.now() - 3_600_000, async (key) => key === 'b1/kept');
+  assert.deepEqual(swept, { files: 1, bytes: 4 });
+  assert.equal(await files.get('b1/orphan'), null);
+  assert.deepEqual(await files.get('b1/kept'), Buffer.from('kept'));
+  assert.deepEqual(await files.get('b1/young'), Buffer.from('just written'));
+  files.close?.();
+});

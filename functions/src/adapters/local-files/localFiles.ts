@@ -1,8 +1,8 @@
-import { mkdir, readFile, rename, rm, writeFile, access } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile, access } from 'node:fs/promises';
 import { createReadStream, createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { FileStore } from '../../ports/files.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, privateDatabase, privateDir, privateFile, privateTree } from '../../core/privateFs.ts';
@@ -63,7 +63,9 @@ export function localFiles(root: string): FileStore {
     db.exec('PRAGMA synchronous = NORMAL');
     // As in the document store: a deleted file's bytes are zeroed, not left in free pages.
     db.exec('PRAGMA secure_delete = ON');
-    db.exec('CREATE TABLE IF NOT EXISTS files (id TEXT PRIMARY KEY, bytes BLOB NOT NULL)');
+    db.exec('CREATE TABLE IF NOT EXISTS files (id TEXT PRIMARY KEY, bytes BLOB NOT NULL, at INTEGER)');
+    // When a row was written, for the orphan sweep's safe age (rows of earlier versions have none: old enough).
+    if (!(db.prepare('PRAGMA table_info(files)').all() as { name: string }[]).some((c) => c.name === 'at')) db.exec('ALTER TABLE files ADD COLUMN at INTEGER');
     return db;
   };
   const row = (fileId: string): Buffer | null => {
@@ -77,7 +79,7 @@ export function localFiles(root: string): FileStore {
     async put(fileId, bytes) {
       const p = pathOf(fileId);
       if (bytes.length <= SMALL_FILE_BYTES) {
-        sql('INSERT INTO files (id, bytes) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET bytes = excluded.bytes').run(fileId, bytes);
+        sql('INSERT INTO files (id, bytes, at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET bytes = excluded.bytes, at = excluded.at').run(fileId, bytes, Date.now());
         return;
       }
       await intoFolder(p, () => writeFile(p, bytes, { mode: PRIVATE_FILE_MODE }));
@@ -116,6 +118,46 @@ export function localFiles(root: string): FileStore {
       await intoFolder(p, () => pipeline(source, createWriteStream(p + '.tmp', { mode: PRIVATE_FILE_MODE })));
       await rename(p + '.tmp', p);
       dropRow(fileId);
+    },
+    async sweepOrphans(beforeMs, isKnown) {
+      let files = 0;
+      let bytes = 0;
+      for (const r of sql('SELECT id, length(bytes) AS size FROM files WHERE at IS NULL OR at < ?').all(beforeMs) as { id: string; size: number }[]) {
+        if (await isKnown(r.id)) continue;
+        dropRow(r.id);
+        files++;
+        bytes += r.size;
+      }
+      const walk = async (dir: string): Promise<void> => {
+        let entries;
+        try {
+          entries = await readdir(dir, { withFileTypes: true });
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw e;
+        }
+        for (const e of entries) {
+          const p = join(dir, e.name);
+          if (e.isDirectory()) {
+            await walk(p);
+            continue;
+          }
+          // A content-type sidecar goes with its file.
+          if (!e.isFile() || p.endsWith('.type')) continue;
+          const st = await stat(p).catch(() => null);
+          // mtime moves while a write runs: a file touched within the safe age may still be in flight.
+          if (!st || st.mtimeMs >= beforeMs) continue;
+          const partial = p.endsWith('.tmp');
+          const key = relative(base, partial ? p.slice(0, -4) : p).split(sep).join('/');
+          if (!partial && (await isKnown(key))) continue;
+          await rm(p, { force: true });
+          if (!partial) await rm(p + '.type', { force: true });
+          files++;
+          bytes += st.size;
+        }
+      };
+      await walk(base);
+      return { files, bytes };
     },
     close() {
       statements.clear();
