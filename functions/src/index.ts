@@ -59,7 +59,10 @@ async function functionsEnv(env: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> 
 /** One App per instance, built on first use; a failed build is retried by the next call. */
 function getApp(): Promise<App> {
   app ??= (async () => {
-    const [{ loadConfig }, { createApp }, env] = await Promise.all([import('./config.ts'), import('./app.ts'), functionsEnv(process.env)]);
+    const [{ loadConfig }, { createApp }, { emulatorTokensRefusal }, env] = await Promise.all([import('./config.ts'), import('./app.ts'), import('./core/idToken.ts'), functionsEnv(process.env)]);
+    // The Auth emulator's unsigned tokens are never trusted here: the service does not start (503) until it is unset.
+    const refused = emulatorTokensRefusal(undefined);
+    if (refused) throw new Error(refused);
     return createApp(loadConfig(env));
   })();
   app.catch(() => (app = undefined));

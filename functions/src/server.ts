@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,13 @@ const pagesPrefix = new URL(config.publicLinkBase).pathname.replace(/\/+$/, '');
 // listens on loopback alone (core/idToken.ts refuses them otherwise, whatever the environment says).
 let emulator: AuthEmulator | null = null;
 let signIn: Record<string, unknown>;
+// An emulator of one's own (FIREBASE_AUTH_EMULATOR_HOST) where its unsigned tokens could come from anyone: no start.
+const refused = emulatorTokensRefusal(config.host);
+if (refused) {
+  logger.error(refused);
+  await app.close();
+  process.exit(1);
+}
 if (process.env.AUTH_EMULATOR === 'off') {
   signIn = { unavailable: 'AUTH_EMULATOR=off: this server was started without dashboard sign-in.' };
 } else if (!isLoopbackHost(config.host)) {
@@ -118,6 +126,13 @@ setTimeout(() => {
 }, WARM_AFTER_MS).unref();
 
 server.listen(config.port, config.host, () => {
+  // HOST is what was asked for; the address bound is what counts (a name may resolve beyond loopback).
+  const late = emulatorTokensRefusal((server.address() as AddressInfo).address);
+  if (late) {
+    logger.error(late);
+    emulator?.stop();
+    process.exit(1);
+  }
   // The admin CLI of this checkout finds this store through the record (localRun.ts).
   const storeEnv: Record<string, string> = { DATA_DIR: resolve(config.dataDir), STORE: config.store };
   for (const k of ['FIRESTORE_EMULATOR_HOST', 'GCLOUD_PROJECT', 'FILES'] as const) if (process.env[k]) storeEnv[k] = process.env[k]!;

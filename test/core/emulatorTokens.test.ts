@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createHarness } from '../harness.ts';
 import { emulatorTokensRefusal, isLoopbackHost } from '../../functions/src/core/idToken.ts';
 import { freePort, ROOT } from '../dashboard/env.ts';
+import { startFakeAuthEmulator } from '../fakes/firebaseAuthEmulator.ts';
 
 /**
  * The Auth emulator's ID tokens are unsigned (alg "none"): anyone who reaches the API could forge one for
@@ -20,9 +21,9 @@ const forged = (email: string) =>
     '',
   ].join('.');
 
-const saved = { host: process.env.FIREBASE_AUTH_EMULATOR_HOST, project: process.env.GCLOUD_PROJECT };
+const saved = { host: process.env.FIREBASE_AUTH_EMULATOR_HOST, project: process.env.GCLOUD_PROJECT, kService: process.env.K_SERVICE, dataDir: process.env.DATA_DIR };
 after(() => {
-  for (const [k, v] of [['FIREBASE_AUTH_EMULATOR_HOST', saved.host], ['GCLOUD_PROJECT', saved.project]] as const) {
+  for (const [k, v] of [['FIREBASE_AUTH_EMULATOR_HOST', saved.host], ['GCLOUD_PROJECT', saved.project], ['K_SERVICE', saved.kService], ['DATA_DIR', saved.dataDir]] as const) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
@@ -33,6 +34,79 @@ test('loopback means 127.x, ::1 and localhost; the wildcard and real addresses a
   for (const h of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', '', undefined]) assert.equal(isLoopbackHost(h), false, String(h));
   assert.equal(emulatorTokensRefusal('0.0.0.0', {}), null, 'no emulator configured: nothing to refuse');
   assert.match(emulatorTokensRefusal('0.0.0.0', { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })!, /not on loopback alone.*unsigned/);
+});
+
+test('on Cloud Functions (K_SERVICE or FUNCTION_TARGET) emulator tokens are refused whatever HOST says', async () => {
+  for (const cf of [{ K_SERVICE: 'api' }, { FUNCTION_TARGET: 'api' }]) {
+    assert.match(emulatorTokensRefusal('127.0.0.1', { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', ...cf })!, /set on Cloud Functions.*unsigned/);
+    assert.equal(emulatorTokensRefusal('127.0.0.1', cf), null, 'no emulator configured: nothing to refuse');
+  }
+  // A loopback HOST (the default) and a token the emulator vouches for: accepted locally, refused under K_SERVICE.
+  const auth = await startFakeAuthEmulator('demo-bfo', [{ localId: 'attacker', email: 'x@example.com', emailVerified: true }]);
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = auth.host;
+  process.env.GCLOUD_PROJECT = 'demo-bfo';
+  const h = await createHarness();
+  try {
+    const origin = await h.listen();
+    const whoami = () => fetch(`${origin}/v1/whoami`, { headers: { authorization: `Bearer ${forged(h.owner.email)}` } });
+    assert.equal((await whoami()).status, 200, 'the token is good enough for a local server on loopback');
+    process.env.K_SERVICE = 'api';
+    const res = await whoami();
+    assert.equal(res.status, 401);
+    assert.match(((await res.json()) as any).error.message, /accepted only while the server listens on loopback alone/);
+  } finally {
+    delete process.env.K_SERVICE;
+    await h.close();
+    await auth.close();
+  }
+});
+
+test('the api Cloud Function does not start with FIREBASE_AUTH_EMULATOR_HOST set: 503, and the log says why', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bfo-cf-'));
+  const { api } = await import('../../functions/src/index.ts');
+  const logged: string[] = [];
+  const error = console.error;
+  console.error = (m: unknown) => void logged.push(String(m));
+  Object.assign(process.env, { K_SERVICE: 'api', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', DATA_DIR: dataDir, GCLOUD_PROJECT: 'demo-bfo' });
+  try {
+    const out = await new Promise<{ status: number; body: string }>((resolve) => {
+      let status = 0;
+      const res = { writeHead: (s: number) => void (status = s), end: (b: unknown) => resolve({ status, body: String(b) }), on() {}, once() {}, setHeader() {}, getHeader() {} };
+      void (api as unknown as (req: unknown, res: unknown) => unknown)({ method: 'GET', url: '/v1/whoami', headers: { authorization: `Bearer ${forged('x@example.com')}` }, get: () => undefined, header: () => undefined, on() {} }, res);
+    });
+    assert.equal(out.status, 503);
+    assert.equal(JSON.parse(out.body).error.code, 'unavailable');
+    assert.match(logged.join('\n'), /api failed to start.*FIREBASE_AUTH_EMULATOR_HOST is set on Cloud Functions/);
+  } finally {
+    console.error = error;
+    delete process.env.K_SERVICE;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('npm start refuses to start when FIREBASE_AUTH_EMULATOR_HOST is set and it would listen beyond loopback', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bfo-host-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'functions/src/server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, HOST: '0.0.0.0', PORT: String(port), FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099', AUTH_EMULATOR: '', K_SERVICE: '', LOG_LEVEL: 'info', BFO_RUN_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  try {
+    const code = await Promise.race([new Promise((r) => child.once('exit', r)), new Promise((r) => setTimeout(() => r('still running'), 60_000))]);
+    assert.equal(code, 1, out);
+    assert.match(out, /Auth emulator sign-in is refused: the server listens on 0\.0\.0\.0, not on loopback alone/);
+    assert.doesNotMatch(out, /"listening"/);
+  } finally {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test('a forged unsigned token against a server listening beyond loopback gets 401, before any verification', async () => {

@@ -21,13 +21,21 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
+/** Cloud Functions (deployed, or its emulator) names the function it runs in these. */
+export const onCloudFunctions = (env: NodeJS.ProcessEnv = process.env) => Boolean(env.K_SERVICE || env.FUNCTION_TARGET);
+
 /**
  * Why the Auth emulator's tokens cannot be trusted on this server, or null when they can. The emulator's
  * ID tokens are unsigned (alg "none"): anyone who reaches the API can forge one for any email, so they are
- * accepted only while the server listens on loopback alone.
+ * accepted only by a local server listening on loopback alone. `host` is the address actually listened on
+ * where it is known: HOST is only what was asked for, and on Cloud Functions it says nothing at all.
  */
 export function emulatorTokensRefusal(host: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (!env.FIREBASE_AUTH_EMULATOR_HOST || isLoopbackHost(host)) return null;
+  if (!env.FIREBASE_AUTH_EMULATOR_HOST) return null;
+  if (onCloudFunctions(env)) {
+    return 'Auth emulator sign-in is refused: FIREBASE_AUTH_EMULATOR_HOST is set on Cloud Functions (K_SERVICE or FUNCTION_TARGET is set), where the API is reachable by anyone, and the emulator\'s ID tokens are unsigned, so anyone could forge one for any email. Remove FIREBASE_AUTH_EMULATOR_HOST from the functions\' environment (functions/.env).';
+  }
+  if (isLoopbackHost(host)) return null;
   return `Auth emulator sign-in is refused: the server listens on ${host ?? 'an unknown address'}, not on loopback alone, and the emulator's ID tokens are unsigned, so anyone reaching the server could forge one for any email. Listen on 127.0.0.1 (HOST unset), or use a real Firebase project.`;
 }
 
