@@ -170,15 +170,14 @@ describe('MCP surface', () => {
         else assert.match(version, /^2025-/);
       });
 
-      it('lists one tool per operation with ?toolsets=all, with the same name, and the hints that differ from the spec defaults set', async () => {
+      it('lists one tool per operation with ?toolsets=all, with the same name, and all four hints set', async () => {
         const { tools } = await client.listTools();
         assert.deepEqual(tools.map((t) => t.name).sort(), [...ops.keys()].sort());
         for (const tool of tools) {
           const op = ops.get(tool.name)!;
           const readOnly = Boolean(op.flags.readOnly);
-          // The two hints whose defaults are true are always said.
-          assert.equal(typeof tool.annotations?.openWorldHint, 'boolean', tool.name);
-          if (!readOnly) assert.equal(typeof tool.annotations?.destructiveHint, 'boolean', tool.name);
+          // All four are said: the spec's defaults for omitted ones are destructive and open-world.
+          for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) assert.equal(typeof tool.annotations?.[hint], 'boolean', `${tool.name} ${hint}`);
           assert.deepEqual(
             hintsOf(tool),
             {
@@ -189,7 +188,8 @@ describe('MCP surface', () => {
             },
             tool.name,
           );
-          assert.ok(tool.description?.startsWith(op.summary), `${tool.name} is described by its summary`);
+          assert.ok(tool.description?.startsWith(op.summary.replace(/\.$/, '')), `${tool.name} is described by its summary`);
+          assert.doesNotMatch(tool.description ?? '', /\.\./, tool.name);
         }
       });
 
@@ -215,8 +215,9 @@ describe('MCP surface', () => {
         for (const tool of tools) {
           const expected = zodFields(ops.get(tool.name)!);
           assert.equal(tool.inputSchema.type, 'object');
-          // Mutating tools also take the optional idempotencyKey.
-          const want = ops.get(tool.name)!.flags.readOnly ? expected.properties : [...expected.properties, 'idempotencyKey'].sort();
+          // Mutating tools that are not idempotent also list the optional idempotencyKey.
+          const { readOnly, idempotent } = ops.get(tool.name)!.flags;
+          const want = readOnly || idempotent ? expected.properties : [...expected.properties, 'idempotencyKey'].sort();
           assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), want, tool.name);
           assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), expected.required, tool.name);
         }

@@ -19,6 +19,19 @@ test('an object with every field of one met before, and more, names it and spell
   assert.deepEqual(out.get('recordCopy'), { type: 'object', description: 'Same fields as recordGet' });
 });
 
+test('an object with some of the fields of one met before names it and the fields it lacks', () => {
+  const wide = { type: 'object', properties: { ...record.properties, createdAt: {}, apps: { type: 'object', properties: { a: { type: 'boolean' } } } } };
+  const { createdAt: _c, apps: _a, ...narrow } = wide.properties;
+  const out = shareOutputSchemas([
+    { name: 'recordGet', readOnly: true, outputSchema: wide },
+    { name: 'recordUpdate', readOnly: false, outputSchema: { type: 'object', properties: narrow } },
+    { name: 'tiny', readOnly: false, outputSchema: { type: 'object', properties: { field0OfTheRecord: { type: 'integer' } } } },
+  ]);
+  assert.deepEqual(out.get('recordUpdate'), { type: 'object', description: 'Same fields as recordGet, less: createdAt, apps' });
+  // Too small to be worth a pointer, and a field whose schema differs is never narrowed to.
+  assert.deepEqual(out.get('tiny'), { type: 'object', properties: { field0OfTheRecord: { type: 'integer' } } });
+});
+
 test('no extension when a shared field differs in its schema, or when naming the base would save little', () => {
   const changed = { ...record.properties, field0OfTheRecord: { type: 'string' }, extra: { type: 'boolean' } };
   const small = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'array', items: { type: 'integer' } }, d: { type: 'boolean' } } };
@@ -47,16 +60,22 @@ test('in the full list, following the pointers gives back every output field of 
     return s;
   };
   const fields = (s: any): string[] => {
-    const named = /^Same fields as (.+?)(, plus:)?$/.exec(s?.description ?? '');
-    return [...(named ? fields(at(named[1])) : []), ...Object.keys(s?.properties ?? {})].sort();
+    const named = /^Same fields as (.+?)(, plus:|, less: (.+))?$/.exec(s?.description ?? '');
+    const less = new Set(named?.[3]?.split(', ') ?? []);
+    return [...(named ? fields(at(named[1])).filter((f) => !less.has(f)) : []), ...Object.keys(s?.properties ?? {})].sort();
   };
   let extended = 0;
+  let narrowed = 0;
   for (const [name, tool] of byName) {
     if (!tool.outputSchema) continue;
     if (/, plus:"/.test(JSON.stringify(tool.outputSchema))) extended++;
+    if (/, less: /.test(JSON.stringify(tool.outputSchema))) narrowed++;
     assert.deepEqual(fields(tool.outputSchema), Object.keys(full.get(name).properties ?? {}).sort(), name);
   }
   assert.ok(extended >= 3, `${extended} results extend another`);
+  assert.ok(narrowed >= 1, `${narrowed} results narrow another`);
+  // The profile updateBusiness returns is getBusiness's result without the business's other parts.
+  assert.match(byName.get('updateBusiness').outputSchema.description, /^Same fields as getBusiness, less: id, apps, /);
   const createPayment = byName.get('createPayment').outputSchema;
   assert.equal(createPayment.description, 'Same fields as paymentGet, plus:');
 });

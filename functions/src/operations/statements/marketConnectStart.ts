@@ -12,7 +12,8 @@ export default defineOperation({
     'Start the Upwork consent: returns the URL to open in a browser. After the user approves, the return page names the business and the organizations and asks to confirm; the confirmation connects every ' +
     'Upwork organization the user can see as a statement account (marketListAccounts) and links back to `origin` (default: the dashboard). ' +
     'The URL works once, within 15 minutes. Connecting again renews the connection and keeps the account ids.',
-  flags: { openWorld: true },
+  // Only builds the consent link (as mailbox, chat and ITA consents do): the browser goes to Upwork, not the tool.
+  flags: {},
   input: input({
     origin: z.string().max(200).optional().describe('Origin of the app to return to after the consent: the dashboard\'s (the default) or one of ALLOWED_ORIGINS; any other is refused.'),
   }),

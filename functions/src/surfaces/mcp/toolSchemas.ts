@@ -40,6 +40,8 @@ function compact(schema: unknown, output: boolean): unknown {
     // refused by the server when a field is unknown, and outputs are read, not checked, by models.
     if (k === 'additionalProperties' && !isObject(v)) continue;
     if (k === 'description') out[k] = shortText(String(v), FIELD_DESCRIPTION_MAX);
+    // An optional string left empty is the same as left out.
+    else if (k === 'default' && v === '') continue;
     else if (k === 'properties' && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, dropEcho(p, compact(s, output))]));
     else if (k === 'enum' || k === 'const' || k === 'default' || k === 'required') out[k] = v;
     else out[k] = typeof v === 'object' ? compact(v, output) : v;
@@ -50,10 +52,10 @@ function compact(schema: unknown, output: boolean): unknown {
 const FILLER = new Set(['the', 'a', 'an', 'of', 'to', 'for', 'this', 'its', 'is', 'or', 'and', 'in', 'on']);
 const words = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !FILLER.has(w));
 
-/** A description that only repeats the field's name ("Supplier email" of supplierEmail) says nothing. */
+/** A description that only repeats the field's name ("Supplier email" of supplierEmail) or its enum ("admin or user") says nothing. */
 function dropEcho(name: string, s: unknown): unknown {
   if (!isObject(s) || typeof s.description !== 'string') return s;
-  const own = new Set(words(name));
+  const own = new Set([...words(name), ...(Array.isArray(s.enum) ? s.enum.flatMap((e) => words(String(e))) : [])]);
   if (!words(s.description).every((w) => own.has(w))) return s;
   const { description: _echo, ...rest } = s;
   return rest;
@@ -66,6 +68,11 @@ function dropEcho(name: string, s: unknown): unknown {
 function openStrings(s: Schema): Schema {
   const keys = Object.keys(s);
   if (s.type === 'string' && keys.length === 1) return {};
+  // An array of open items is just an array (a list of ids, of labels).
+  if (s.type === 'array' && isObject(s.items) && Object.keys(s.items).length === 0) {
+    const { items: _open, ...rest } = s;
+    return rest;
+  }
   const branches = s.anyOf as Schema[] | undefined;
   if (keys.length === 1 && branches?.length === 2 && branches.some((b) => b.type === 'null') && branches.some((b) => Object.keys(b).length === 0)) return {};
   return s;
@@ -80,7 +87,9 @@ const SHARED_MIN_CHARS = 100;
  * `{"type":"object","description":"Same fields as paymentGet"}` (a tool's result, or a path in it such as `invoicesList.items[]`); an object that has every
  * field of one met before and more (a payment with its send outcome, an invoice with the
  * upload's facts) names that one and spells out only the rest, e.g.
- * `{"type":"object","description":"Same fields as paymentGet, plus:","properties":{"sent":…}}`.
+ * `{"type":"object","description":"Same fields as paymentGet, plus:","properties":{"sent":…}}`; one
+ * with only some of the fields of one met before names it and the fields it lacks, e.g.
+ * `{"type":"object","description":"Same fields as getBusiness, less: id, apps"}`.
  * Read-only tools are spelled out first, so the pointers lead to the tools that read the records.
  * Outputs declare no `required` and allow other fields, so a pointer never makes a valid result invalid.
  */
@@ -89,6 +98,18 @@ export function shareOutputSchemas<T extends { name: string; readOnly: boolean; 
   /** Objects met so far with all their fields (an extension's include its base's): what an extension may name. */
   const spelled: { where: string; fields: Map<string, string> }[] = [];
   const out = new Map<string, Schema>();
+  /** An object met before with every field (name and schema) of this one and more, named with the fields this one lacks, when that saves enough. */
+  function narrowerOf(properties: Schema, chars: number): string | null {
+    const own = Object.entries(properties).map(([k, v]) => [k, JSON.stringify(v)] as const);
+    let best: { text: string; saved: number } | null = null;
+    for (const b of spelled) {
+      if (b.fields.size <= own.length || !own.every(([k, v]) => b.fields.get(k) === v)) continue;
+      const text = `Same fields as ${b.where}, less: ${[...b.fields.keys()].filter((k) => !(k in properties)).join(', ')}`;
+      const saved = chars - text.length - 32;
+      if (saved >= SHARED_MIN_CHARS && (!best || saved > best.saved)) best = { text, saved };
+    }
+    return best?.text ?? null;
+  }
   /** The object met before whose fields (name and schema) this one has all of, plus others, that saves the most. */
   function baseOf(properties: Schema): { where: string; rest: Schema } | null {
     let best: { where: string; rest: Schema; saved: number } | null = null;
@@ -120,6 +141,8 @@ export function shareOutputSchemas<T extends { name: string; readOnly: boolean; 
         const first = seen.get(key);
         if (first) return { type: 'object', description: `Same fields as ${first}` };
         seen.set(key, where);
+        const narrower = narrowerOf(props, key.length);
+        if (narrower) return { type: 'object', description: narrower };
         const base = baseOf(props);
         spelled.push({ where, fields: new Map(Object.entries(props).map(([k, v]) => [k, JSON.stringify(v)])) });
         if (base) {
@@ -146,11 +169,12 @@ export function shareOutputSchemas<T extends { name: string; readOnly: boolean; 
 /** Explained once, in the server's instructions. */
 const IDEMPOTENCY_ARG = { type: 'string' };
 
-/** A tool's inputSchema: the operation's input, plus idempotencyKey on mutating tools. */
+/** A tool's inputSchema: the operation's input, plus idempotencyKey on mutating tools that are not idempotent. */
 export function toolInputSchema(op: AnyOperation): Schema {
   const schema = compact(jsonSchemaOf(op.input, 'input'), false) as Schema;
-  // Mutating tools also take idempotencyKey (stripped before the operation sees its input).
-  if (!op.flags.readOnly) schema.properties = { ...(schema.properties as object), idempotencyKey: IDEMPOTENCY_ARG };
+  // Every mutating tool accepts idempotencyKey (stripped before the operation sees its input); it is
+  // listed where a retry could do something twice: an idempotent tool's retry changes nothing more.
+  if (!op.flags.readOnly && !op.flags.idempotent) schema.properties = { ...(schema.properties as object), idempotencyKey: IDEMPOTENCY_ARG };
   return { ...schema, type: 'object' };
 }
 

@@ -56,9 +56,10 @@ export interface McpTools {
 
 /** The summary and what a client must tell the human; the full description is in the OpenAPI. */
 function descriptionOf(op: AnyOperation): string {
-  let text = op.summary;
+  // A summary may end with a full stop; the notes below add their own.
+  let text = op.summary.replace(/\.$/, '');
   if (op.flags.adminOnly && !/admin/i.test(text)) text += '. Requires the admin role';
-  if (op.flags.dangerous) text += '. Destructive: confirm with the user before calling it';
+  if (op.flags.dangerous) text += '. Destructive: confirm with the user first';
   return text;
 }
 
@@ -69,8 +70,21 @@ function isObjectSchema(s: Record<string, unknown>): boolean {
   return Boolean(branches?.length && branches.every(isObjectSchema));
 }
 
-export function toolOf(op: AnyOperation): ToolEntry {
+/**
+ * All four hints, always: the MCP spec's defaults for omitted ones are destructive and open-world
+ * (ToolAnnotations), and clients differ in how they fill them in. A read destroys nothing and repeats safely.
+ */
+export function hintsOf(op: AnyOperation): NonNullable<Tool['annotations']> {
   const readOnly = Boolean(op.flags.readOnly);
+  return {
+    readOnlyHint: readOnly,
+    destructiveHint: !readOnly && Boolean(op.flags.dangerous),
+    idempotentHint: readOnly || Boolean(op.flags.idempotent),
+    openWorldHint: Boolean(op.flags.openWorld),
+  };
+}
+
+export function toolOf(op: AnyOperation): ToolEntry {
   const output = toolOutputSchema(op);
   const structured = isObjectSchema(output);
   return {
@@ -83,15 +97,7 @@ export function toolOf(op: AnyOperation): ToolEntry {
       inputSchema: toolInputSchema(op) as Tool['inputSchema'],
       // Object results also travel as structuredContent, described by the operation's own output schema.
       ...(structured ? { outputSchema: { ...output, type: 'object' } as Tool['outputSchema'] } : {}),
-      // The spec's defaults assume destructive and open-world, so those two are always said; readOnly
-      // and idempotent default to false, and a read-only tool's other hints mean nothing (MCP spec, ToolAnnotations).
-      annotations: readOnly
-        ? { readOnlyHint: true, openWorldHint: Boolean(op.flags.openWorld) }
-        : {
-            destructiveHint: Boolean(op.flags.dangerous),
-            ...(op.flags.idempotent ? { idempotentHint: true } : {}),
-            openWorldHint: Boolean(op.flags.openWorld),
-          },
+      annotations: hintsOf(op),
     },
   };
 }
