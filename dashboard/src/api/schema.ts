@@ -3345,7 +3345,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Identifier of the parent folder; null or empty at the top level. */
+                            /** @description Identifier of the parent folder; empty at the top level. */
                             parentId: string;
                             /** @description Where it came from (one of the listed values). */
                             source: {
@@ -3646,7 +3646,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Identifier of the parent folder; null or empty at the top level. */
+                            /** @description Identifier of the parent folder; empty at the top level. */
                             parentId: string;
                             /** @description Where it came from (one of the listed values). */
                             source: {
@@ -3809,7 +3809,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Identifier of the parent folder; null or empty at the top level. */
+                            /** @description Identifier of the parent folder; empty at the top level. */
                             parentId: string;
                             /** @description Where it came from (one of the listed values). */
                             source: {
@@ -3993,7 +3993,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Identifier of the parent folder; null or empty at the top level. */
+                            /** @description Identifier of the parent folder; empty at the top level. */
                             parentId: string;
                             /** @description Where it came from (one of the listed values). */
                             source: {
@@ -4155,7 +4155,7 @@ export interface operations {
                                 id: string;
                                 /** @description Display name. */
                                 name: string;
-                                /** @description Identifier of the parent folder; null or empty at the top level. */
+                                /** @description Identifier of the parent folder; empty at the top level. */
                                 parentId: string;
                                 /** @description Where it came from (one of the listed values). */
                                 source: {
@@ -4307,7 +4307,7 @@ export interface operations {
                                 id: string;
                                 /** @description Display name. */
                                 name: string;
-                                /** @description Identifier of the parent folder; null or empty at the top level. */
+                                /** @description Identifier of the parent folder; empty at the top level. */
                                 parentId: string;
                                 /** @description Where it came from (one of the listed values). */
                                 source: {
@@ -4463,7 +4463,7 @@ export interface operations {
                                 id: string;
                                 /** @description Display name. */
                                 name: string;
-                                /** @description Identifier of the parent folder; null or empty at the top level. */
+                                /** @description Identifier of the parent folder; empty at the top level. */
                                 parentId: string;
                                 /** @description Where it came from (one of the listed values). */
                                 source: {
@@ -4629,7 +4629,7 @@ export interface operations {
                             fileId: string;
                             /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When the link stops working (410) and the ZIP is deleted: 7 days after it was made. */
                             expiresAt: string;
@@ -4790,7 +4790,7 @@ export interface operations {
                             fileId: string;
                             /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description Size of the file in bytes. */
                             size: number;
@@ -6077,7 +6077,7 @@ export interface operations {
                                     supplierPhone: string | null;
                                     /** @description The supplier's email, when known. */
                                     supplierEmail: string | null;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey: string;
                                     /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                     amountAgorot: number;
@@ -6172,7 +6172,7 @@ export interface operations {
                                 supplierPhone: string | null;
                                 /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
-                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                 supplierKey: string;
                                 /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
@@ -6488,7 +6488,7 @@ export interface operations {
                                     supplierPhone: string | null;
                                     /** @description The supplier's email, when known. */
                                     supplierEmail: string | null;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey: string;
                                     /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                     amountAgorot: number;
@@ -6583,7 +6583,7 @@ export interface operations {
                                 supplierPhone: string | null;
                                 /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
-                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                 supplierKey: string;
                                 /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
@@ -8446,7 +8446,7 @@ export interface operations {
                             supplierPhone: string | null;
                             /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
-                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                             supplierKey: string;
                             /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
@@ -9363,7 +9363,7 @@ export interface operations {
                                 contentType: string;
                                 /** @description Size of the file in bytes. */
                                 size: number;
-                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                 url: string;
                             }[];
                             send: {
@@ -9948,7 +9948,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When the consent link stops working (ISO 8601, UTC). */
                             stateExpiresAt: string;
@@ -11238,7 +11238,10 @@ export interface operations {
                     payMethods?: ("bank" | "bit")[];
                     /** @description Supplier phone (Israeli forms or E.164); gets the link by WhatsApp. One of phone or email is required. */
                     supplierPhone?: string;
-                    /** @description Supplier email; gets the link by email. One of phone or email is required. */
+                    /**
+                     * Format: email
+                     * @description Supplier email; gets the link by email. One of phone or email is required.
+                     */
                     supplierEmail?: string;
                     /**
                      * @description link: send nothing (you share the link yourself). Default: WhatsApp when there is a phone, else email.
@@ -11280,7 +11283,7 @@ export interface operations {
                             supplierPhone: string | null;
                             /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
-                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                             supplierKey: string;
                             /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
@@ -11566,7 +11569,10 @@ export interface operations {
                     name: string;
                     /** @description Phone (Israeli forms or E.164); with email, at least one is required. The phone becomes the supplierKey. */
                     phone?: string;
-                    /** @description Email; the supplierKey when there is no phone. */
+                    /**
+                     * Format: email
+                     * @description Email; the supplierKey when there is no phone.
+                     */
                     email?: string;
                     /**
                      * @description supplier (default) or freelancer.
@@ -12179,7 +12185,7 @@ export interface operations {
                     /** @description Full name (required). */
                     name: string;
                     /** @description Email; stored lower-cased. Empty or left out: none. */
-                    email?: string;
+                    email?: "" | string;
                     /** @description Phone, Israeli forms or E.164; stored as E.164. Empty or left out: none. */
                     phone?: string;
                     /** @description Job title. Empty or left out: none. */
@@ -12818,7 +12824,7 @@ export interface operations {
                     /** @description Full name (required). */
                     name: string;
                     /** @description Email; stored lower-cased. Empty or left out: none. */
-                    email?: string;
+                    email?: "" | string;
                     /** @description Phone, Israeli forms or E.164; stored as E.164. Empty or left out: none. */
                     phone?: string;
                     /** @description Job title. Empty or left out: none. */
@@ -13021,7 +13027,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Identifier of the parent folder; null or empty at the top level. */
+                            /** @description Identifier of the parent folder; empty at the top level. */
                             parentId: string;
                             /**
                              * @description Kind of record (one of the listed values).
@@ -13323,7 +13329,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Identifier of the parent folder; null or empty at the top level. */
+                            /** @description Identifier of the parent folder; empty at the top level. */
                             parentId: string;
                             /**
                              * @description Kind of record (one of the listed values).
@@ -13477,7 +13483,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Identifier of the parent folder; null or empty at the top level. */
+                            /** @description Identifier of the parent folder; empty at the top level. */
                             parentId: string;
                             /**
                              * @description Kind of record (one of the listed values).
@@ -13930,9 +13936,9 @@ export interface operations {
                                     amount: number;
                                     /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
-                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other. */
                                     docType: string;
-                                    /** @description How it was paid, as read from the document; null when not read. */
+                                    /** @description How it was paid, as read from the document. */
                                     payMethod: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
@@ -14189,9 +14195,9 @@ export interface operations {
                                     amount: number;
                                     /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
-                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other. */
                                     docType: string;
-                                    /** @description How it was paid, as read from the document; null when not read. */
+                                    /** @description How it was paid, as read from the document. */
                                     payMethod: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
@@ -14360,9 +14366,9 @@ export interface operations {
                                     amount: number;
                                     /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
-                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other. */
                                     docType: string;
-                                    /** @description How it was paid, as read from the document; null when not read. */
+                                    /** @description How it was paid, as read from the document. */
                                     payMethod: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
@@ -14528,9 +14534,9 @@ export interface operations {
                                     amount: number;
                                     /** @description ISO 4217 currency code: ILS, USD or EUR. */
                                     currency: string;
-                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other; null when not read. */
+                                    /** @description Kind of document: tax_invoice, tax_invoice_receipt, receipt, proforma, credit_note or other. */
                                     docType: string;
-                                    /** @description How it was paid, as read from the document; null when not read. */
+                                    /** @description How it was paid, as read from the document. */
                                     payMethod: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category: string;
@@ -14681,7 +14687,7 @@ export interface operations {
                                 id: string;
                                 /** @description Display name. */
                                 name: string;
-                                /** @description Identifier of the parent folder; null or empty at the top level. */
+                                /** @description Identifier of the parent folder; empty at the top level. */
                                 parentId: string;
                                 /**
                                  * @description Kind of record (one of the listed values).
@@ -14836,7 +14842,7 @@ export interface operations {
                                 id: string;
                                 /** @description Display name. */
                                 name: string;
-                                /** @description Identifier of the parent folder; null or empty at the top level. */
+                                /** @description Identifier of the parent folder; empty at the top level. */
                                 parentId: string;
                                 /**
                                  * @description Kind of record (one of the listed values).
@@ -15758,7 +15764,7 @@ export interface operations {
                                 contentType: string;
                                 /** @description Size of the file in bytes. */
                                 size: number;
-                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                 url: string;
                             }[];
                             send: {
@@ -16554,7 +16560,7 @@ export interface operations {
                                 contentType: string;
                                 /** @description Size of the file in bytes. */
                                 size: number;
-                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                 url: string;
                             }[];
                             send: {
@@ -16772,7 +16778,7 @@ export interface operations {
                             contentType: string;
                             /** @description Size of the file in bytes. */
                             size: number;
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
@@ -18369,7 +18375,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Email of the person to invite; the invite link goes there. */
+                    /**
+                     * Format: email
+                     * @description Email of the person to invite; the invite link goes there.
+                     */
                     email: string;
                     /**
                      * @description admin or user.
@@ -18412,7 +18421,7 @@ export interface operations {
                             expired: boolean;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
-                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
+                            /** @description When it was sent (ISO 8601, UTC). */
                             sentAt: string;
                         };
                     };
@@ -20382,7 +20391,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When the consent link stops working (ISO 8601, UTC). */
                             stateExpiresAt: string;
@@ -20672,7 +20681,7 @@ export interface operations {
                             /** @description Identifier of the invoice document (invoiceGet). */
                             docId: string;
                             checkedAt: string;
-                            /** @description The first invoice file attached; null when none. */
+                            /** @description The first invoice file attached. */
                             invoice: {
                                 totalAgorot: number | null;
                                 vatAgorot: number | null;
@@ -21106,7 +21115,7 @@ export interface operations {
                         result: {
                             /** @description The records of this page, in the documented order. */
                             items: {
-                                /** @description Identifier of the payment request (paymentGet); null when none. */
+                                /** @description Identifier of the payment request (paymentGet). */
                                 paymentId: string;
                                 /** @description Identifier of the business. */
                                 businessId: string;
@@ -21310,7 +21319,7 @@ export interface operations {
                         result: {
                             /** @description The records of this page, in the documented order. */
                             items: {
-                                /** @description Identifier of the payment request (paymentGet); null when none. */
+                                /** @description Identifier of the payment request (paymentGet). */
                                 paymentId: string;
                                 /** @description Identifier of the business. */
                                 businessId: string;
@@ -22159,7 +22168,7 @@ export interface operations {
                                 expired: boolean;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
-                                /** @description When it was sent (ISO 8601, UTC); null when not yet. */
+                                /** @description When it was sent (ISO 8601, UTC). */
                                 sentAt: string;
                             }[];
                         };
@@ -22322,7 +22331,7 @@ export interface operations {
                                 expired: boolean;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
-                                /** @description When it was sent (ISO 8601, UTC); null when not yet. */
+                                /** @description When it was sent (ISO 8601, UTC). */
                                 sentAt: string;
                             }[];
                         };
@@ -22462,7 +22471,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When the consent link stops working (ISO 8601, UTC). */
                             stateExpiresAt: string;
@@ -25180,7 +25189,7 @@ export interface operations {
                         /** @constant */
                         ok: true;
                         result: {
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When the consent link stops working (ISO 8601, UTC). */
                             stateExpiresAt: string;
@@ -25275,7 +25284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25784,7 +25793,7 @@ export interface operations {
                                 contentType: string;
                                 /** @description Size of the file in bytes. */
                                 size: number;
-                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                 url: string;
                             }[];
                             send: {
@@ -26320,7 +26329,7 @@ export interface operations {
                             supplierPhone: string | null;
                             /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
-                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                             supplierKey: string;
                             /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
@@ -26897,7 +26906,7 @@ export interface operations {
                             supplierPhone: string | null;
                             /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
-                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                             supplierKey: string;
                             /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
@@ -27202,7 +27211,7 @@ export interface operations {
                             supplierPhone: string | null;
                             /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
-                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                             supplierKey: string;
                             /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
@@ -27517,7 +27526,7 @@ export interface operations {
                                 supplierPhone: string | null;
                                 /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
-                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                 supplierKey: string;
                                 /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
@@ -27766,7 +27775,7 @@ export interface operations {
                                 supplierPhone: string | null;
                                 /** @description The supplier's email, when known. */
                                 supplierEmail: string | null;
-                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                 supplierKey: string;
                                 /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                                 amountAgorot: number;
@@ -27962,7 +27971,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Email of the member to remove. */
+                    /**
+                     * Format: email
+                     * @description Email of the member to remove.
+                     */
                     email: string;
                 };
             };
@@ -28144,7 +28156,7 @@ export interface operations {
                             expired: boolean;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
-                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
+                            /** @description When it was sent (ISO 8601, UTC). */
                             sentAt: string;
                         };
                     };
@@ -28301,7 +28313,7 @@ export interface operations {
                             supplierPhone: string | null;
                             /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
-                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                             supplierKey: string;
                             /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
@@ -28616,7 +28628,7 @@ export interface operations {
                             supplierPhone: string | null;
                             /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
-                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                             supplierKey: string;
                             /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
@@ -29216,9 +29228,9 @@ export interface operations {
                     /** @description Another phone (stored E.164). "" clears. */
                     phone2?: string;
                     /** @description Personal email. "" clears. */
-                    personalEmail?: string;
+                    personalEmail?: "" | string;
                     /** @description Company email. "" clears. */
-                    companyEmail?: string;
+                    companyEmail?: "" | string;
                     /** @description Bank code, 2 digits. "" clears. */
                     bankCode?: string;
                     /** @description Branch number, 1-3 digits. "" clears. */
@@ -29608,7 +29620,7 @@ export interface operations {
                         result: {
                             /** @description The lowercase name in the standing link address. */
                             slug: string;
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                         };
                     };
@@ -29741,7 +29753,7 @@ export interface operations {
                                 id: string;
                                 /** @description Display name. */
                                 name: string;
-                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
+                                /** @description Normalized key of the issuer, used by the vendor rules. */
                                 vendorKey: string;
                                 hidden: boolean;
                                 /**
@@ -29889,7 +29901,7 @@ export interface operations {
                                 id: string;
                                 /** @description Display name. */
                                 name: string;
-                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
+                                /** @description Normalized key of the issuer, used by the vendor rules. */
                                 vendorKey: string;
                                 hidden: boolean;
                                 /**
@@ -30194,7 +30206,7 @@ export interface operations {
                             email: string | null;
                             /** @description VAT or company id, as read from the document; null when not read. */
                             vatId: string | null;
-                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
+                            /** @description Normalized key of the issuer, used by the vendor rules. */
                             vendorKey: string;
                             /**
                              * @description The state of the record (one of the listed values).
@@ -30353,7 +30365,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
+                            /** @description Normalized key of the issuer, used by the vendor rules. */
                             vendorKey: string;
                             hidden: boolean;
                             /**
@@ -30512,7 +30524,7 @@ export interface operations {
                             fileId: string;
                             /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When the link stops working (410). */
                             expiresAt: string;
@@ -30670,9 +30682,9 @@ export interface operations {
                                  */
                                 currency: "ILS" | "USD" | "EUR";
                                 count: number;
-                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR). */
                                 totalMinor: number;
-                                /** @description VAT in minor units of the currency; null when unknown. */
+                                /** @description VAT in minor units of the currency. */
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
@@ -30683,7 +30695,7 @@ export interface operations {
                                     to: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category?: string;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey?: string;
                                     /**
                                      * @description The pay mark set on this document by hand; empty when none.
@@ -30706,9 +30718,9 @@ export interface operations {
                                  */
                                 currency: "ILS" | "USD" | "EUR";
                                 count: number;
-                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR). */
                                 totalMinor: number;
-                                /** @description VAT in minor units of the currency; null when unknown. */
+                                /** @description VAT in minor units of the currency. */
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
@@ -30719,7 +30731,7 @@ export interface operations {
                                     to: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category?: string;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey?: string;
                                     /**
                                      * @description The pay mark set on this document by hand; empty when none.
@@ -30742,9 +30754,9 @@ export interface operations {
                                  */
                                 currency: "ILS" | "USD" | "EUR";
                                 count: number;
-                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR). */
                                 totalMinor: number;
-                                /** @description VAT in minor units of the currency; null when unknown. */
+                                /** @description VAT in minor units of the currency. */
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
@@ -30755,7 +30767,7 @@ export interface operations {
                                     to: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category?: string;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey?: string;
                                     /**
                                      * @description The pay mark set on this document by hand; empty when none.
@@ -30778,9 +30790,9 @@ export interface operations {
                                  */
                                 currency: "ILS" | "USD" | "EUR";
                                 count: number;
-                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR). */
                                 totalMinor: number;
-                                /** @description VAT in minor units of the currency; null when unknown. */
+                                /** @description VAT in minor units of the currency. */
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
@@ -30791,7 +30803,7 @@ export interface operations {
                                     to: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category?: string;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey?: string;
                                     /**
                                      * @description The pay mark set on this document by hand; empty when none.
@@ -30963,9 +30975,9 @@ export interface operations {
                                  */
                                 currency: "ILS" | "USD" | "EUR";
                                 count: number;
-                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR). */
                                 totalMinor: number;
-                                /** @description VAT in minor units of the currency; null when unknown. */
+                                /** @description VAT in minor units of the currency. */
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
@@ -30976,7 +30988,7 @@ export interface operations {
                                     to: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category?: string;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey?: string;
                                     /**
                                      * @description The pay mark set on this document by hand; empty when none.
@@ -30999,9 +31011,9 @@ export interface operations {
                                  */
                                 currency: "ILS" | "USD" | "EUR";
                                 count: number;
-                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR). */
                                 totalMinor: number;
-                                /** @description VAT in minor units of the currency; null when unknown. */
+                                /** @description VAT in minor units of the currency. */
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
@@ -31012,7 +31024,7 @@ export interface operations {
                                     to: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category?: string;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey?: string;
                                     /**
                                      * @description The pay mark set on this document by hand; empty when none.
@@ -31035,9 +31047,9 @@ export interface operations {
                                  */
                                 currency: "ILS" | "USD" | "EUR";
                                 count: number;
-                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR). */
                                 totalMinor: number;
-                                /** @description VAT in minor units of the currency; null when unknown. */
+                                /** @description VAT in minor units of the currency. */
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
@@ -31048,7 +31060,7 @@ export interface operations {
                                     to: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category?: string;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey?: string;
                                     /**
                                      * @description The pay mark set on this document by hand; empty when none.
@@ -31071,9 +31083,9 @@ export interface operations {
                                  */
                                 currency: "ILS" | "USD" | "EUR";
                                 count: number;
-                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR); null when unknown. */
+                                /** @description Total in minor units of its currency (agorot for ILS, cents for USD and EUR). */
                                 totalMinor: number;
-                                /** @description VAT in minor units of the currency; null when unknown. */
+                                /** @description VAT in minor units of the currency. */
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
@@ -31084,7 +31096,7 @@ export interface operations {
                                     to: string;
                                     /** @description Expense category id (categoriesList); empty when uncategorized. */
                                     category?: string;
-                                    /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                     supplierKey?: string;
                                     /**
                                      * @description The pay mark set on this document by hand; empty when none.
@@ -31391,7 +31403,7 @@ export interface operations {
                                     contentType: string;
                                     /** @description Size of the file in bytes. */
                                     size: number;
-                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                     url: string;
                                 }[];
                                 send: {
@@ -31584,7 +31596,7 @@ export interface operations {
                                     contentType: string;
                                     /** @description Size of the file in bytes. */
                                     size: number;
-                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                     url: string;
                                 }[];
                                 send: {
@@ -31763,7 +31775,7 @@ export interface operations {
                             month: string;
                             /** @description Recipient: an email address or a phone number in E.164 form. */
                             to: string[];
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When the link stops working: 7 days after the ZIP was made. */
                             expiresAt: string;
@@ -31915,7 +31927,7 @@ export interface operations {
                             fileId: string;
                             /** @description File name as stored (path parts and control characters removed). */
                             fileName: string;
-                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                            /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                             url: string;
                             /** @description When the link stops working (410) and the ZIP is deleted: 7 days after it was made. */
                             expiresAt: string;
@@ -32345,7 +32357,10 @@ export interface operations {
                         [key: string]: {
                             /** @description Supplier phone, any common format (normalized). */
                             phone?: string;
-                            /** @description Supplier email address. */
+                            /**
+                             * Format: email
+                             * @description Supplier email address.
+                             */
                             email?: string;
                         };
                     };
@@ -32379,7 +32394,7 @@ export interface operations {
                             created: {
                                 /** @description Identifier of this record; pass it to the operations that take this id. */
                                 id: string;
-                                /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                                 supplierKey: string;
                                 existing: boolean;
                                 assigned: number;
@@ -32676,7 +32691,7 @@ export interface operations {
                                 email: string | null;
                                 /** @description VAT or company id, as read from the document; null when not read. */
                                 vatId: string | null;
-                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
+                                /** @description Normalized key of the issuer, used by the vendor rules. */
                                 vendorKey: string;
                                 /**
                                  * @description The state of the record (one of the listed values).
@@ -32829,7 +32844,7 @@ export interface operations {
                                 email: string | null;
                                 /** @description VAT or company id, as read from the document; null when not read. */
                                 vatId: string | null;
-                                /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
+                                /** @description Normalized key of the issuer, used by the vendor rules. */
                                 vendorKey: string;
                                 /**
                                  * @description The state of the record (one of the listed values).
@@ -32982,7 +32997,7 @@ export interface operations {
                             id: string;
                             /** @description Display name. */
                             name: string;
-                            /** @description Normalized key of the issuer, used by the vendor rules; null when not read. */
+                            /** @description Normalized key of the issuer, used by the vendor rules. */
                             vendorKey: string;
                             hidden: boolean;
                             /**
@@ -33690,7 +33705,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Email of the member. */
+                    /**
+                     * Format: email
+                     * @description Email of the member.
+                     */
                     email: string;
                     /**
                      * @description admin or user.
@@ -33865,7 +33883,7 @@ export interface operations {
                     /** @description Supplier phone; "" clears (one of phone or email must remain). */
                     supplierPhone?: string;
                     /** @description Supplier email; "" clears (one of phone or email must remain). */
-                    supplierEmail?: string;
+                    supplierEmail?: "" | string;
                     /**
                      * @description wa, em or link.
                      * @enum {string}
@@ -33904,7 +33922,7 @@ export interface operations {
                             supplierPhone: string | null;
                             /** @description The supplier's email, when known. */
                             supplierEmail: string | null;
-                            /** @description The supplier's key: their phone in E.164 form or their email; null or empty when not assigned. */
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
                             supplierKey: string;
                             /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
                             amountAgorot: number;
@@ -34396,7 +34414,7 @@ export interface operations {
                              * @constant
                              */
                             skipped: true;
-                            /** @description Identifier of the earlier document this one duplicates; null when not a duplicate. */
+                            /** @description Identifier of the earlier document this one duplicates. */
                             duplicateOf: string;
                             /**
                              * @description Why: a short explanation, or a reason code (one of the listed values).
@@ -35160,7 +35178,7 @@ export interface operations {
                                 contentType: string;
                                 /** @description Size of the file in bytes. */
                                 size: number;
-                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                 url: string;
                             }[];
                             send: {

@@ -36,7 +36,12 @@ export const multilineText = (max: number = LIMITS.text) =>
     });
 /** A record id: one path segment, so it can never reach another document. */
 export const id = () => z.string().min(1).max(LIMITS.id).regex(/^(?!\.\.?$)[^/]+$/, 'not a valid id');
-export const email = () => z.string().max(LIMITS.email).pipe(z.email()).transform((s) => s.toLowerCase());
+// The format travels to the OpenAPI and MCP schemas (a pipe's input side would lose it).
+export const email = () => z.string().max(LIMITS.email).pipe(z.email()).transform((s) => s.toLowerCase()).meta({ format: 'email' });
+/** An email the operation trims and checks itself (normalizeEmail names the field); documented as one. */
+export const emailText = () => text(LIMITS.email).meta({ format: 'email' });
+/** As emailText, or "" (which clears or means none). */
+export const emailOrEmpty = () => z.union([z.literal(''), emailText()]);
 export const bool = () => z.boolean();
 export const int = () => z.int();
 export const month = () => z.string().max(7).regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected YYYY-MM');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { normalizeEmail, normalizePhone } from '../contacts.ts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { freeTextProblem } from '../../core/text.ts';
-import { LIMITS, text } from '../../core/schema.ts';
+import { emailOrEmpty, LIMITS, text } from '../../core/schema.ts';
 
 /** Employees of a business (spec §2 "Employee"): typed in, or imported from the chat tool. */
 
@@ -87,7 +87,7 @@ export function fromChatProfile(m: { name?: string; email?: string; phone?: stri
 /** The input fields employeeCreate and employeeUpdate share (free text follows core/text.ts). */
 export const employeeInputFields = {
   name: text(LIMITS.shortText).trim().min(1).describe('Full name (required).'),
-  email: text(LIMITS.email).optional().describe('Email; stored lower-cased. Empty or left out: none.'),
+  email: emailOrEmpty().optional().describe('Email; stored lower-cased. Empty or left out: none.'),
   phone: text(40).optional().describe('Phone, Israeli forms or E.164; stored as E.164. Empty or left out: none.'),
   title: text(LIMITS.shortText).optional().describe('Job title. Empty or left out: none.'),
 };

@@ -19,7 +19,7 @@
  *   Issue 9 counts those docs against the accounts it fanned out to know when the run is complete.
  */
 import { z } from 'zod';
-import { id as idSchema } from '../../core/schema.ts';
+import { id as idSchema, month as monthSchema } from '../../core/schema.ts';
 import type { Services } from '../../core/context.ts';
 import type { Caller, Ctx } from '../../core/context.ts';
 import { ApiError, isApiError, notFound, precondition } from '../../core/errors.ts';
@@ -560,5 +560,5 @@ export const listAccountsOutput = z.object({ accounts: z.array(accountOutput) })
 export const disconnectOutput = z.object({ removedAccountIds: z.array(z.string()) });
 export const syncInput = {
   accountId: () => idSchema().describe('Statement account id, from the source\'s ListAccounts.'),
-  month: () => z.string().max(7).describe('Closed month to sync, YYYY-MM (Israel time); syncing again replaces its files.'),
+  month: () => monthSchema().describe('Closed month to sync, YYYY-MM (Israel time); syncing again replaces its files.'),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { id, input } from '../../core/schema.ts';
+import { id, input, month as monthSchema } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { closedMonth, lastClosedMonth } from '../../domain/months.ts';
 import { readAutomation, runOutput, runView } from '../../domain/automations/automations.ts';
@@ -19,7 +19,7 @@ export default defineOperation({
   flags: { openWorld: true },
   input: input({
     id: id().describe('Automation id (automationList); system_statements is the statements automation.'),
-    month: z.string().max(7).optional().describe('Statements automation: the closed month to pull, YYYY-MM; default the last closed month.'),
+    month: monthSchema().optional().describe('Statements automation: the closed month to pull, YYYY-MM; default the last closed month.'),
   }),
   output: runOutput,
   async run({ id: automationId, month }, ctx) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { bool, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
+import { bool, emailText, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
@@ -34,7 +34,7 @@ export default defineOperation({
     invoiceRequired: bool().default(false).describe('true: the payment turns ready only once the supplier attaches an invoice (default false).'),
     payMethods: z.array(z.enum(PAY_METHODS)).max(2).optional().describe('Payout methods offered: bank, bit; omit or send both for free choice.'),
     supplierPhone: text(PHONE_MAX).optional().describe('Supplier phone (Israeli forms or E.164); gets the link by WhatsApp. One of phone or email is required.'),
-    supplierEmail: text(LIMITS.email).optional().describe('Supplier email; gets the link by email. One of phone or email is required.'),
+    supplierEmail: emailText().optional().describe('Supplier email; gets the link by email. One of phone or email is required.'),
     channel: z.enum(['link']).optional().describe('link: send nothing (you share the link yourself). Default: WhatsApp when there is a phone, else email.'),
     invoiceDocId: id().optional().describe('An uploaded invoice document to attach to the payment (its file is copied).'),
   }),

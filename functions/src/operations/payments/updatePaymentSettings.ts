@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { bool, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
+import { bool, emailOrEmpty, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
@@ -37,7 +37,7 @@ export default defineOperation({
     description: multilineText(LIMITS.text).trim().min(1).optional().describe('What the payment is for; shown to the supplier.'),
     supplierName: text().trim().min(1).optional().describe('Supplier name, until payout details are filled.'),
     supplierPhone: text(PHONE_MAX).optional().describe('Supplier phone; "" clears (one of phone or email must remain).'),
-    supplierEmail: text(LIMITS.email).optional().describe('Supplier email; "" clears (one of phone or email must remain).'),
+    supplierEmail: emailOrEmpty().optional().describe('Supplier email; "" clears (one of phone or email must remain).'),
     channel: z.enum(['wa', 'em', 'link']).optional().describe('wa, em or link.'),
   }),
   output: paymentViewSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { email, input } from '../../core/schema.ts';
+import { email, input, month as monthSchema } from '../../core/schema.ts';
 import { invalid, notFound } from '../../core/errors.ts';
 import { closedMonth } from '../../domain/months.ts';
 import { buildStatementsZip, monthPackageEmail, recordSend, sendRef, systemAutomationRecipients } from '../../domain/accountant/monthPackage.ts';
@@ -15,7 +15,7 @@ export default defineOperation({
     'it goes through the outbox, so an SMTP outage delays it but loses nothing. Records the send on each statement of the month: statementsList shows it sending, then sent, or failed with the reason once a message finally failed.',
   flags: { openWorld: true },
   input: input({
-    month: z.string().max(7).describe('The closed month, YYYY-MM (2000-01 or later).'),
+    month: monthSchema().describe('The closed month, YYYY-MM (2000-01 or later).'),
     recipients: z.array(email()).max(20).optional().describe("Email addresses; omit for the statements automation's recipients."),
   }),
   output: z.object({ month: z.string(), to: z.array(z.string()), url: z.string(), expiresAt: z.string().describe('When the link stops working: 7 days after the ZIP was made.'), accounts: z.array(z.string()), missing: z.array(z.string()), messageIds: z.array(z.string()) }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input } from '../../core/schema.ts';
+import { input, month as monthSchema } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { closedMonth } from '../../domain/months.ts';
 import { accountsPath } from '../../domain/statements/statements.ts';
@@ -15,7 +15,7 @@ export default defineOperation({
     'Returns the download link once the ZIP is stored; the link works for 7 days (expiresAt), then answers 410 and the ZIP is deleted. Long ones belong on {direct_url}/statementsZip.',
   flags: {},
   input: input({
-    month: z.string().max(7).describe('The closed month, YYYY-MM (2000-01 or later).'),
+    month: monthSchema().describe('The closed month, YYYY-MM (2000-01 or later).'),
     accountId: z.string().max(128).optional().describe('Only this statement account; omit for all.'),
   }),
   output: z.object({ fileId: z.string(), fileName: z.string(), url: z.string(), expiresAt: z.string().describe('When the link stops working (410) and the ZIP is deleted: 7 days after it was made.'), size: z.int(), entries: z.int(), accounts: z.array(z.string()), missing: z.array(z.string()) }),

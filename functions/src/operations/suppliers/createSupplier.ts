@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input, LIMITS, text } from '../../core/schema.ts';
+import { emailText, input, LIMITS, text } from '../../core/schema.ts';
 import { ApiError, invalid } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, supplierKeyOf } from '../../domain/contacts.ts';
 import { SUPPLIER_KINDS, supplierRow, supplierRowSchema, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
@@ -15,7 +15,7 @@ export default defineOperation({
   input: input({
     name: text(LIMITS.shortText).trim().min(1).describe('Supplier or freelancer name.'),
     phone: text(40).optional().describe('Phone (Israeli forms or E.164); with email, at least one is required. The phone becomes the supplierKey.'),
-    email: text(LIMITS.email).optional().describe('Email; the supplierKey when there is no phone.'),
+    email: emailText().optional().describe('Email; the supplierKey when there is no phone.'),
     kind: z.enum(SUPPLIER_KINDS).default('supplier').describe('supplier (default) or freelancer.'),
   }),
   output: supplierRowSchema,

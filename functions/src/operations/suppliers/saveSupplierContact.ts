@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { input, LIMITS, text, multilineText } from '../../core/schema.ts';
+import { emailOrEmpty, input, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import {
@@ -25,8 +25,8 @@ const cardInput = {
   addressCity: opt().describe('City. "" clears.'),
   addressZip: opt(20).describe('Postal code. "" clears.'),
   phone2: opt(40).describe('Another phone (stored E.164). "" clears.'),
-  personalEmail: opt(LIMITS.email).describe('Personal email. "" clears.'),
-  companyEmail: opt(LIMITS.email).describe('Company email. "" clears.'),
+  personalEmail: emailOrEmpty().optional().describe('Personal email. "" clears.'),
+  companyEmail: emailOrEmpty().optional().describe('Company email. "" clears.'),
   bankCode: opt(10).describe('Bank code, 2 digits. "" clears.'),
   bankBranch: opt(10).describe('Branch number, 1-3 digits. "" clears.'),
   bankAccount: opt(20).describe('Account number, 2-9 digits. "" clears.'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { id, input, LIMITS, text } from '../../core/schema.ts';
+import { emailText, id, input, LIMITS, text } from '../../core/schema.ts';
 import { invalid } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { normalizeEmail, normalizePhone } from '../../domain/contacts.ts';
@@ -42,7 +42,7 @@ export default defineOperation({
   flags: { idempotent: true },
   input: input({
     ids: z.array(id()).min(1).max(MAX_SUGGESTION_IDS).describe('Suggestion ids to turn into suppliers.'),
-    contact: z.record(id(), z.strictObject({ phone: text(40).optional().describe('Supplier phone, any common format (normalized).'), email: text(LIMITS.email).optional().describe('Supplier email address.') })).optional().describe('Phone or email per suggestion id, for suggestions that have neither.'),
+    contact: z.record(id(), z.strictObject({ phone: text(40).optional().describe('Supplier phone, any common format (normalized).'), email: emailText().optional().describe('Supplier email address.') })).optional().describe('Phone or email per suggestion id, for suggestions that have neither.'),
     kind: z.enum(SUPPLIER_KINDS).default('supplier').describe('supplier (default) or freelancer.'),
   }),
   output,

@@ -183,6 +183,12 @@ export const FIELD_GLOSSARY: Record<string, string> = {
 /** Names that are counts in some results and something else in others: described only where they are integers. */
 const COUNTS = new Set(['updated', 'removed', 'errors', 'duplicates', 'seen', 'total', 'remaining', 'entries', 'attempts', 'invoiceCount', 'docCount', 'pageCount', 'size', 'limit', 'offset', 'depth', 'order']);
 const isInteger = (s: Schema) => s.type === 'integer' || (Array.isArray(s.anyOf) && (s.anyOf as Schema[]).some((b) => b.type === 'integer'));
+const admitsNull = (s: Schema) => s.type === 'null' || (Array.isArray(s.anyOf) && (s.anyOf as Schema[]).some((b) => b.type === 'null'));
+
+/** A glossary text for a field that is never null in this result: what it says about null does not hold here. */
+function withoutNull(text: string): string {
+  return text.replace(/; null or empty\b/, '; empty').replace(/; null (when|if|for|until|while|before|on)\b[^;]*\.$/, '.');
+}
 
 /** The schema with every property that lacks a description given the glossary's, at every depth. */
 export function describeFields(schema: unknown): unknown {
@@ -195,7 +201,8 @@ export function describeFields(schema: unknown): unknown {
         Object.entries(v as Schema).map(([name, s]) => {
           const inner = describeFields(s) as Schema;
           const known = COUNTS.has(name) && !isInteger(inner) ? undefined : FIELD_GLOSSARY[name];
-          return [name, known && !inner.description ? { description: known, ...inner } : inner];
+          const said = known && !admitsNull(inner) ? withoutNull(known) : known;
+          return [name, said && !inner.description ? { description: said, ...inner } : inner];
         }),
       );
     } else if (k === 'enum' || k === 'const' || k === 'default' || k === 'required') out[k] = v;
