@@ -77,3 +77,15 @@ test('one proof upload, two payments marked paid at once: exactly one is paid wi
   // The winner's copy is the only file added: the upload's own file and the loser's copy are gone.
   assert.equal(await files(), filesBefore);
 });
+
+test('one invoice upload sent to uploadInvoiceDoc twice at once (duplicates allowed): one document is stored, the other call is refused', async () => {
+  const up = await uploadUrl('invoice', 'twice.pdf');
+  assert.equal((await put(up.uploadUrl, await invoicePdf({ number: 'T-2' }), 'application/pdf')).status, 200);
+  const docs = () => h.app.services.store.count({ collection: `businesses/${h.owner.businessId}/invoices` });
+  const before = await docs();
+  const answers = await Promise.all([0, 1].map(() => post(origin, '/v1/uploadInvoiceDoc', { fileId: up.fileId, skipDuplicates: false }, h.owner.apiKey)));
+  assert.deepEqual(answers.map((r) => r.status).sort(), [200, 400], JSON.stringify(answers.map((r) => r.body)));
+  const lost = answers.find((r) => r.status === 400)!;
+  assert.match(lost.body.error.message, /^fileId: upload upl_\S+ was already used; create another with createUploadUrl$/);
+  assert.equal(await docs(), before + 1);
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { base64, fileName, bool, id, input, LIMITS, text, multilineText } from '../../core/schema.ts';
-import { finishUpload, inlineOrUploaded } from '../../core/uploads.ts';
+import { claimUpload, finishUpload, inlineOrUploaded, type UploadClaim } from '../../core/uploads.ts';
 import { ApiError, isApiError, notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { appendActivity } from '../../core/activity.ts';
@@ -120,13 +120,16 @@ export default defineOperation({
     );
     const attempt = () =>
       ctx.store.runTransaction(async (tx) => {
+        // An upload by URL is used up in this commit: of two calls racing on one upload, one stores it.
+        const claim = input.fileId ? await claimUpload(tx, ctx, input.fileId, 'fileId') : null;
         if (folderId && !(await readFolder(tx, businessId, folderId, at))) throw notFound(`folderId: folder ${folderId}`);
         const settled = await settleDocument(tx, { businessId, at, doc: base, previous: null, matched, refile: !folderId });
-        if (settled.duplicate.duplicateOf && input.skipDuplicates) return { skip: true, settled };
+        claim?.take();
+        if (settled.duplicate.duplicateOf && input.skipDuplicates) return { skip: true, settled, claim };
         settled.commit();
-        return { skip: false, settled };
+        return { skip: false, settled, claim };
       });
-    let outcome: { skip: boolean; settled: Settled };
+    let outcome: { skip: boolean; settled: Settled; claim: UploadClaim | null };
     try {
       try {
         outcome = await attempt();
@@ -140,9 +143,9 @@ export default defineOperation({
       throw e;
     }
     const { doc, duplicate } = outcome.settled;
+    await outcome.claim?.dropFile();
     if (outcome.skip) {
       await ctx.files.remove(businessId, ref.fileId);
-      await usedUp();
       return { skipped: true as const, duplicateOf: duplicate.duplicateOf!, reason: duplicate.reason! };
     }
     if (quotaError) {
@@ -154,7 +157,6 @@ export default defineOperation({
       });
       throw new ApiError('resource-exhausted', `${quotaError.message}. The file was stored unread as document ${docId}; run analyzeInvoice with this docId to read it later.`);
     }
-    await usedUp();
     return { ...invoiceView(doc, ref.url), skipped: false as const };
   },
   activity: (input, result) =>

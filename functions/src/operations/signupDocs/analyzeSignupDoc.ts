@@ -4,7 +4,7 @@ import { base64, input, LIMITS, text } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { sanitizeFileName } from '../../core/text.ts';
-import { finishUpload, takeUpload } from '../../core/uploads.ts';
+import { claimUpload, takeUpload, type UploadClaim } from '../../core/uploads.ts';
 import { businessPath, profileOf } from '../../domain/business.ts';
 import {
   checkSignupUpload,
@@ -80,6 +80,7 @@ export default defineOperation({
         { fields: known?.fields ?? [], analysisStatus: 'failed' as const, analysisError: r.reason, analyzedAt: at };
 
     let record: SignupDocRecord;
+    let claim: UploadClaim | null = null;
     if (known) {
       record = await ctx.store.runTransaction(async (tx) => {
         const cur = await getSignupDoc(tx, businessId, known.docId);
@@ -102,8 +103,15 @@ export default defineOperation({
         createdAt: at,
         updatedAt: at,
       };
+      const created = record;
       try {
-        await ctx.store.create(signupDocPath(businessId, record.docId), { ...record });
+        // An upload by URL is used up in this commit: of two calls racing on one upload, one stores it.
+        claim = await ctx.store.runTransaction(async (tx) => {
+          const c = given.fileId ? await claimUpload(tx, ctx, given.fileId, 'fileId') : null;
+          c?.take();
+          tx.create(signupDocPath(businessId, created.docId), { ...created });
+          return c;
+        });
       } catch (e) {
         await ctx.files.remove(businessId, ref.fileId).catch(() => {});
         throw e;
@@ -111,8 +119,8 @@ export default defineOperation({
     }
     const urls = new Map<string, string | null>();
     for (const id of [record.fileId, ...record.filled.map((f) => f.fileId)]) urls.set(id, (await ctx.files.ref(businessId, id))?.url ?? null);
-    // The form was stored as the document's own file: the upload by URL is used up.
-    if (given.fileId) await finishUpload(ctx, given.fileId);
+    // The form was stored as the document's own file: the upload's own file goes.
+    await (claim as UploadClaim | null)?.dropFile();
     return signupView(record, urls);
   },
   activity: (input, result) => ({
