@@ -182,3 +182,18 @@ test('the return page is served over a real HTTP server', async () => {
   assert.match(res.headers.get('x-request-id')!, /^req_/);
   assert.match(await res.text(), /not recognised/);
 });
+
+test('the consent\'s last day is Israel\'s: granted at 01:30 on May 11 in Israel (22:30 UTC on May 10), valid until August 9', async () => {
+  const was = now;
+  now = Date.parse('2026-05-10T22:30:00Z');
+  try {
+    const { res, body } = await approveConsent(h.http, await start());
+    assert.equal(res.status, 200);
+    assert.match(body, /valid until 2026-08-09\./);
+    assert.match(body, /בתוקף עד 2026-08-09\./);
+    const { items } = await h.call('listActivity');
+    assert.ok(items.some((r: any) => r.operation === 'itaConnectCallback' && /valid until 2026-08-09$/.test(r.summary)));
+  } finally {
+    now = was;
+  }
+});

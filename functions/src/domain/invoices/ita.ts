@@ -6,6 +6,7 @@ import type { ItaVerdict } from '../payments/payments.ts';
 import { ApiError, precondition } from '../../core/errors.ts';
 import { seal, unseal } from '../../core/secrets.ts';
 import { appendActivity } from '../../core/activity.ts';
+import { jerusalemDay } from '../../core/clock.ts';
 import { profileOf } from '../business.ts';
 import { createOAuthState, holdConsent, spendOAuthState, StateFailure, takeConsent, MAX_CODE, type ConsentToConfirm } from '../oauthState.ts';
 import { taxAuthority, ItaError, type ItaClient, type ItaInvoiceDetails, type ItaSettings, type ItaTokens } from '../../ports/taxAuthority.ts';
@@ -193,7 +194,7 @@ export async function confirmItaConsent(services: Services, token: string | null
   await appendActivity(store, services.ids, caller, now, {
     operation: 'itaConnectCallback',
     targetIds: ['ita'],
-    summary: `connected the tax authority; consent valid until ${consent.expiresAt.slice(0, 10)}`,
+    summary: `connected the tax authority; consent valid until ${jerusalemDay(consent.expiresAtMs)}`,
   });
   // The page names the business, so a user sent someone else's consent link notices whose it is.
   return { businessId: record.businessId, businessName: profileOf(business).businessName || profileOf(business).name, expiresAt: consent.expiresAt };

@@ -2,6 +2,7 @@ import type { App } from '../../app.ts';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.ts';
 import { isApiError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { jerusalemDay } from '../../core/clock.ts';
 import { confirmItaConsent, ConsentFailure, receiveItaConsent, type ConsentFailureReason } from '../../domain/invoices/ita.ts';
 import { cancelConsent, StateFailure } from '../../domain/oauthState.ts';
 import { cancelledPage, confirmPage, consentPage, type PageText } from './page.ts';
@@ -63,7 +64,7 @@ const itaConfirm: Callback = async (app, form) => {
       return cancelledPage({ he: 'רשות המסים', en: 'the Israel Tax Authority' }, null);
     }
     const { expiresAt, businessName } = await confirmItaConsent(app.services, form.get('token'));
-    const day = expiresAt.slice(0, 10);
+    const day = jerusalemDay(Date.parse(expiresAt));
     const text: PageText = {
       he: { title: 'החיבור לרשות המסים הושלם', body: `העסק ${businessName} מחובר. ההרשאה בתוקף עד ${day}. אפשר לסגור את החלון.` },
       en: { title: 'Connected to the Israel Tax Authority', body: `${businessName} is connected. The consent is valid until ${day}. You can close this window.` },
