@@ -29,7 +29,8 @@ const TYPES: Record<string, string> = {
 };
 
 /** Paths the service itself answers; the dashboard never shadows them (and /__/ is Hosting's reserved space). */
-export const SERVICE_PREFIXES = ['/v1', '/api/v1', '/mcp', '/files', '/p', '/oauth'];
+// `/.well-known`: MCP clients probe OAuth metadata there after a 401, and must get JSON (a 404), not the app's HTML.
+export const SERVICE_PREFIXES = ['/v1', '/api/v1', '/mcp', '/files', '/p', '/oauth', '/.well-known'];
 
 export const isServicePath = (path: string, prefixes: string[]) => prefixes.some((p) => path === p || path.startsWith(p + '/'));
 

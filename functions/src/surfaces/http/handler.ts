@@ -51,6 +51,8 @@ export const lengthRequired = () =>
   errorResponse(new ApiError('invalid-argument', 'body: a POST needs a body with Content-Length (or chunked); send {} when the operation takes no fields'), {}, 411);
 export const tooLarge = () => errorResponse(new ApiError('invalid-argument', `body: over the ${MAX_BODY_BYTES} byte limit`), {}, 413);
 
+const NO_OAUTH = 'this server offers no OAuth (no protected-resource, authorization-server or OpenID metadata): send an API key as Authorization: Bearer bfo_…';
+
 /** A generated file's link after its lifetime: 410 with a page (a person follows these links from an email). */
 async function expiredLinkPage(gone: { fileName: string; expiredAt: string }): Promise<HttpResponse> {
   const [{ page }, { html }] = await Promise.all([import('../pages/layout.ts'), import('../pages/html.ts')]);
@@ -186,6 +188,13 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
   }
 
   async function route(req: HttpRequest, requestId: string, meter: Meter, rateHeaders: Record<string, string>): Promise<HttpResponse> {
+    // OAuth and OpenID discovery (RFC 9728, RFC 8414, OIDC, with the MCP path appended or prefixed): none offered.
+    if (req.path.startsWith('/.well-known/') || req.path.startsWith('/mcp/.well-known/')) throw new ApiError('not-found', NO_OAUTH);
+    // Finding no metadata, the MCP SDK registers a client at /register, with the request's headers: a wrong key is told so there (401).
+    if (req.path === '/register' && req.method === 'POST') {
+      await authenticate(services.store.metered(meter), req.headers.authorization, services.clock.now(), { host: services.config.host });
+      throw new ApiError('not-found', NO_OAUTH);
+    }
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
     if (req.path.startsWith('/files/')) return files(req);
     if (req.path.startsWith('/uploads/')) return upload(req);
