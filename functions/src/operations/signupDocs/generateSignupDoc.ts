@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, id, input } from '../../core/schema.ts';
 import { invalid, precondition } from '../../core/errors.ts';
-import { iso } from '../../core/clock.ts';
+import { iso, jerusalemDay } from '../../core/clock.ts';
 import { refusedAs } from '../../core/documentLimits.ts';
 import { businessPath, profileOf, type BusinessRecord } from '../../domain/business.ts';
 import { fieldSchema, getSignupDoc, MAX_FIELDS, signupDocPath, type FilledFile } from '../../domain/signupDocs/signupDocs.ts';
@@ -81,10 +81,11 @@ export default defineOperation({
       throw refusedAs(e, 'docId', doc.fileName);
     });
 
-    const at = iso(ctx.clock.now());
+    const nowMs = ctx.clock.now();
+    const at = iso(nowMs);
     const dot = doc.fileName.lastIndexOf('.');
     const base = dot > 0 ? doc.fileName.slice(0, dot) : doc.fileName;
-    const fileName = `${base} - filled ${at.slice(0, 10)}.${doc.format}`;
+    const fileName = `${base} - filled ${jerusalemDay(nowMs)}.${doc.format}`;
     const ref = await ctx.files.save(businessId, { fileName, contentType: doc.contentType, bytes });
     const entry: FilledFile = { fileId: ref.fileId, fileName: ref.fileName, createdAt: at, withSignature: input.withSignature, withStamp: input.withStamp, withInitials: input.withInitials };
     let evicted: FilledFile[] = [];
