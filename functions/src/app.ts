@@ -13,7 +13,7 @@ import { randomIds, type IdSource } from './core/ids.ts';
 import { createLogger, type Logger } from './core/logger.ts';
 import { PRIVATE_FILE_MODE, privateDir, privateFile } from './core/privateFs.ts';
 import { createFiles } from './core/files.ts';
-import { deliverOutboxRecord, OUTBOX_QUEUE, type Senders } from './core/outbox.ts';
+import { deliverOutboxRecord, OUTBOX_QUEUE, OUTBOX_WHATSAPP_QUEUE, type Senders } from './core/outbox.ts';
 import { appendActivity } from './core/activity.ts';
 import { runStatementSync, STATEMENT_SYNC_QUEUE } from './domain/statements/statements.ts';
 import './adapters/providers.ts';
@@ -95,31 +95,41 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const files = createFiles(store, fileStore, config.filesUrl, ids, () => clock.now());
   const senders: Senders = {
     email: smtpSender(config.smtpUrl, config.mailFrom, undefined, config.smtpTimeoutMs, (businessId, fileId) => files.readStream(businessId, fileId), config.productName),
-    whatsapp: whatsappSender({ baseUrl: config.whatsappBaseUrl, apiVersion: config.whatsappApiVersion, token: config.whatsappToken, phoneNumberId: config.whatsappPhoneNumberId }),
+    whatsapp: whatsappSender({ baseUrl: config.whatsappBaseUrl, apiVersion: config.whatsappApiVersion, token: config.whatsappToken, phoneNumberId: config.whatsappPhoneNumberId, timeoutMs: config.providerTimeoutMs.whatsapp }),
     ...overrides.senders,
   } as Senders;
+  // Email and WhatsApp are delivered by the same handler from two queues, each with its own slots.
+  const deliver: TaskHandler = async (payload) => {
+    await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
+      maxAttempts: config.outboxMaxAttempts,
+      retryDelaysS: config.outboxRetryDelaysS,
+      tasks,
+      ...(typeof payload.generation === 'number' ? { generation: payload.generation } : {}),
+      sealKey: services.config.credentialsKey,
+      // The business sees a message that never went out: an activity row naming the recipient and the reason
+      // (targetIds: what it was about, then the message itself, so the home screen can offer to send it again).
+      onFailed: (r, reason, status) =>
+        appendActivity(store, ids, { businessId: r.businessId, userId: 'system', email: '', role: 'user', keyName: 'outbox' }, clock.now(), {
+          operation: 'messageFailed',
+          targetIds: r.ref ? [r.ref, r.id] : [r.id],
+          summary:
+            status === 'failed'
+              ? `a ${r.channel} message to ${r.to} (${r.reason}) was refused: ${reason}`
+              : `a ${r.channel} message to ${r.to} (${r.reason}) was not sent after ${r.attempts} attempts: ${reason}`,
+        }),
+      // A month package shows its send as sent or failed where statementsList shows it.
+      onSettled: async (r, status, reason) => {
+        if (r.reason !== 'statementsSend' && r.reason !== 'automationStatements') return;
+        const { settlePackageMessage } = await import('./domain/accountant/monthPackage.ts');
+        await settlePackageMessage(store, r, status, reason);
+      },
+    });
+  };
   const taskHandlers: Record<string, TaskHandler> = {
     // Mailbox imports: one batch of message ids (domain/mail/mailImport.ts); loaded on first use.
     mailboxImportBatch: async (payload) => (await import('./domain/mail/mailImport.ts')).runImportBatch(services, payload),
-    [OUTBOX_QUEUE]: async (payload) => {
-      await deliverOutboxRecord(store, senders, logger, String(payload.path), () => clock.now(), {
-        maxAttempts: config.outboxMaxAttempts,
-        sealKey: services.config.credentialsKey,
-        // The business sees a message that never went out: an activity row naming the recipient and the reason.
-        onFailed: (r, reason) =>
-          appendActivity(store, ids, { businessId: r.businessId, userId: 'system', email: '', role: 'user', keyName: 'outbox' }, clock.now(), {
-            operation: 'messageFailed',
-            targetIds: [r.ref ?? r.id],
-            summary: `a ${r.channel} message to ${r.to} (${r.reason}) failed after ${r.attempts} attempts: ${reason}`,
-          }),
-        // A month package shows its send as sent or failed where statementsList shows it.
-        onSettled: async (r, status, reason) => {
-          if (r.reason !== 'statementsSend' && r.reason !== 'automationStatements') return;
-          const { settlePackageMessage } = await import('./domain/accountant/monthPackage.ts');
-          await settlePackageMessage(store, r, status, reason);
-        },
-      });
-    },
+    [OUTBOX_QUEUE]: deliver,
+    [OUTBOX_WHATSAPP_QUEUE]: deliver,
     [STATEMENT_SYNC_QUEUE]: (payload) => runStatementSync(services, payload),
     // Automations (domain/automations/automations.ts; loaded on first use): the monthly statements run per business,
     // its completion step, and the mailbox polls.

@@ -83,7 +83,7 @@ export interface Config {
    * Time limit of one call to each provider, ms (issue 20): `<NAME>_TIMEOUT_MS`, else PROVIDER_TIMEOUT_MS (20 s).
    * The tax authority's is itaTimeoutMs (ITA_TIMEOUT_MS).
    */
-  providerTimeoutMs: { usbank: number; fxwallet: number; gateway: number; cardproc: number; market: number; chat: number; mailbox: number };
+  providerTimeoutMs: { usbank: number; fxwallet: number; gateway: number; cardproc: number; market: number; chat: number; mailbox: number; whatsapp: number };
   quotas: Record<string, number>;
   /** Proxies in front of the service that append to X-Forwarded-For (Hosting and Google's front end: 2). */
   trustedProxyHops: number;
@@ -95,8 +95,10 @@ export interface Config {
   rateLimitUserPerMin: number;
   /** Requests per business per minute, all its members together (0: no limit). */
   rateLimitBusinessPerMin: number;
-  /** Delivery attempts before an outbox message ends `failed`. */
+  /** Delivery attempts before an outbox message that keeps failing ends `undelivered` (default: one more than the delays). */
   outboxMaxAttempts: number;
+  /** Seconds before each retry of a message that failed for a passing reason; the last repeats (OUTBOX_RETRY_DELAYS). */
+  outboxRetryDelaysS: number[];
   /** Connection, greeting and socket timeout of one SMTP delivery. */
   smtpTimeoutMs: number;
   /** Tasks of one kind (one queue: deliveries, syncs, import batches...) the local queue runs at once. */
@@ -125,7 +127,7 @@ const originOf = (url: string | undefined) => {
 function providerTimeouts(env: NodeJS.ProcessEnv): Config['providerTimeoutMs'] {
   const base = positiveInt(env.PROVIDER_TIMEOUT_MS, 20_000);
   const of = (name: string) => positiveInt(env[`${name}_TIMEOUT_MS`], base);
-  return { usbank: of('USBANK'), fxwallet: of('FXWALLET'), gateway: of('GATEWAY'), cardproc: of('CARDPROC'), market: of('MARKET'), chat: of('CHAT'), mailbox: of('MAILBOX') };
+  return { usbank: of('USBANK'), fxwallet: of('FXWALLET'), gateway: of('GATEWAY'), cardproc: of('CARDPROC'), market: of('MARKET'), chat: of('CHAT'), mailbox: of('MAILBOX'), whatsapp: of('WHATSAPP') };
 }
 
 /** `Name <address>` (or a bare address) split in two; the name may be quoted. */
@@ -134,7 +136,16 @@ export function mailbox(from: string): { name: string; address: string } {
   return m ? { name: m[1].trim(), address: m[2] } : { name: '', address: from.trim() };
 }
 
-const DEFAULT_QUOTAS: Record<string, number> = { ai: 500 };
+// messages: outgoing messages a business's operations may send a day (issue 34, docs/decisions.md).
+const DEFAULT_QUOTAS: Record<string, number> = { ai: 500, messages: 500 };
+
+/** About a day of retries (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), as the webhook deliveries use. */
+export const DEFAULT_OUTBOX_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+const retryDelays = (env: NodeJS.ProcessEnv) => {
+  const list = (env.OUTBOX_RETRY_DELAYS ?? '').split(',').map((v) => v.trim());
+  return list.length && list.every((v) => /^\d+$/.test(v)) ? list.map(Number) : DEFAULT_OUTBOX_RETRY_DELAYS_S;
+};
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8787);
@@ -240,7 +251,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMin: env.RATE_LIMIT_PER_MIN !== undefined && /^\d+$/.test(env.RATE_LIMIT_PER_MIN) ? Number(env.RATE_LIMIT_PER_MIN) : 600,
     rateLimitUserPerMin: env.RATE_LIMIT_USER_PER_MIN !== undefined && /^\d+$/.test(env.RATE_LIMIT_USER_PER_MIN) ? Number(env.RATE_LIMIT_USER_PER_MIN) : 1200,
     rateLimitBusinessPerMin: env.RATE_LIMIT_BUSINESS_PER_MIN !== undefined && /^\d+$/.test(env.RATE_LIMIT_BUSINESS_PER_MIN) ? Number(env.RATE_LIMIT_BUSINESS_PER_MIN) : 3000,
-    outboxMaxAttempts: positiveInt(env.OUTBOX_MAX_ATTEMPTS, 6),
+    outboxMaxAttempts: positiveInt(env.OUTBOX_MAX_ATTEMPTS, retryDelays(env).length + 1),
+    outboxRetryDelaysS: retryDelays(env),
     smtpTimeoutMs: positiveInt(env.SMTP_TIMEOUT_MS, 20_000),
     localQueueConcurrency: positiveInt(env.LOCAL_QUEUE_CONCURRENCY, 4),
     localQueuePerBusiness: positiveInt(env.LOCAL_QUEUE_PER_BUSINESS, 2),

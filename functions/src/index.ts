@@ -10,8 +10,7 @@ import { onSchedule } from 'firebase-functions/scheduler';
 import { defineSecret } from 'firebase-functions/params';
 import type { App } from './app.ts';
 import type { HttpHandler, HttpRequest, HttpResponse } from './surfaces/http/types.ts';
-import { OUTBOX_QUEUE } from './core/outbox.ts';
-import { CLOUD_QUEUE_LIMITS, TASK_TIMEOUT_S } from './core/queueLimits.ts';
+import { CLOUD_QUEUE_LIMITS, OUTBOX_QUEUE, OUTBOX_WHATSAPP_QUEUE, TASK_TIMEOUT_S } from './core/queueLimits.ts';
 
 // Read at load time, so the deploy sees it too: set it in functions/.env, not only in the shell.
 const region = process.env.FUNCTIONS_REGION || 'us-central1';
@@ -159,7 +158,7 @@ export const api = onRequest(
  * A task-queue function named after its queue; throwing makes Cloud Tasks retry with backoff. Each queue has its own
  * dispatch limit, and the provider-calling ones a cap per business (core/queueLimits.ts, core/tenantSlots.ts).
  */
-function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
+function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[], retryConfig = { maxAttempts: 8, minBackoffSeconds: 10, maxBackoffSeconds: 3600 }) {
   const limits = CLOUD_QUEUE_LIMITS[queue] ?? { maxConcurrentDispatches: 10, perBusiness: 0 };
   return onTaskDispatched(
     {
@@ -167,7 +166,7 @@ function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
       memory: '512MiB',
       timeoutSeconds: TASK_TIMEOUT_S,
       secrets,
-      retryConfig: { maxAttempts: 8, minBackoffSeconds: 10, maxBackoffSeconds: 3600 },
+      retryConfig,
       rateLimits: { maxConcurrentDispatches: limits.maxConcurrentDispatches },
     },
     async (req) => {
@@ -181,7 +180,12 @@ function taskQueue(queue: string, secrets: ReturnType<typeof defineSecret>[]) {
 }
 
 // Export names must equal the queue names: firebase-admin enqueues by function name. A test checks they match App.taskHandlers.
-export const outboxDeliver = taskQueue(OUTBOX_QUEUE, [...SMTP_URL, ...WHATSAPP_TOKEN]);
+// A delivery schedules its own next attempt (core/outbox.ts, about a day); Cloud Tasks retries only a handler that crashed,
+// a few times quickly, and the outboxSweep takes up a record whose task gave up.
+const OUTBOX_RETRY = { maxAttempts: 5, minBackoffSeconds: 10, maxBackoffSeconds: 300 };
+// Both take both secrets: a task queued before the split may carry either channel.
+export const outboxDeliver = taskQueue(OUTBOX_QUEUE, [...SMTP_URL, ...WHATSAPP_TOKEN], OUTBOX_RETRY);
+export const outboxDeliverWhatsapp = taskQueue(OUTBOX_WHATSAPP_QUEUE, [...SMTP_URL, ...WHATSAPP_TOKEN], OUTBOX_RETRY);
 // Statement syncs unseal provider credentials (domain/statements/statements.ts STATEMENT_SYNC_QUEUE); market refreshes its OAuth token.
 export const statementSync = taskQueue('statementSync', [...CREDENTIALS_KEY, ...MARKET_CLIENT_SECRET]);
 // Mailbox import batches unseal the mailbox token, refresh it and read attachments with AI (domain/mail/mailImport.ts).

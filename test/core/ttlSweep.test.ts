@@ -26,7 +26,7 @@ test('records that only grow get an expiry and the local sweep deletes them once
   assert.equal(await count('oauthStates'), 1);
   assert.equal(await count('outbox', true), 2);
   await consumeQuota(store, { emails: 100 }, h.owner.businessId, 'emails', 1, now);
-  assert.equal(await count('quotas', true), 1, 'today\'s quota counter');
+  assert.equal(await count('quotas', true), 2, 'today\'s quota counters (emails, and the messages sent above)');
   assert.equal(await sweepExpired(store, now), 0, 'nothing is due yet');
   now += 100 * 86_400_000;
   const removed = await sweepExpired(store, now);

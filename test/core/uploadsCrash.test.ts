@@ -39,9 +39,11 @@ test('a PUT whose process died while storing: a retry is told to wait while the 
   assert.equal(early.body.error.code, 'aborted');
   assert.match(early.body.error.message, /another PUT to this upload URL is being stored; if it fails, retry after /);
   const notYet = await post(origin, '/v1/uploadInvoiceDoc', { fileId: up.fileId }, h.owner.apiKey);
-  assert.match(notYet.body.error.message, /nothing was PUT/);
+  assert.match(notYet.body.error.message, /^fileId: the PUT to the upload URL of upl_\S+ is still being stored; retry in a moment$/);
 
   now += RECEIVE_LEASE_MS + 1000;
+  const dead = await post(origin, '/v1/uploadInvoiceDoc', { fileId: up.fileId }, h.owner.apiKey);
+  assert.match(dead.body.error.message, /^fileId: nothing was PUT to the upload URL of upl_\S+ yet$/);
   const retry = await put(up.uploadUrl, pdf, 'application/pdf');
   assert.equal(retry.status, 200, JSON.stringify(retry.body));
   const doc = await post(origin, '/v1/uploadInvoiceDoc', { fileId: up.fileId }, h.owner.apiKey);

@@ -7,13 +7,24 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on loopback that keeps every message it accepts. */
-export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; waitFor(n: number, ms?: number): Promise<ReceivedMail[]>; close(): Promise<void> }> {
+/** What the server answers to one RCPT TO instead of 250: a reply code (RFC 5321 §4.2: 4xx transient, 5xx permanent) and its text. */
+export type RcptRefusal = { code: number; message: string } | null;
+
+/**
+ * A real SMTP server on loopback that keeps every message it accepts. `port` reopens a server on a port used before
+ * (an outage ends); `refuseRcpt` answers chosen recipients with an SMTP error reply, as a real server does.
+ */
+export async function startSmtp(opts: { port?: number; refuseRcpt?: (address: string) => RcptRefusal } = {}): Promise<{ url: string; mails: ReceivedMail[]; waitFor(n: number, ms?: number): Promise<ReceivedMail[]>; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = opts.refuseRcpt?.(address.address) ?? null;
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -27,7 +38,10 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', resolve);
+  });
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,

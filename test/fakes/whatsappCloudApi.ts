@@ -12,6 +12,9 @@ export interface FakeWhatsApp {
   refused: { status: number; reason: string }[];
   /** Answer the next n requests with HTTP 500 (to exercise retries). */
   failNext(n: number): void;
+  /** Accept the next n requests and never answer them (an endpoint that hangs); `hung` counts those held. */
+  hangNext(n: number): void;
+  hung: number;
   close(): Promise<void>;
 }
 
@@ -23,11 +26,18 @@ const read = (req: IncomingMessage) =>
   });
 
 export async function startFakeWhatsApp(opts: { token: string; phoneNumberId: string; version?: string }): Promise<FakeWhatsApp> {
-  const fake: FakeWhatsApp = { baseUrl: '', accepted: [], refused: [], failNext: () => {}, close: async () => {} };
+  const fake: FakeWhatsApp = { baseUrl: '', accepted: [], refused: [], failNext: () => {}, hangNext: () => {}, hung: 0, close: async () => {} };
   let failures = 0;
+  let hangs = 0;
   fake.failNext = (n) => (failures = n);
+  fake.hangNext = (n) => (hangs = n);
   const server = createServer(async (req, res) => {
     const body = await read(req);
+    if (hangs > 0) {
+      hangs--;
+      fake.hung++;
+      return; // read, never answered: the client's own time limit must end it
+    }
     const refuse = (status: number, reason: string) => {
       fake.refused.push({ status, reason });
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -63,6 +73,10 @@ export async function startFakeWhatsApp(opts: { token: string; phoneNumberId: st
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fake;
 }

@@ -1,11 +1,12 @@
 import { ApiError } from './errors.ts';
 import { parseInput } from './validate.ts';
 import { appendActivity } from './activity.ts';
-import { consumeQuota } from './quota.ts';
+import { chargeQuota, consumeQuota, messagesExhausted, quotaUsed } from './quota.ts';
 import { enqueueDelivery, stageMessage } from './outbox.ts';
+import type { OutboundMessage } from '../ports/outbox.ts';
 import type { AnyOperation } from './defineOperation.ts';
 import type { Caller, Ctx, Services } from './context.ts';
-import type { DocStore, Meter } from '../ports/store.ts';
+import type { DocStore, Meter, Transaction } from '../ports/store.ts';
 
 export interface Execution {
   result: unknown;
@@ -31,7 +32,12 @@ export async function execute(
   }
   const input = parseInput(op.input, rawInput ?? {});
   const store = meteredStore ?? services.store.metered(meter);
-  const staged: string[] = [];
+  const staged: { path: string; channel: OutboundMessage['channel'] }[] = [];
+  // The daily cap on outgoing messages: the operations that send (every one is openWorld) read the day's count first,
+  // so staging one past the cap throws inside their transaction and nothing commits.
+  const messageCap = services.config.quotas.messages;
+  const sentToday = messageCap !== undefined && op.flags.openWorld && !op.flags.readOnly ? await quotaUsed(store, caller.businessId, 'messages', services.clock.now()) : 0;
+  const stagedInTx = new WeakMap<Transaction, number>();
   const ctx: Ctx = {
     ...services,
     store,
@@ -39,8 +45,13 @@ export async function execute(
     requestId,
     meter,
     outbox(tx, message, meta) {
+      if (messageCap !== undefined) {
+        const n = (stagedInTx.get(tx) ?? 0) + 1;
+        if (sentToday + n > messageCap) throw messagesExhausted(messageCap, services.clock.now());
+        stagedInTx.set(tx, n);
+      }
       const path = stageMessage(tx, caller.businessId, services.ids(), message, meta?.reason ?? op.name, services.clock.now(), meta?.ref ?? null, services.config.credentialsKey);
-      staged.push(path);
+      staged.push({ path, channel: message.channel });
       return path;
     },
     consumeQuota(name, amount = 1) {
@@ -54,12 +65,18 @@ export async function execute(
   }
   // The operation has committed: from here on nothing may turn it into an error for the caller.
   // Messages go first (a staged record whose transaction was retried away is simply not found by the task).
-  for (const path of staged) {
+  for (const { path, channel } of staged) {
     try {
-      await enqueueDelivery(services.tasks, path);
+      await enqueueDelivery(services.tasks, path, channel);
     } catch (e) {
       services.logger.error('could not enqueue outbox delivery; the outbox sweep re-queues it', { path, error: String(e) });
     }
+  }
+  if (staged.length) {
+    // Counted after the commit (a transaction retried under contention counts its messages twice: the cap errs safe).
+    await chargeQuota(store, services.config.quotas, caller.businessId, 'messages', staged.length, services.clock.now()).catch((e) =>
+      services.logger.error('could not count the messages sent', { operation: op.name, error: String(e) }),
+    );
   }
   if (!op.flags.readOnly) {
     try {

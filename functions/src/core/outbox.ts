@@ -3,13 +3,18 @@ import { seal, unseal } from './secrets.ts';
 import type { OutboundMessage, Sender } from '../ports/outbox.ts';
 import type { TaskQueue } from '../ports/tasks.ts';
 import type { Logger } from './logger.ts';
+import { DEFAULT_OUTBOX_RETRY_DELAYS_S } from '../config.ts';
+import { OUTBOX_QUEUE, OUTBOX_WHATSAPP_QUEUE } from './queueLimits.ts';
 
-export const OUTBOX_QUEUE = 'outboxDeliver';
+export { OUTBOX_QUEUE, OUTBOX_WHATSAPP_QUEUE };
+/** Email and WhatsApp are delivered from queues of their own, so a hanging channel never takes the other's slots. */
+export const outboxQueue = (channel: OutboundMessage['channel']) => (channel === 'whatsapp' ? OUTBOX_WHATSAPP_QUEUE : OUTBOX_QUEUE);
 
-/** A message that failed this many delivery attempts ends `failed` (about 4 minutes of backoff locally). */
-export const DEFAULT_MAX_DELIVERY_ATTEMPTS = 6;
 
-/** pending → delivered | undelivered (refused, or the channel is not configured) | failed (kept failing). */
+/**
+ * pending → delivered | undelivered (not sent: the channel is not configured, or it still failed after the whole retry
+ * schedule; sending again may work) | failed (the provider refused it for good, e.g. an SMTP 5xx to RCPT TO).
+ */
 export type OutboxStatus = 'pending' | 'delivered' | 'undelivered' | 'failed';
 const FINAL_KEPT_MS = 90 * 86_400_000;
 export const FINAL_STATUSES: readonly OutboxStatus[] = ['delivered', 'undelivered', 'failed'];
@@ -30,8 +35,10 @@ export interface OutboxRecord {
   createdAt: string;
   /** Unix ms, for the sweeper's range query. */
   createdAtMs: number;
-  /** Unix ms of the last delivery attempt (the creation before any); the sweep re-queues records quiet for long. */
+  /** Unix ms of the last delivery attempt (the creation before any). */
   lastAttemptAtMs: number;
+  /** Unix ms the next attempt is due (the creation for the first); the sweep re-queues a record long past it. */
+  nextAttemptAtMs?: number;
   deliveredAt: string | null;
   failedAt?: string | null;
   lastError: string | null;
@@ -66,6 +73,7 @@ export function stageMessage(tx: Transaction, businessId: string, id: string, me
     createdAt: new Date(now).toISOString(),
     createdAtMs: now,
     lastAttemptAtMs: now,
+    nextAttemptAtMs: now,
     deliveredAt: null,
     lastError: null,
     providerId: null,
@@ -78,9 +86,9 @@ export function stageMessage(tx: Transaction, businessId: string, id: string, me
 /** The task id of one delivery generation: a re-queue after a dead task gets a fresh one. */
 export const deliveryTaskId = (path: string, generation = 0) => `${path.replaceAll('/', '_')}_g${generation}`;
 
-export async function enqueueDelivery(tasks: TaskQueue, path: string, generation = 0): Promise<void> {
+export async function enqueueDelivery(tasks: TaskQueue, path: string, channel: OutboundMessage['channel'], generation = 0, delaySeconds = 0): Promise<void> {
   // The id is the record path and generation: a second enqueue of the same generation is a no-op.
-  await tasks.enqueue(OUTBOX_QUEUE, { path }, { id: deliveryTaskId(path, generation) });
+  await tasks.enqueue(outboxQueue(channel), { path, generation }, { id: deliveryTaskId(path, generation), ...(delaySeconds > 0 ? { delaySeconds } : {}) });
 }
 
 export type Senders = { [C in OutboundMessage['channel']]: Sender<Extract<OutboundMessage, { channel: C }>> };
@@ -130,9 +138,16 @@ export function unsealMessage(r: Pick<OutboxRecord, 'message' | 'sealedSecrets'>
 }
 
 export interface DeliveryOptions {
+  /** Attempts before a message that keeps failing ends `undelivered` (default: one more than the delays). */
   maxAttempts?: number;
-  /** Told when a message ends failed, so the business sees it (an activity row). */
-  onFailed?: (record: OutboxRecord, reason: string) => Promise<void>;
+  /** Seconds before each retry; the last one repeats. */
+  retryDelaysS?: number[];
+  /** Where the next attempt is queued (the sweep finds it when absent or when the enqueue fails). */
+  tasks?: TaskQueue;
+  /** The generation of the task that runs this delivery: a task the record has moved past does nothing. */
+  generation?: number;
+  /** Told when a message ends refused (`failed`) or still failing after the schedule (`undelivered`), so the business sees it. */
+  onFailed?: (record: OutboxRecord, reason: string, status: 'failed' | 'undelivered') => Promise<void>;
   /** Told once a message is final (delivered, undelivered or failed), so what it was sent for can show the outcome. */
   onSettled?: (record: OutboxRecord, status: Exclude<OutboxStatus, 'pending'>, reason: string | null) => Promise<void>;
   /** The credentials key that sealed the message's links (stageMessage). */
@@ -141,7 +156,9 @@ export interface DeliveryOptions {
 
 /**
  * Delivers one outbox record. Idempotent: a record in a final status is left alone.
- * A send failure throws (the queue retries with backoff) until the attempt budget is spent; the record then ends `failed`.
+ * A passing failure (connection, timeout, 4xx, 5xx of WhatsApp) queues the next attempt itself after the schedule's
+ * delay, with a new generation, and returns `pending`: neither the queue's backoff nor its attempt cap decides how long a
+ * message is tried. Past the schedule it ends `undelivered`; a permanent refusal ends `failed` at once.
  */
 export async function deliverOutboxRecord(
   store: DocStore,
@@ -155,6 +172,8 @@ export async function deliverOutboxRecord(
   if (!doc) return 'missing';
   const record = doc.data as unknown as OutboxRecord;
   if (record.status !== 'pending') return record.status;
+  // A task of an older generation (the sweep or a retry queued a newer one) leaves the record to that one.
+  if (opts.generation !== undefined && opts.generation !== (record.generation ?? 0)) return 'pending';
   // A final record stays 90 days (the payment lists it), then TTL deletes it.
   const final = async (status: Exclude<OutboxStatus, 'pending'>, fields: Record<string, unknown> & { lastError: string | null }) => {
     await store.update(path, {
@@ -177,27 +196,33 @@ export async function deliverOutboxRecord(
     return 'undelivered';
   }
   const attempts = (record.attempts ?? 0) + 1;
+  const notSent = async (status: 'failed' | 'undelivered', message: string) => {
+    await final(status, { attempts, lastError: message, failedAt: new Date(now()).toISOString() });
+    logger.error(status === 'failed' ? 'outbox message refused by the provider' : 'outbox message not sent after its retries', { path, channel: record.channel, attempts, error: message });
+    await opts.onFailed?.({ ...record, attempts }, message, status).catch((err) => logger.error('could not record a failed message', { path, error: String(err) }));
+    return status;
+  };
   let result;
   try {
     result = await sender.send(unsealMessage(record, opts.sealKey ?? ''), record.id);
   } catch (e) {
     const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
-    const max = opts.maxAttempts ?? DEFAULT_MAX_DELIVERY_ATTEMPTS;
-    if (attempts >= max) {
-      await final('failed', { attempts, lastError: message, failedAt: new Date(now()).toISOString() });
-      logger.error('outbox message failed for good', { path, channel: record.channel, attempts, error: message });
-      await opts.onFailed?.({ ...record, attempts }, message).catch((err) => logger.error('could not record a failed message', { path, error: String(err) }));
-      return 'failed';
+    const delays = opts.retryDelaysS?.length ? opts.retryDelaysS : DEFAULT_OUTBOX_RETRY_DELAYS_S;
+    if (attempts >= (opts.maxAttempts ?? delays.length + 1)) return notSent('undelivered', message);
+    const delayS = delays[Math.min(attempts - 1, delays.length - 1)];
+    const generation = (record.generation ?? 0) + 1;
+    await store.update(path, { attempts, generation, lastError: message, lastAttemptAtMs: now(), nextAttemptAtMs: now() + delayS * 1000 });
+    logger.warn('outbox delivery failed; will retry', { path, channel: record.channel, attempts, retryInS: delayS, error: message });
+    if (opts.tasks) {
+      await enqueueDelivery(opts.tasks, path, record.channel, generation, delayS).catch((err) =>
+        logger.error('could not queue the next delivery attempt; the outbox sweep re-queues it', { path, error: String(err) }),
+      );
     }
-    await store.update(path, { attempts, lastError: message, lastAttemptAtMs: now() });
-    logger.warn('outbox delivery failed; will retry', { path, channel: record.channel, attempts, error: message });
-    throw e;
+    return 'pending';
   }
   if (result.delivered) {
     await final('delivered', { attempts, deliveredAt: new Date(now()).toISOString(), providerId: result.providerId ?? null, lastError: null });
     return 'delivered';
   }
-  await final('undelivered', { attempts, lastError: result.reason });
-  logger.warn('outbox message refused by provider', { path, channel: record.channel, reason: result.reason });
-  return 'undelivered';
+  return notSent('failed', result.reason);
 }

@@ -1,12 +1,13 @@
 import type { Services } from './context.ts';
 import { enqueueDelivery, type OutboxRecord } from './outbox.ts';
 
-/** A pending record with no delivery attempt for this long lost its task (never enqueued, or the task died). */
+/** A pending record whose next attempt is this long overdue lost its task (never enqueued, or the task died). */
 export const SWEEP_QUIET_MS = 15 * 60_000;
 const PAGE = 200;
 
 /**
- * Re-queues pending outbox records whose last attempt is older than `quietMs`, oldest first, page by
+ * Re-queues pending outbox records whose next attempt is due for more than `quietMs` (a retry waiting out its delay is
+ * left alone; one whose task was lost is taken up, whatever the queue's own attempt cap did), oldest first, page by
  * page until none is left (no fixed cap, so old stuck records never starve new ones). Each re-queue
  * bumps the record's generation, so the task id is new and the queue cannot swallow it as a duplicate.
  */
@@ -14,27 +15,27 @@ export async function sweepOutbox(services: Services, quietMs = SWEEP_QUIET_MS):
   const { store, tasks, clock } = services;
   const cutoff = clock.now() - quietMs;
   let n = 0;
-  // Each re-queued record leaves the result (its lastAttemptAtMs moves past the cutoff), so the same query pages on.
+  // Each re-queued record leaves the result (its nextAttemptAtMs moves past the cutoff), so the same query pages on.
   for (;;) {
     const page = await store.query({
       collection: 'outbox',
       group: true,
-      where: [['status', '==', 'pending'], ['lastAttemptAtMs', '<=', cutoff]],
-      orderBy: [['lastAttemptAtMs', 'asc']],
+      where: [['status', '==', 'pending'], ['nextAttemptAtMs', '<=', cutoff]],
+      orderBy: [['nextAttemptAtMs', 'asc']],
       limit: PAGE,
     });
     for (const doc of page) {
       const generation = await store.runTransaction(async (tx) => {
         const fresh = await tx.get(doc.path);
         const r = fresh?.data as unknown as OutboxRecord | undefined;
-        if (!r || r.status !== 'pending' || (r.lastAttemptAtMs ?? r.createdAtMs) > cutoff) return null;
+        if (!r || r.status !== 'pending' || (r.nextAttemptAtMs ?? r.createdAtMs) > cutoff) return null;
         const next = (r.generation ?? 0) + 1;
-        // Marks the re-queue as an attempt, so the next sweep waits for this task's own retries.
-        tx.update(doc.path, { generation: next, lastAttemptAtMs: clock.now() });
-        return next;
+        // Due now: the next sweep waits for this task (and its own retries) before looking again.
+        tx.update(doc.path, { generation: next, nextAttemptAtMs: clock.now() });
+        return { next, channel: r.channel };
       });
       if (generation === null) continue;
-      await enqueueDelivery(tasks, doc.path, generation);
+      await enqueueDelivery(tasks, doc.path, generation.channel, generation.next);
       n++;
     }
     if (page.length < PAGE) return n;

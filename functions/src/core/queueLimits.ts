@@ -10,9 +10,15 @@ export interface CloudQueueLimit {
   perBusiness: number;
 }
 
+/** Outbox deliveries: email, and WhatsApp in a queue of its own (core/outbox.ts outboxQueue). */
+export const OUTBOX_QUEUE = 'outboxDeliver';
+export const OUTBOX_WHATSAPP_QUEUE = 'outboxDeliverWhatsapp';
+
 export const CLOUD_QUEUE_LIMITS: Record<string, CloudQueueLimit> = {
   // Messages: short SMTP/WhatsApp calls (20 s timeout), many at once; one business's burst is spread by the queue.
   outboxDeliver: { maxConcurrentDispatches: 50, perBusiness: 0 },
+  // WhatsApp deliveries: a queue of their own, so a hanging Cloud API never takes the email slots (issue 34).
+  outboxDeliverWhatsapp: { maxConcurrentDispatches: 50, perBusiness: 0 },
   // Provider statement syncs: one business at most 3 at once, so its hanging provider leaves the other 17 to the rest.
   statementSync: { maxConcurrentDispatches: 20, perBusiness: 3 },
   // Import batches: each reads 10 mails at once (Gmail's per-user quota), so at most 2 batches of one business.

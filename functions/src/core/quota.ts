@@ -1,6 +1,6 @@
 import { ApiError } from './errors.ts';
 import { jerusalemDay, msToJerusalemMidnight } from './clock.ts';
-import type { DocStore } from '../ports/store.ts';
+import type { DocStore, Reader } from '../ports/store.ts';
 
 /** A used-up quota, with the seconds until it resets (the HTTP surface sends them as Retry-After). */
 export class QuotaExhausted extends ApiError {
@@ -55,6 +55,30 @@ const counterDoc = (name: string, day: string, used: number, limit: number) => {
 
 const exhausted = (name: string, limit: number, day: string, now: number) =>
   new QuotaExhausted(`daily ${name} quota of ${limit} is used up for ${day}; it resets at midnight in Israel`, Math.ceil(msToJerusalemMidnight(now) / 1000));
+
+/** The daily cap on outgoing messages (QUOTA_MESSAGES): refused before the transaction that would pass it commits. */
+export const messagesExhausted = (limit: number, now: number) =>
+  new QuotaExhausted(
+    `the daily cap of ${limit} outgoing messages (QUOTA_MESSAGES) is reached for ${jerusalemDay(now)}; nothing was sent or changed, and it resets at midnight in Israel`,
+    Math.ceil(msToJerusalemMidnight(now) / 1000),
+  );
+
+/** Units of a quota the business used today (0 without a counter). */
+export async function quotaUsed(reader: Reader, businessId: string, name: string, now: number): Promise<number> {
+  return Number((await reader.get(counterPath(businessId, name, jerusalemDay(now))))?.data.used ?? 0);
+}
+
+/** Adds units already spent (messages an operation committed): never refuses, so the caller checks first. */
+export async function chargeQuota(store: DocStore, limits: Record<string, number>, businessId: string, name: string, amount: number, now: number): Promise<void> {
+  const limit = limits[name];
+  if (limit === undefined || amount <= 0) return;
+  const day = jerusalemDay(now);
+  const path = counterPath(businessId, name, day);
+  await store.runTransaction(async (tx) => {
+    const used = Number((await tx.get(path))?.data.used ?? 0);
+    tx.set(path, counterDoc(name, day, used + amount, limit));
+  });
+}
 
 /**
  * Units of a quota taken ahead for a known run of work (a mail import's batch): one commit reserves the units the run

@@ -163,6 +163,8 @@ export async function takeUpload(ctx: Ctx, fileId: string, field: string, purpos
   if (!r || r.businessId !== ctx.caller.businessId) throw notFound(`${field}: upload ${fileId}`);
   if (r.purpose !== purpose) throw invalid(field, `upload ${fileId} was made for ${r.purpose}, not ${purpose}`);
   if (r.state === 'used') throw usedUp(field, fileId);
+  // A PUT whose lease lapsed died: nothing was stored, as the next check says.
+  if (r.state === 'receiving' && (r.receivingUntilMs ?? 0) > ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: the PUT to the upload URL of ${fileId} is still being stored; retry in a moment`);
   if (r.state !== 'stored' || !r.fileId) throw new ApiError('failed-precondition', `${field}: nothing was PUT to the upload URL of ${fileId} yet`);
   if (r.usableUntilMs <= ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: upload ${fileId} expired; upload again`);
   const bytes = await ctx.files.read(r.businessId, r.fileId);

@@ -35,6 +35,7 @@ export interface WhatsAppMessage {
 
 export type OutboundMessage = EmailMessage | WhatsAppMessage;
 
+/** `delivered: false` is the provider's final refusal (the message ends `failed`); a passing failure throws and is retried. */
 export type DeliveryResult = { delivered: true; providerId?: string } | { delivered: false; reason: string };
 
 /** A delivery channel (SMTP, WhatsApp Cloud API). */

@@ -2,6 +2,17 @@ import type { Readable } from 'node:stream';
 import type { EmailMessage, Sender } from '../../ports/outbox.ts';
 import { mailbox } from '../../config.ts';
 
+/**
+ * A 5xx the server gave to the envelope (MAIL FROM, RCPT TO) or the message (DATA) is final (RFC 5321 §4.2.1): the
+ * address does not exist, the message is refused. 4xx, a refused connection, a timeout and a 5xx to AUTH (our own
+ * credentials, fixed by the operator) are worth retrying.
+ */
+function permanent(e: unknown): boolean {
+  const err = e as { responseCode?: number; command?: string; code?: string };
+  if (typeof err?.responseCode !== 'number' || err.responseCode < 500 || err.responseCode > 599) return false;
+  return err.code === 'EENVELOPE' || err.code === 'EMESSAGE' || /^(MAIL FROM|RCPT TO|DATA)/i.test(err.command ?? '');
+}
+
 /** Opens a stored file for an attachment; null when it is gone. */
 export type AttachmentReader = (businessId: string, fileId: string) => Promise<Readable | null>;
 
@@ -29,16 +40,23 @@ export function smtpSender(smtpUrl: string, from: string, messageIdDomain = 'bfo
         if (content) attachments.push({ filename: a.fileName, contentType: a.contentType, content });
       }
       // A stable Message-ID per outbox record lets mail systems drop a retried duplicate.
-      const info = await t.sendMail({
-        from: message.fromName ? { name: `${message.fromName} via ${product}`, address: sender.address } : from,
-        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        ...(attachments.length ? { attachments } : {}),
-        messageId: `<${messageId}@${messageIdDomain}>`,
-      });
+      let info;
+      try {
+        info = await t.sendMail({
+          from: message.fromName ? { name: `${message.fromName} via ${product}`, address: sender.address } : from,
+          ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          ...(attachments.length ? { attachments } : {}),
+          messageId: `<${messageId}@${messageIdDomain}>`,
+        });
+      } catch (e) {
+        // A refusal is the answer (the message ends `failed`); anything else throws and is retried.
+        if (permanent(e)) return { delivered: false, reason: `refused by the SMTP server: ${(e as Error).message}` };
+        throw e;
+      }
       if (info.rejected?.length) return { delivered: false, reason: `rejected by the SMTP server: ${info.rejected.join(', ')}` };
       return { delivered: true, providerId: info.messageId };
     },

@@ -5,6 +5,8 @@ export interface WhatsAppSettings {
   apiVersion: string;
   token: string;
   phoneNumberId: string;
+  /** Time limit of one send (connection, answer and body), ms: PROVIDER_TIMEOUT_MS unless WHATSAPP_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 /** WhatsApp Cloud API: a template message, optionally with a URL button whose suffix is the link. */
@@ -19,8 +21,11 @@ export function whatsappSender(s: WhatsAppSettings): Sender<WhatsAppMessage> {
       if (message.urlButtonParam !== undefined) {
         components.push({ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: message.urlButtonParam }] });
       }
+      // One signal bounds the answer and its body: an endpoint that accepts and never answers costs one timed-out attempt.
+      const signal = AbortSignal.timeout(s.timeoutMs ?? 20_000);
       const res = await fetch(`${s.baseUrl}/${s.apiVersion}/${s.phoneNumberId}/messages`, {
         method: 'POST',
+        signal,
         headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({
           messaging_product: 'whatsapp',
@@ -30,7 +35,10 @@ export function whatsappSender(s: WhatsAppSettings): Sender<WhatsAppMessage> {
           template: { name: message.template, language: { code: message.language }, components },
         }),
       });
-      const body = (await res.json().catch(() => ({}))) as { messages?: { id: string }[]; error?: { message?: string; code?: number } };
+      const body = (await res.json().catch((e) => {
+        if (signal.aborted) throw e;
+        return {};
+      })) as { messages?: { id: string }[]; error?: { message?: string; code?: number } };
       // 4xx is a refusal that a retry will not fix; 5xx and 429 are worth retrying.
       if (res.status === 429 || res.status >= 500) throw new Error(`WhatsApp Cloud API answered ${res.status}`);
       if (!res.ok) return { delivered: false, reason: `WhatsApp Cloud API refused (${res.status}): ${body.error?.message ?? 'no message'}` };

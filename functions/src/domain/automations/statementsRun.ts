@@ -180,7 +180,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
   if (!staged) return;
   for (const p of staged.paths) {
     try {
-      await enqueueDelivery(s.tasks, p);
+      await enqueueDelivery(s.tasks, p, 'email');
     } catch (e) {
       s.logger.error('could not enqueue outbox delivery; the outbox sweep re-queues it', { path: p, error: String(e) });
     }

@@ -6,6 +6,7 @@ import { ApiError, isApiError, notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { enqueueDelivery, stageMessage } from '../../core/outbox.ts';
+import type { OutboundMessage } from '../../ports/outbox.ts';
 import { normalizeEmail, supplierKeyOf } from '../contacts.ts';
 import { businessPath } from '../business.ts';
 import { businessContact, businessNotifications, type BusinessContact } from './paymentMessages.ts';
@@ -73,8 +74,11 @@ const withSubmission = (p: PaymentRecord, id: string) => [...(p.submissions ?? [
 
 /** What a transaction produced: the outbox records to enqueue once it committed. */
 interface Applied extends SubmissionResult {
-  staged: string[];
+  staged: Staged[];
 }
+
+/** A staged message's record and channel (each channel is delivered from its own queue). */
+type Staged = { path: string; channel: OutboundMessage['channel'] };
 
 /**
  * Saves the file before the transaction (bytes cannot go into one), runs it, then removes the
@@ -92,9 +96,9 @@ async function withFile<R extends Applied>(s: Services, businessId: string, file
   if (saved && !out.invoiceAdded) await discard(s, businessId, saved.fileId);
   // The new invoice is listed at once and read with AI by a task (domain/invoices/supplierInvoices.ts).
   if (saved && out.invoiceAdded) await supplierInvoiceArrived(s, businessId, out.payment, saved);
-  for (const path of out.staged) {
+  for (const { path, channel } of out.staged) {
     try {
-      await enqueueDelivery(s.tasks, path);
+      await enqueueDelivery(s.tasks, path, channel);
     } catch (e) {
       s.logger.error('could not enqueue outbox delivery; the sweeper will pick it up', { path, error: String(e) });
     }
@@ -110,9 +114,9 @@ async function discard(s: Services, businessId: string, fileId: string) {
   }
 }
 
-async function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): Promise<string[]> {
+async function stageAll(s: Services, tx: Transaction, businessId: string, kind: 'ready' | 'lateInvoice' | 'publicFiling', p: PaymentRecord, to: BusinessContact | null, reason: string): Promise<Staged[]> {
   if (!to) return [];
-  return (await businessNotifications(s.config, kind, p, to)).map((m) => stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id, s.config.credentialsKey));
+  return (await businessNotifications(s.config, kind, p, to)).map((m) => ({ path: stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id, s.config.credentialsKey), channel: m.channel }));
 }
 
 /** The page's language, remembered for the supplier's later emails (on the payment and the supplier). */
@@ -457,7 +461,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
         // The filer who gave an email gets their request's own page, to follow it and add an invoice later.
         if (email && contact) {
           const receipt = await filerReceiptEmail(s.config, contact, payment, link.url, payment.supplierLang ?? 'he');
-          staged.push(stageMessage(tx, businessId, s.ids(), receipt, 'publicLinkFiler', now, payment.id, s.config.credentialsKey));
+          staged.push({ path: stageMessage(tx, businessId, s.ids(), receipt, 'publicLinkFiler', now, payment.id, s.config.credentialsKey), channel: receipt.channel });
         }
         return { outcome: 'applied', payment, invoiceAdded: saved !== null, staged };
       }),

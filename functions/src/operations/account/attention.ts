@@ -6,6 +6,10 @@ import { invoiceRowSchema } from '../../domain/invoices/invoiceDocs.ts';
 import paymentsList from '../payments/paymentsList.ts';
 import invoicesList from '../invoices/invoicesList.ts';
 import listActivity from '../activity/listActivity.ts';
+import { outboxPath, type OutboxRecord } from '../../core/outbox.ts';
+
+/** Messages that carried the supplier link: sending the link again (resendPayment) is their remedy. */
+const LINK_REASONS = new Set(['createPayment', 'resendPayment']);
 
 const READY_PAGE = 200;
 const RECENT_INVOICES = 50;
@@ -34,7 +38,18 @@ export default defineOperation({
     }),
     flagged: z.array(paymentRowSchema),
     invoices: z.object({ unread: z.int(), duplicates: z.int(), noSupplier: z.int(), items: z.array(invoiceRowSchema) }),
-    failedMessages: z.array(z.object({ id: z.string(), at: z.number(), targetIds: z.array(z.string()), summary: z.string() })),
+    failedMessages: z.array(
+      z.object({
+        id: z.string(),
+        at: z.number(),
+        targetIds: z.array(z.string()),
+        summary: z.string(),
+        resend: z
+          .object({ paymentId: z.string(), channel: z.enum(['wa', 'em']) })
+          .nullable()
+          .describe('For a supplier link that was not sent (retried for about a day, or refused): resendPayment with this paymentId and channel sends it again; null otherwise.'),
+      }),
+    ),
   }),
   async run(_input, ctx) {
     const [ready, flagged, review, invoices, activity] = await Promise.all([
@@ -51,6 +66,9 @@ export default defineOperation({
     const open = (p: { status: string }) => p.status !== 'paid' && p.status !== 'canceled';
     const flaggedOpen = [...flagged.items.filter(open), ...review.items.filter((p) => p.needsReview && !p.payoutChanged)];
     const waiting = invoices.items.filter((i) => i.readingStatus !== 'read' || i.duplicateOf || !i.supplierKey);
+    // A failed message's row names the message last (core/outbox.ts onFailed); older rows name only what it was about.
+    const failed = activity.items.filter((a) => a.operation === 'messageFailed');
+    const messages = failed.length ? await ctx.store.getAll(failed.map((a) => outboxPath(ctx.caller.businessId, a.targetIds.at(-1) ?? ''))) : [];
     return {
       ready: {
         items: [...ready.items].sort((a, b) => Number(b.payoutChanged) - Number(a.payoutChanged)),
@@ -65,7 +83,11 @@ export default defineOperation({
         noSupplier: waiting.filter((i) => !i.supplierKey).length,
         items: waiting,
       },
-      failedMessages: activity.items.filter((a) => a.operation === 'messageFailed').map(({ id, at, targetIds, summary }) => ({ id, at, targetIds, summary })),
+      failedMessages: failed.map(({ id, at, targetIds, summary }, i) => {
+        const r = messages[i]?.data as unknown as OutboxRecord | undefined;
+        const resend = r && r.ref && LINK_REASONS.has(r.reason) && r.status !== 'delivered' ? { paymentId: r.ref, channel: r.channel === 'whatsapp' ? ('wa' as const) : ('em' as const) } : null;
+        return { id, at, targetIds, summary, resend };
+      }),
     };
   },
 });
