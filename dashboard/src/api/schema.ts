@@ -6342,6 +6342,16 @@ export interface operations {
                                 targetIds: string[];
                                 /** @description One line saying what happened. */
                                 summary: string;
+                                /** @description For a supplier link that was not sent (retried for about a day, or refused): resendPayment with this paymentId and channel sends it again; null otherwise. */
+                                resend: {
+                                    /** @description Identifier of the payment request (paymentGet). */
+                                    paymentId: string;
+                                    /**
+                                     * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                     * @enum {string}
+                                     */
+                                    channel: "wa" | "em";
+                                } | null;
                             }[];
                         };
                     };
@@ -6753,6 +6763,16 @@ export interface operations {
                                 targetIds: string[];
                                 /** @description One line saying what happened. */
                                 summary: string;
+                                /** @description For a supplier link that was not sent (retried for about a day, or refused): resendPayment with this paymentId and channel sends it again; null otherwise. */
+                                resend: {
+                                    /** @description Identifier of the payment request (paymentGet). */
+                                    paymentId: string;
+                                    /**
+                                     * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                     * @enum {string}
+                                     */
+                                    channel: "wa" | "em";
+                                } | null;
                             }[];
                         };
                     };

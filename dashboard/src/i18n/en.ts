@@ -103,6 +103,7 @@ export const en: Strings<Messages> = {
     duplicates: 'Duplicates: {n}',
     noSupplier: 'No supplier: {n}',
     failedTitle: 'Messages that were not delivered',
+    sentAgain: 'Sent again',
     allClear: 'Nothing needs you right now.',
     allClearBody: 'When a supplier fills in details or an invoice arrives, it shows here.',
     newPayment: 'New payment request',

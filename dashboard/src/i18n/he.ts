@@ -99,6 +99,7 @@ export const he = {
     duplicates: 'כפולות: {n}',
     noSupplier: 'בלי ספק: {n}',
     failedTitle: 'הודעות שלא נמסרו',
+    sentAgain: 'נשלחה שוב',
     allClear: 'אין כרגע דבר שמחכה לכם.',
     allClearBody: 'כשספק ימסור פרטים או תגיע חשבונית, זה יופיע כאן.',
     newPayment: 'בקשת תשלום חדשה',

@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
-import { useApi } from '../ui/api.ts';
+import { useApi, useApiMutation } from '../ui/api.ts';
+import { ActionButton } from '../ui/ActionButton.tsx';
 import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
 import { InvoiceCard, PaymentCard } from './shared.tsx';
 
@@ -9,6 +11,9 @@ import { InvoiceCard, PaymentCard } from './shared.tsx';
 export default function Home() {
   const { m, fill, date } = useI18n();
   const q = useApi('attention', {}, { refetchInterval: 4000, staleTime: 0 });
+  // A supplier link that was not sent can be sent again from here (the rows it was resent for say so).
+  const resend = useApiMutation('resendPayment', ['attention', 'paymentGet', 'paymentsList', 'listActivity']);
+  const [resent, setResent] = useState<string[]>([]);
   const newButton = (
     <Button component={Link} to="/payments/new">
       {m.home.newPayment}
@@ -109,6 +114,26 @@ export default function Home() {
                   <Text size="xs" c="dimmed">
                     {date(f.at, true)}
                   </Text>
+                  {f.resend && (
+                    <Group gap="xs" mt="xs">
+                      {resent.includes(f.id) ? (
+                        <Text size="sm" c="green.9" role="status">
+                          {m.home.sentAgain}
+                        </Text>
+                      ) : (
+                        <ActionButton
+                          op="resendPayment"
+                          label={`${m.payment.resend} ${f.resend.channel === 'wa' ? m.payment.resendWa : m.payment.resendEm}`}
+                          loading={resend.isPending && resend.variables?.paymentId === f.resend.paymentId}
+                          onRun={() => resend.mutate({ paymentId: f.resend!.paymentId, channel: f.resend!.channel }, { onSuccess: () => setResent((r) => [...r, f.id]) })}
+                        />
+                      )}
+                      <Button component={Link} to={`/payments/${f.resend.paymentId}`} variant="subtle" size="sm">
+                        {m.open}
+                      </Button>
+                    </Group>
+                  )}
+                  {resend.isError && resend.variables?.paymentId === f.resend?.paymentId && <ErrorAlert error={resend.error} />}
                 </Card>
               ))}
             </Stack>

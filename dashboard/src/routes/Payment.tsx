@@ -209,6 +209,16 @@ export default function Payment() {
                   <Badge color={msg.status === 'delivered' ? 'green' : msg.status === 'failed' ? 'red' : msg.status === 'undelivered' ? 'orange' : 'gray'} variant="light" style={{ textTransform: 'none' }}>
                     {m.payment.messageState[msg.status]}
                   </Badge>
+                  {/* Not sent (retried for a day, or refused): the link goes again on the same channel. */}
+                  {open && (msg.status === 'undelivered' || msg.status === 'failed') && (msg.channel === 'email' ? p.supplierEmail : p.supplierPhone) && (
+                    <ActionButton
+                      op="resendPayment"
+                      size="xs"
+                      label={`${m.payment.resend} ${msg.channel === 'email' ? m.payment.resendEm : m.payment.resendWa}`}
+                      loading={resend.isPending}
+                      onRun={() => resend.mutate({ paymentId: p.id, channel: msg.channel === 'email' ? 'em' : 'wa' })}
+                    />
+                  )}
                   {msg.lastError && (
                     <Text size="xs" c="dimmed" w="100%" className="wrap-anywhere">
                       {msg.lastError}
