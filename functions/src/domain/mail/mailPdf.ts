@@ -1,6 +1,6 @@
 import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import { cleanText, drawText, embedTextFont, isRtl, textWidth, wrapLines, type TextFont } from '../../core/pdfText.ts';
-import { mailBlocks, textBlocks, type MailBlock } from './mailLayout.ts';
+import { mailBlocks, textBlocks, type MailBlock, type MailCell } from './mailLayout.ts';
 
 /**
  * A mail body "printed" to PDF with pdf-lib and the Hebrew-capable text drawing of core/pdfText.ts:
@@ -66,13 +66,22 @@ class Printer {
     }
     this.y -= LINE / 2;
   }
-  table(rows: string[][], header: boolean) {
-    const cols = Math.max(...rows.map((r) => r.length));
-    const cells = rows.map((r) => Array.from({ length: cols }, (_, i) => r[i] ?? ''));
-    const rtl = cells.flat().filter(isRtl).length * 2 >= cells.flat().filter((c) => /\p{L}/u.test(c)).length && cells.flat().some(isRtl);
-    // Columns as wide as their widest cell, shrunk in proportion when the page is narrower (cells then wrap).
-    const natural = Array.from({ length: cols }, (_, i) =>
-      Math.max(MIN_COL, ...cells.map((r, ri) => textWidth(cleanText(r[i], header && ri === 0 ? this.bold : this.regular), (header && ri === 0 ? this.bold : this.regular).font, SIZE) + 2 * CELL_PAD + 1)),
+  /** A table on its grid: a cell spanning columns (a total's label) or rows is drawn across them, so the figures stay in their columns. */
+  table(rows: MailCell[][], cols: number, header: boolean) {
+    const texts = rows.flat().map((c) => c.text);
+    const rtl = texts.filter(isRtl).length * 2 >= texts.filter((c) => /\p{L}/u.test(c)).length && texts.some(isRtl);
+    const fontOf = (ri: number) => (header && ri === 0 ? this.bold : this.regular);
+    const widthOf = (c: MailCell, ri: number) => textWidth(cleanText(c.text, fontOf(ri)), fontOf(ri).font, SIZE) + 2 * CELL_PAD + 1;
+    // Columns as wide as their widest single cell; a spanning cell wider than its columns widens them evenly.
+    const natural = Array.from({ length: cols }, () => MIN_COL);
+    rows.forEach((r, ri) => r.forEach((c) => c.colspan === 1 && (natural[c.col] = Math.max(natural[c.col], widthOf(c, ri)))));
+    rows.forEach((r, ri) =>
+      r.forEach((c) => {
+        if (c.colspan === 1) return;
+        const have = natural.slice(c.col, c.col + c.colspan).reduce((a, b) => a + b, 0);
+        const extra = widthOf(c, ri) - have;
+        if (extra > 0) for (let k = c.col; k < c.col + c.colspan; k++) natural[k] += extra / c.colspan;
+      }),
     );
     // Receipts span the page: the columns share its width in proportion to their widest cell, so narrow
     // columns still stand apart; on a page too narrow, cells wrap.
@@ -80,25 +89,39 @@ class Printer {
     const shares = natural.map((w) => Math.max(MIN_COL, (w / total) * this.width));
     const sum = shares.reduce((a, b) => a + b, 0);
     const colW = shares.map((w) => (w * this.width) / sum);
+    const spanW = (c: MailCell) => colW.slice(c.col, c.col + c.colspan).reduce((a, b) => a + b, 0);
     // Hebrew tables start at the right edge and run leftwards, as the mail showed them.
-    const left = (i: number) => {
-      const before = colW.slice(0, i).reduce((a, b) => a + b, 0);
-      return rtl ? MARGIN + this.width - before - colW[i] : MARGIN + before;
+    const left = (c: MailCell) => {
+      const before = colW.slice(0, c.col).reduce((a, b) => a + b, 0);
+      return rtl ? MARGIN + this.width - before - spanW(c) : MARGIN + before;
     };
-    cells.forEach((row, ri) => {
-      const font = header && ri === 0 ? this.bold : this.regular;
-      const lines = row.map((c, i) => (c ? wrapLines(c, font, SIZE, colW[i] - 2 * CELL_PAD) : ['']));
-      const h = Math.max(...lines.map((l) => l.length)) * LINE + 2 * CELL_PAD;
-      this.need(h);
+    const lines = rows.map((r, ri) => r.map((c) => (c.text ? wrapLines(c.text, fontOf(ri), SIZE, spanW(c) - 2 * CELL_PAD) : [''])));
+    const need = (n: number) => n * LINE + 2 * CELL_PAD;
+    // Row heights from the cells within one row; a cell spanning rows that needs more lengthens its last row.
+    const heights = rows.map((r, ri) => Math.max(need(1), ...r.map((c, ci) => (c.rowspan === 1 ? need(lines[ri][ci].length) : 0))));
+    rows.forEach((r, ri) =>
+      r.forEach((c, ci) => {
+        if (c.rowspan === 1) return;
+        const last = Math.min(rows.length, ri + c.rowspan) - 1;
+        const have = heights.slice(ri, last + 1).reduce((a, b) => a + b, 0);
+        if (need(lines[ri][ci].length) > have) heights[last] += need(lines[ri][ci].length) - have;
+      }),
+    );
+    rows.forEach((row, ri) => {
+      const font = fontOf(ri);
+      this.need(heights[ri]);
       const top = this.y;
-      row.forEach((_, i) => {
-        const x = left(i);
-        this.page.drawRectangle({ x, y: top - h, width: colW[i], height: h, borderColor: BORDER, borderWidth: 0.5, ...(header && ri === 0 ? { color: HEADER_FILL } : {}) });
-        lines[i].forEach((l, li) => {
-          if (l) drawText(this.page, l, { x: x + CELL_PAD, y: top - CELL_PAD - SIZE - li * LINE + 2, size: SIZE, font, maxWidth: colW[i] - 2 * CELL_PAD, direction: rtl ? 'rtl' : 'auto' });
+      row.forEach((c, ci) => {
+        const x = left(c);
+        // A cell spanning rows is drawn down through them when they fit on this page; else within its own row.
+        const down = heights.slice(ri, Math.min(rows.length, ri + c.rowspan)).reduce((a, b) => a + b, 0);
+        const h = top - down >= MARGIN ? down : heights[ri];
+        this.page.drawRectangle({ x, y: top - h, width: spanW(c), height: h, borderColor: BORDER, borderWidth: 0.5, ...(header && ri === 0 ? { color: HEADER_FILL } : {}) });
+        lines[ri][ci].forEach((l, li) => {
+          if (l) drawText(this.page, l, { x: x + CELL_PAD, y: top - CELL_PAD - SIZE - li * LINE + 2, size: SIZE, font, maxWidth: spanW(c) - 2 * CELL_PAD, direction: rtl ? 'rtl' : 'auto' });
         });
       });
-      this.y = top - h;
+      this.y = top - heights[ri];
     });
     this.y -= LINE / 2;
   }
@@ -115,6 +138,6 @@ export async function mailToPdf(m: { from: string; subject: string; date: string
   p.y -= LINE / 2;
   const blocks: MailBlock[] = m.html ? mailBlocks(m.html) : textBlocks(m.text);
   if (!blocks.length) p.paragraph('(empty body)');
-  for (const b of blocks) (b.kind === 'table' ? p.table(b.rows, b.header) : p.paragraph(b.text));
+  for (const b of blocks) (b.kind === 'table' ? p.table(b.rows, b.cols, b.header) : p.paragraph(b.text));
   return Buffer.from(await doc.save());
 }
