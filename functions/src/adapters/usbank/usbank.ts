@@ -14,7 +14,7 @@
  * timeouts (USBANK_TIMEOUT_MS) and 5xx are ProviderUnavailable.
  */
 import { ApiError, invalid, precondition } from '../../core/errors.ts';
-import { addMonths } from '../../domain/months.ts';
+import { lastDayOf } from '../../domain/months.ts';
 import { NeedsReconnect, registerStatementSource, type SourceEnv, type StatementSource } from '../../domain/statements/statementSources.ts';
 import { providerFetch, providerMessage, type ProviderResponse } from '../providerHttp.ts';
 
@@ -39,8 +39,6 @@ interface MercuryPage {
 const WINDOW_MONTHS = 3;
 /** Pages followed per listing; Mercury's pages hold up to 1,000 items, so this is far beyond any real account. */
 const MAX_PAGES = 20;
-
-const lastDay = (month: string) => new Date(Date.parse(`${addMonths(month, 1)}-01T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 /** The calendar month of a Mercury UTCTime (or date), or null when it is not one. */
 function monthOf(at: string | undefined): string | null {
@@ -89,7 +87,7 @@ async function listStatements(env: SourceEnv, token: string, accountId: string, 
   const all: MercuryStatement[] = [];
   let after: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const q = new URLSearchParams({ start: `${from}-01`, end: lastDay(to) });
+    const q = new URLSearchParams({ start: `${from}-01`, end: lastDayOf(to) });
     if (after) q.set('start_after', after);
     const data: { statements?: MercuryStatement[]; page?: MercuryPage } = body<{ statements?: MercuryStatement[]; page?: MercuryPage }>(await call(env, token, `/account/${encodeURIComponent(accountId)}/statements?${q}`, phase));
     all.push(...(data.statements ?? []).filter((s) => s && typeof s.id === 'string'));
