@@ -111,6 +111,8 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
     const link = await page.getByTestId('supplier-link').getAttribute('href');
     await page.goto(env.origin + '/');
     await page.getByRole('heading', { name: 'מה מחכה לכם' }).waitFor();
+    // The supplier's invoice is read as ₪606.00 against a ₪1,250.50 payment (issue 34 B8).
+    env.gemini.answer((r) => r.inline.length > 0, { text: JSON.stringify(reading('Dana Cohen', '17', 606)) });
     const supplier = await env.context();
     await supplier.page.goto(link!);
     await fillBank(supplier.page, BANK);
@@ -121,6 +123,9 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
     const ready = page.getByTestId('ready');
     await ready.getByText('Dana Cohen').waitFor({ timeout: 20_000 });
     assert.match(await ready.textContent() ?? '', /1,250\.50/);
+    // Once read, the card and the home say the invoice does not match the payment.
+    await ready.getByText('החשבונית לא תואמת').waitFor({ timeout: 20_000 });
+    assert.match(await page.getByTestId('reading-mismatch').textContent() ?? '', /תשלומים שהחשבונית שלהם לא תואמת את הסכום או את המטבע: 1\./);
     // The supplier's invoice is listed by its Hebrew name with "17.pdf" kept in order (a left-to-right island):
     // plain isolation would show "pdf.17 חשבונית".
     const name = page.locator('bdi[dir=rtl]', { hasText: 'חשבונית' }).first();
@@ -139,6 +144,8 @@ describe('the owner\'s dashboard (browser, npm start, Auth emulator)', { skip: s
     await page.goto(url);
     await page.getByRole('heading', { name: 'תשלום לDana Cohen' }).waitFor();
     assert.match(await page.getByTestId('payout').textContent() ?? '', /•••901/, 'the account is masked until revealed');
+    assert.match(await page.getByTestId('reading-mismatch').textContent() ?? '', /הסכום שנקרא בחשבונית שונה מסכום התשלום/);
+    assert.doesNotMatch(await page.getByTestId('reading-mismatch').textContent() ?? '', /המטבע/);
     await page.getByRole('button', { name: 'הצגת הפרטים' }).click();
     assert.match(await page.getByTestId('payout').textContent() ?? '', /678901/);
     noProblems();

@@ -358,13 +358,13 @@ export interface paths {
         };
         /**
          * What needs the owner: ready payments, fraud flags, invoices, failed messages
-         * @description The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total to pay per currency, VAT included, over the first 200; payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision (unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.
+         * @description The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total to pay per currency, VAT included, over the first 200; payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision (unread, duplicates, no supplier, or a reading that disagrees with its payment); and messages that failed on the newest page of the activity log.
          */
         get: operations["attentionGet"];
         put?: never;
         /**
          * What needs the owner: ready payments, fraud flags, invoices, failed messages
-         * @description The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total to pay per currency, VAT included, over the first 200; payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision (unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.
+         * @description The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total to pay per currency, VAT included, over the first 200; payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision (unread, duplicates, no supplier, or a reading that disagrees with its payment); and messages that failed on the newest page of the activity log.
          */
         post: operations["attention"];
         delete?: never;

@@ -28,6 +28,8 @@ export default function Home() {
     );
   if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
   const a = q.data;
+  // Ready and flagged payments whose invoice reading disagrees with them (their cards say which).
+  const mismatched = new Set([...a.ready.items, ...a.flagged].filter((p) => p.readingMismatch).map((p) => p.id)).size;
   const nothing = !a.ready.count && !a.flagged.length && !a.invoices.items.length && !a.failedMessages.length;
   return (
     <>
@@ -38,6 +40,11 @@ export default function Home() {
             <Text size="sm" mb="sm">
               {m.home.flaggedBody}
             </Text>
+          </Alert>
+        )}
+        {mismatched > 0 && (
+          <Alert color="orange" role="status" data-testid="reading-mismatch">
+            {fill(m.home.mismatch, { n: mismatched })}
           </Alert>
         )}
         {a.flagged.length > 0 && (

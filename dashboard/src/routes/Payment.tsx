@@ -74,6 +74,12 @@ export default function Payment() {
             )}
           </Alert>
         )}
+        {p.readingMismatch && (
+          <Alert color="orange" title={m.payment.mismatchTitle} data-testid="reading-mismatch">
+            {p.readingMismatch.total && <Text size="sm">{m.payment.mismatchTotal}</Text>}
+            {p.readingMismatch.currency && <Text size="sm">{m.payment.mismatchCurrency}</Text>}
+          </Alert>
+        )}
         {failed && <ErrorAlert error={failed.error} />}
         <Card withBorder>
           <Stack gap="xs">

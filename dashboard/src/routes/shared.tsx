@@ -45,6 +45,11 @@ export function PaymentCard({ p }: { p: PaymentRow }) {
               {m.payments.needsReview}
             </span>
           )}
+          {p.readingMismatch && (
+            <span className="tag" data-color="orange">
+              {m.payments.readingMismatch}
+            </span>
+          )}
         </span>
       </span>
       <span className="pay-card-side">
@@ -79,6 +84,11 @@ export function InvoiceCard({ d }: { d: InvoiceRow }) {
             {!d.supplierKey && (
               <Badge variant="light" color="gray" style={{ textTransform: 'none' }}>
                 {m.invoices.noSupplier}
+              </Badge>
+            )}
+            {d.readingMismatch && (
+              <Badge variant="light" color="orange" style={{ textTransform: 'none' }}>
+                {m.payments.readingMismatch}
               </Badge>
             )}
           </Group>

@@ -65,6 +65,7 @@ async function flags(biz: TestUser, paymentId: string) {
   const full = await h.call('invoiceGet', { docId: doc.docId }, biz);
   return { payment: payment.readingMismatch, row: row.readingMismatch, invoice: doc.readingMismatch, invoiceGet: full.readingMismatch };
 }
+const waitingOnHome = async (biz: TestUser, paymentId: string) => (await h.call('attention', {}, biz)).invoices.items.some((d: any) => d.paymentId === paymentId);
 const everywhere = (v: unknown) => ({ payment: v, row: v, invoice: v, invoiceGet: v });
 
 function zipNames(bytes: Buffer): Promise<string[]> {
@@ -93,6 +94,7 @@ test('an invoice of ₪1,234.50 read as ₪606.00 is flagged on the payment and 
   const id = await paymentWithInvoice(biz, { amountAgorot: 1_234_50 }, invoice);
 
   assert.deepEqual(await flags(biz, id), everywhere({ total: true, currency: false }));
+  assert.equal(await waitingOnHome(biz, id), true, 'the home lists the invoice as waiting for a decision');
   const [name] = await accZipNames(biz);
   assert.match(name, /₪1,234\.50\.pdf$/, 'the payment, the certain figure, names the file');
   assert.doesNotMatch(name, /606/, 'the doubtful reading does not');
@@ -101,6 +103,7 @@ test('an invoice of ₪1,234.50 read as ₪606.00 is flagged on the payment and 
   readAs(invoice.bytes, 'INV-A', 1234.5);
   await h.call('analyzeInvoice', { paymentId: id }, biz);
   assert.deepEqual(await flags(biz, id), everywhere(null));
+  assert.equal(await waitingOnHome(biz, id), false);
   assert.match((await accZipNames(biz))[0], /₪1,234\.50\.pdf$/);
 
   // The payment's amount changes to one the invoice does not say: flagged again.

@@ -25,7 +25,7 @@ export default defineOperation({
   description:
     'The dashboard home in one call: payments ready to pay (flagged payout changes first) with the total to pay per currency, VAT included, over the first 200; ' +
     'payments waiting for review or with changed payout details that are not paid yet; the newest 50 invoices that wait for a decision ' +
-    '(unread, duplicates, no supplier); and messages that failed on the newest page of the activity log.',
+    '(unread, duplicates, no supplier, or a reading that disagrees with its payment); and messages that failed on the newest page of the activity log.',
   flags: { readOnly: true },
   input: empty(),
   output: z.object({
@@ -65,7 +65,7 @@ export default defineOperation({
     for (const p of ready.items) if (p.totalAgorot > 0) totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.totalAgorot);
     const open = (p: { status: string }) => p.status !== 'paid' && p.status !== 'canceled';
     const flaggedOpen = [...flagged.items.filter(open), ...review.items.filter((p) => p.needsReview && !p.payoutChanged)];
-    const waiting = invoices.items.filter((i) => i.readingStatus !== 'read' || i.duplicateOf || !i.supplierKey);
+    const waiting = invoices.items.filter((i) => i.readingStatus !== 'read' || i.duplicateOf || !i.supplierKey || i.readingMismatch);
     // A failed message's row names the message last (core/outbox.ts onFailed); older rows name only what it was about.
     const failed = activity.items.filter((a) => a.operation === 'messageFailed');
     const messages = failed.length ? await ctx.store.getAll(failed.map((a) => outboxPath(ctx.caller.businessId, a.targetIds.at(-1) ?? ''))) : [];
