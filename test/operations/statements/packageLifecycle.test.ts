@@ -140,3 +140,17 @@ test('a generated ZIP link works for 7 days (recorded), then answers 410 with a 
   await sweepExpired(h.app.services.store, now);
   assert.equal((await fetch(local(zip.url))).status, 404);
 });
+
+test('the expired page names the day in Israel: a link made at 01:30 on June 11 in Israel (22:30 UTC on June 10) ended on June 18', async () => {
+  const was = now;
+  now = Date.parse('2026-06-10T22:30:00Z');
+  try {
+    const zip = await h.call('statementsZip', { month: '2000-01' });
+    now += 8 * 86_400_000;
+    const body = await (await fetch(local(zip.url))).text();
+    assert.match(body, /was deleted on 2026-06-18,/);
+    assert.match(body, /נמחק ב-2026-06-18,/);
+  } finally {
+    now = was;
+  }
+});

@@ -6,6 +6,7 @@ import { ApiError, isApiError } from '../../core/errors.ts';
 import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
 import { newId } from '../../core/ids.ts';
+import { jerusalemDay } from '../../core/clock.ts';
 import { queryToInput } from './query.ts';
 import { corsFor } from './cors.ts';
 import { KeyRateLimiter, keyRateLimiter, requestLimits } from '../../core/rateLimit.ts';
@@ -56,7 +57,7 @@ const NO_OAUTH = 'this server offers no OAuth (no protected-resource, authorizat
 /** A generated file's link after its lifetime: 410 with a page (a person follows these links from an email). */
 async function expiredLinkPage(gone: { fileName: string; expiredAt: string }): Promise<HttpResponse> {
   const [{ page }, { html }] = await Promise.all([import('../pages/layout.ts'), import('../pages/html.ts')]);
-  const day = gone.expiredAt.slice(0, 10);
+  const day = jerusalemDay(Date.parse(gone.expiredAt));
   return page(
     410,
     'he',
