@@ -5,9 +5,6 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The calendar day of a timestamp in UTC, `YYYY-MM-DD`. */
-export const utcDay = (ms: number) => iso(ms).slice(0, 10);
-
 const JERUSALEM_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jerusalem', year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** The calendar day in Israel (the business's day), `YYYY-MM-DD`. */
