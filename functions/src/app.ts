@@ -114,8 +114,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
           targetIds: r.ref ? [r.ref, r.id] : [r.id],
           summary:
             status === 'failed'
-              ? `a ${r.channel} message to ${r.to} (${r.reason}) was refused: ${reason}`
-              : `a ${r.channel} message to ${r.to} (${r.reason}) was not sent after ${r.attempts} attempts: ${reason}`,
+              ? `${r.channel === 'email' ? 'an email' : 'a WhatsApp'} message to ${r.to} (${r.reason}) was refused: ${reason}`
+              : `${r.channel === 'email' ? 'an email' : 'a WhatsApp'} message to ${r.to} (${r.reason}) was not sent after ${r.attempts} attempts: ${reason}`,
         }),
       // A month package shows its send as sent or failed where statementsList shows it.
       onSettled: async (r, status, reason) => {
