@@ -119,8 +119,13 @@ test('WhatsApp goes to the Cloud API as a template with the link; a refusal ends
   const badToken = await createHarness({ env: { WHATSAPP_BASE_URL: wa.baseUrl, WHATSAPP_TOKEN: 'wrong', WHATSAPP_PHONE_NUMBER_ID: '1055' } });
   cleanups.push(() => badToken.close());
   const p2 = await badToken.app.services.store.runTransaction(async (tx) => stageMessage(tx, badToken.owner.businessId, 'm2', msg, 'test', Date.now(), null, badToken.app.services.config.credentialsKey));
-  assert.equal(await deliverOutboxRecord(badToken.app.services.store, badToken.app.senders, silentLogger, p2, () => Date.now()), 'failed');
+  // A wrong token is ours to fix: retried, not a refusal of the message.
+  assert.equal(await deliverOutboxRecord(badToken.app.services.store, badToken.app.senders, silentLogger, p2, () => Date.now()), 'pending');
   assert.match(String((await badToken.app.services.store.get(p2))!.data.lastError), /401/);
+  // A number the Cloud API refuses is final.
+  const p3 = await store.runTransaction(async (tx) => stageMessage(tx, h.owner.businessId, ids(), { ...msg, to: '+12' }, 'test', clock.now(), null, h.app.services.config.credentialsKey));
+  assert.equal(await deliverOutboxRecord(store, h.app.senders, silentLogger, p3, () => Date.now()), 'failed');
+  assert.match(String((await store.get(p3))!.data.lastError), /refused \(400\): to must be a phone number/);
 });
 
 test('the sweeper re-enqueues pending records that were never enqueued', async () => {

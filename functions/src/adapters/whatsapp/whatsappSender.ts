@@ -39,8 +39,11 @@ export function whatsappSender(s: WhatsAppSettings): Sender<WhatsAppMessage> {
         if (signal.aborted) throw e;
         return {};
       })) as { messages?: { id: string }[]; error?: { message?: string; code?: number } };
-      // 4xx is a refusal that a retry will not fix; 5xx and 429 are worth retrying.
-      if (res.status === 429 || res.status >= 500) throw new Error(`WhatsApp Cloud API answered ${res.status}`);
+      // A 4xx refuses the message (the message ends `failed`); 5xx and 429 are worth retrying, and so are 401/403: our
+      // token, which the operator can fix while the message waits.
+      if (res.status === 429 || res.status === 401 || res.status === 403 || res.status >= 500) {
+        throw new Error(`WhatsApp Cloud API answered ${res.status}${body.error?.message ? `: ${body.error.message}` : ''}`);
+      }
       if (!res.ok) return { delivered: false, reason: `WhatsApp Cloud API refused (${res.status}): ${body.error?.message ?? 'no message'}` };
       return { delivered: true, providerId: body.messages?.[0]?.id };
     },
