@@ -156,7 +156,7 @@ export interface DeliveryOptions {
 
 /**
  * Delivers one outbox record. Idempotent: a record in a final status is left alone.
- * A passing failure (connection, timeout, 4xx, 5xx of WhatsApp) queues the next attempt itself after the schedule's
+ * A passing failure (no connection, a timeout, an SMTP 4xx, a WhatsApp 5xx) queues the next attempt itself after the schedule's
  * delay, with a new generation, and returns `pending`: neither the queue's backoff nor its attempt cap decides how long a
  * message is tried. Past the schedule it ends `undelivered`; a permanent refusal ends `failed` at once.
  */
