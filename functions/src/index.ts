@@ -102,12 +102,24 @@ async function toHttpRequest(req: Request): Promise<HttpRequest> {
   const q = url.indexOf('?');
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  const path = q === -1 ? url : url.slice(0, q);
+  // Loaded with the app (the bundle holds none of it); already in memory by the time a request comes.
+  const { isKeyedPath, MAX_BODY_BYTES } = await import('./surfaces/http/types.ts');
+  // A body the platform left in the stream is read on the API and MCP only once the key is good (the handler parses
+  // a buffered one only then too).
+  const later = isKeyedPath(path) && !req.rawBody && !req.readableEnded && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
   return {
     method: req.method,
-    path: q === -1 ? url : url.slice(0, q),
+    path,
     query: q === -1 ? '' : url.slice(q + 1),
     headers,
-    body: await readBody(req),
+    body: later ? undefined : await readBody(req),
+    readBody: later
+      ? async () => {
+          const body = (await readBody(req)) ?? Buffer.alloc(0);
+          return body.length > MAX_BODY_BYTES ? 'too-large' : body;
+        }
+      : undefined,
     remoteAddress: req.socket?.remoteAddress,
   };
 }

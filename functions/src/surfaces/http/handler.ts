@@ -112,15 +112,11 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
   async function apiCall(req: HttpRequest, name: string, requestId: string, meter: Meter, rateHeaders: Record<string, string>): Promise<HttpResponse> {
     const op = ops.get(name) ?? (await ops.load(name));
     if (!op) throw new ApiError('not-found', `unknown operation ${name}; GET ${services.config.baseUrl} lists them`);
-    let input: Record<string, unknown>;
     if (req.method === 'POST') {
       // A POST with no body at all is refused before auth, as the production front end does.
-      if (req.body === undefined) return lengthRequired();
-      if (req.body.length > MAX_BODY_BYTES) return tooLarge();
-      input = parseBody(req.body);
-    } else if (req.method === 'GET' && op.flags.readOnly) {
-      input = queryToInput(op, req.query);
-    } else {
+      if (req.body === undefined && req.readBody === undefined) return lengthRequired();
+      if (req.body !== undefined && req.body.length > MAX_BODY_BYTES) return tooLarge();
+    } else if (req.method !== 'GET' || !op.flags.readOnly) {
       return methodNotAllowed(name, op.flags.readOnly ? 'GET, POST' : 'POST', req.method);
     }
     const store = services.store.metered(meter);
@@ -132,6 +128,15 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
         rateHeaders['retry-after'] = String(r.resetSec);
         throw new ApiError('resource-exhausted', KeyRateLimiter.refusal(r));
       }
+    }
+    // Only a known caller's body is read and parsed.
+    let input: Record<string, unknown>;
+    if (req.method === 'POST') {
+      const body = req.body ?? (await req.readBody!());
+      if (body === 'too-large') return tooLarge();
+      input = parseBody(body);
+    } else {
+      input = queryToInput(op, req.query);
     }
     const key = req.headers['idempotency-key'];
     // A signed-in user joining their first business has no business to keep the key under (acceptInvite).

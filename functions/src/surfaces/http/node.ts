@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { HttpHandler, HttpResponse } from './types.ts';
-import { MAX_BODY_BYTES, tooLarge } from './handler.ts';
-import { MAX_PAGE_BODY_BYTES } from './types.ts';
+import { errorResponse, MAX_BODY_BYTES, tooLarge } from './handler.ts';
+import { isKeyedPath, MAX_PAGE_BODY_BYTES } from './types.ts';
 import { newId } from '../../core/ids.ts';
+import { ApiError } from '../../core/errors.ts';
 import { pageTooLarge } from '../pages/layout.ts';
 
 type Read = { body: Buffer | undefined } | { tooLarge: true };
@@ -40,6 +41,20 @@ function readBody(req: IncomingMessage, limit: number, done: (read: Read) => voi
   req.on('end', () => settle(() => done({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) })));
   req.on('error', () => settle(failed));
 }
+
+/** Bodies up to this size are read at once (they come with the headers anyway); larger ones to the API and MCP wait for the key. */
+const EAGER_BODY_BYTES = 64 * 1024;
+/**
+ * Bytes of large bodies read for callers not known yet (supplier pages, upload URLs) held at once; a body that would
+ * go over is refused (429, Retry-After) before a byte of it is read. Four of the largest page posts.
+ */
+export const UNKNOWN_CALLER_BODY_BYTES = 4 * MAX_PAGE_BODY_BYTES;
+let unknownCallerBytes = 0;
+
+const busy = (): HttpResponse => {
+  const res = errorResponse(new ApiError('resource-exhausted', 'body: too many large requests at once; retry in a few seconds'));
+  return { ...res, headers: { ...res.headers, 'retry-after': '5', connection: 'close', 'x-request-id': 'req_' + newId(16) } };
+};
 
 /** The too-large page links back to the form that posted: same path, its language kept, nothing else. */
 function tooLargePage(url: string): HttpResponse {
@@ -86,10 +101,41 @@ export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
     const path = q === -1 ? url : url.slice(0, q);
     // Supplier pages (`{prefix}/pay/…`, `{prefix}/link/…`) take phone photos; the API keeps its own limit.
     const isPage = path.startsWith(pay) || path.startsWith(link);
+    const declared = req.headers['content-length'];
+    const chunked = req.headers['transfer-encoding'] !== undefined;
     try {
+      if ((chunked || (declared !== undefined && Number(declared) > EAGER_BODY_BYTES)) && isKeyedPath(path)) {
+        if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return void answer(res, () => ({ ...tooLarge(), headers: { ...tooLarge().headers, connection: 'close', 'x-request-id': 'req_' + newId(16) } }));
+        // The handler reads the body once the key is good; an answer given without it closes the connection
+        // rather than take the rest in.
+        let complete = false;
+        const readLater = () =>
+          new Promise<Buffer | 'too-large'>((resolve, reject) =>
+            readBody(
+              req,
+              MAX_BODY_BYTES,
+              (read) => {
+                complete = !('tooLarge' in read);
+                resolve('tooLarge' in read ? 'too-large' : (read.body ?? Buffer.alloc(0)));
+              },
+              () => reject(new ApiError('invalid-argument', 'body: the connection closed before the body ended')),
+            ),
+          );
+        const request = { method: req.method ?? 'GET', path, query: q === -1 ? '' : url.slice(q + 1), headers: req.headers as Record<string, string | undefined>, body: undefined, readBody: readLater, remoteAddress: req.socket.remoteAddress };
+        return void answer(res, () => handler(request), () => !complete);
+      }
+      // A large body read before the caller is known counts against what all such bodies may hold at once (a chunked one
+      // as if it grew to the limit; one declared over the limit is refused unread by readBody). Small ones come with the headers.
+      const limit = isPage ? MAX_PAGE_BODY_BYTES : MAX_BODY_BYTES;
+      const size = declared !== undefined ? Number(declared) || 0 : chunked ? limit : 0;
+      if (size > EAGER_BODY_BYTES && size <= limit) {
+        if (unknownCallerBytes + size > UNKNOWN_CALLER_BODY_BYTES) return void answer(res, busy);
+        unknownCallerBytes += size;
+        res.once('close', () => (unknownCallerBytes -= size));
+      }
       readBody(
         req,
-        isPage ? MAX_PAGE_BODY_BYTES : MAX_BODY_BYTES,
+        limit,
         (read) => {
           if ('tooLarge' in read) {
             return void answer(res, () =>
@@ -115,10 +161,14 @@ export function nodeListener(handler: HttpHandler, pagesPrefix = '/p') {
   };
 }
 
-/** Writes the handler's answer: a whole body after this turn (writeAfterTurn), a stream piped as it comes. */
-async function answer(res: ServerResponse, respond: () => HttpResponse | Promise<HttpResponse>): Promise<void> {
+/**
+ * Writes the handler's answer: a whole body after this turn (writeAfterTurn), a stream piped as it comes. `unread`
+ * says the request's body was left (partly) unread: the connection then closes after the answer.
+ */
+async function answer(res: ServerResponse, respond: () => HttpResponse | Promise<HttpResponse>, unread?: () => boolean): Promise<void> {
   try {
     const out = await respond();
+    if (unread?.()) out.headers.connection = 'close';
     // A known length avoids chunked encoding: one write, and less work for the client.
     if (typeof out.body === 'string' || Buffer.isBuffer(out.body)) {
       out.headers['content-length'] = String(Buffer.byteLength(out.body));

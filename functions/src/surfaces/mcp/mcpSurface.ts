@@ -310,8 +310,9 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     // Stateless: no GET stream to resume and no session to DELETE.
     if (req.method !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed: this MCP server is stateless; POST JSON-RPC messages', { allow: 'POST' });
     if (!isJsonContentType(req.headers['content-type'] ?? null)) return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-    const bytes = req.body ?? Buffer.alloc(0);
-    if (bytes.length > MAX_BODY_BYTES) return jsonRpcError(413, -32000, `Request body over the ${MAX_BODY_BYTES} byte limit`);
+    // Read only now that the caller is known (node:http leaves a large body unread until then).
+    const bytes = req.body ?? (req.readBody ? await req.readBody() : Buffer.alloc(0));
+    if (bytes === 'too-large' || bytes.length > MAX_BODY_BYTES) return jsonRpcError(413, -32000, `Request body over the ${MAX_BODY_BYTES} byte limit`);
 
     let parsedBody: unknown;
     try {
