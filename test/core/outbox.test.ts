@@ -7,6 +7,7 @@ import { deliverOutboxRecord, outboxPath, stageMessage } from '../../functions/s
 import { sweepOutbox } from '../../functions/src/core/outboxSweep.ts';
 import { silentLogger } from '../../functions/src/core/logger.ts';
 import type { WhatsAppMessage } from '../../functions/src/ports/outbox.ts';
+import { DELETE_FIELD } from '../../functions/src/ports/store.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -145,6 +146,28 @@ test('the sweeper re-enqueues pending records that were never enqueued', async (
   await smtp.waitFor(1);
   assert.equal((await store.get(path))!.data.status, 'delivered');
   assert.equal(await sweepOutbox(h.app.services), 0);
+});
+
+test('a message pending from before the retry schedule (no nextAttemptAtMs) whose task died is still found and sent once', async () => {
+  const smtp = await startSmtp();
+  let now = Date.now();
+  const h = await createHarness({ env: { SMTP_URL: smtp.url }, overrides: { clock: { now: () => now } } });
+  cleanups.push(() => smtp.close(), () => h.close());
+  const { store } = h.app.services;
+  const path = await store.runTransaction(async (tx) =>
+    stageMessage(tx, h.owner.businessId, 'legacy1', { channel: 'email', to: 'legacy@example.com', subject: 's', text: 't' }, 'test', now, null, h.app.services.config.credentialsKey),
+  );
+  // As an earlier version left it: no next-attempt time, and its task gone.
+  await store.update(path, { nextAttemptAtMs: DELETE_FIELD });
+  for (const t of await store.query({ collection: '_tasks', where: [['state', '==', 'queued']] })) await store.update(t.path, { state: 'dead' });
+  now += 16 * 60_000;
+  assert.equal(await sweepOutbox(h.app.services), 1, 'the legacy record is re-queued');
+  await h.app.queue!.drain();
+  await smtp.waitFor(1);
+  assert.equal((await store.get(path))!.data.status, 'delivered');
+  now += 16 * 60_000;
+  assert.equal(await sweepOutbox(h.app.services), 0, 'and only once');
+  assert.equal(smtp.mails.length, 1);
 });
 
 test('an SMTP outage longer than the retry budget: every message ends not sent (undelivered), none pending; it is visible', async () => {

@@ -38,6 +38,43 @@ export async function sweepOutbox(services: Services, quietMs = SWEEP_QUIET_MS):
       await enqueueDelivery(tasks, doc.path, generation.channel, generation.next);
       n++;
     }
+    if (page.length < PAGE) break;
+  }
+  return n + (await sweepLegacy(services, cutoff));
+}
+
+/**
+ * Records staged before the retry schedule (issue 34) carry no `nextAttemptAtMs`, so the query above never finds them;
+ * a dead task would strand them. They are found by their last attempt instead, paged by cursor (records of the new
+ * schedule also match and are left alone), and re-queued under the schedule.
+ */
+async function sweepLegacy(services: Services, cutoff: number): Promise<number> {
+  const { store, tasks, clock } = services;
+  let n = 0;
+  let after: unknown[] | undefined;
+  for (;;) {
+    const page = await store.query({
+      collection: 'outbox',
+      group: true,
+      where: [['status', '==', 'pending'], ['lastAttemptAtMs', '<=', cutoff]],
+      orderBy: [['lastAttemptAtMs', 'asc']],
+      ...(after ? { startAfter: after } : {}),
+      limit: PAGE,
+    });
+    for (const doc of page) {
+      if ((doc.data as unknown as OutboxRecord).nextAttemptAtMs !== undefined) continue;
+      const taken = await store.runTransaction(async (tx) => {
+        const r = (await tx.get(doc.path))?.data as unknown as OutboxRecord | undefined;
+        if (!r || r.status !== 'pending' || r.nextAttemptAtMs !== undefined) return null;
+        const next = (r.generation ?? 0) + 1;
+        tx.update(doc.path, { generation: next, nextAttemptAtMs: clock.now() });
+        return { next, channel: r.channel };
+      });
+      if (!taken) continue;
+      await enqueueDelivery(tasks, doc.path, taken.channel, taken.next);
+      n++;
+    }
     if (page.length < PAGE) return n;
+    after = [(page[page.length - 1].data as unknown as OutboxRecord).lastAttemptAtMs];
   }
 }
