@@ -42,10 +42,12 @@ export function supplierAttachmentDoc(businessId: string, payment: Pick<PaymentR
  */
 export async function syncPaymentMarks(tx: Transaction, businessId: string, payment: Pick<PaymentRecord, 'id' | 'invoices' | 'status' | 'payout'>, at: string): Promise<void> {
   const paymentMark = paymentPayMark(payment);
-  const paths = payment.invoices.map((f) => invoicesPath(businessId, supplierDocId(payment.id, f.fileId)));
+  // The supplier's attachments, and the owner's uploads the payment was made with (createPayment's invoiceDocId).
+  const paths = payment.invoices.flatMap((f) => [invoicesPath(businessId, supplierDocId(payment.id, f.fileId)), ...(f.docId ? [invoicesPath(businessId, f.docId)] : [])]);
   for (const d of await tx.getAll(paths)) {
     const doc = d?.data as unknown as InvoiceDoc | undefined;
-    if (!d || !doc || (doc.paymentMark ?? null) === paymentMark) continue;
+    // An upload attached to several payments follows the one it names.
+    if (!d || !doc || (doc.paymentId && doc.paymentId !== payment.id) || (doc.paymentMark ?? null) === paymentMark) continue;
     const mark = effectivePayMark({ payMark: doc.payMark ?? '', paymentMark, payRule: doc.payRule ?? '', aiPayMethod: doc.reading?.payMethod });
     tx.update(d.path, { paymentMark, effectivePayMark: mark, updatedAt: at });
   }
