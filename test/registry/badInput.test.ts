@@ -52,7 +52,8 @@ function casesFor(schema: S, prefix = '', wrap: (v: unknown) => unknown = (v) =>
     const path = prefix + field;
     const wrong = wrongValue(s);
     if (wrong !== undefined) out.push({ label: `wrong type ${path}`, body: JSON.stringify(wrap({ [field]: wrong })), field: path });
-    const inner = s.anyOf?.find((x) => x.type !== 'null') ?? s;
+    // A union's constant branch ("" | email: "" clears) carries no bounds; the open branch does.
+    const inner = s.anyOf?.find((x) => x.type !== 'null' && x.const === undefined) ?? s;
     if (inner.enum) out.push({ label: `unknown enum ${path}`, body: JSON.stringify(wrap({ [field]: 'zz-not-a-member' })), field: path });
     if (typeOf(s) === 'string' && !inner.enum) {
       assert.ok(inner.maxLength !== undefined, `${path} is a string without a maximum length`);
