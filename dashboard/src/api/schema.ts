@@ -6352,6 +6352,23 @@ export interface operations {
                                      */
                                     channel: "wa" | "em";
                                 } | null;
+                                /** @description The message itself, so a client can say in its own language what was not sent; null once the message is no longer kept (90 days). */
+                                message: {
+                                    /**
+                                     * @description The channel the message went by.
+                                     * @enum {string}
+                                     */
+                                    channel: "email" | "whatsapp";
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /**
+                                     * @description undelivered: still failing after the retries (sending again may work); failed: refused by the provider.
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "delivered" | "undelivered" | "failed";
+                                    /** @description What the message was for: the operation that sent it (createPayment, resendPayment, inviteMember, statementsSend, accZipSend…). */
+                                    reason: string;
+                                } | null;
                             }[];
                         };
                     };
@@ -6772,6 +6789,23 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     channel: "wa" | "em";
+                                } | null;
+                                /** @description The message itself, so a client can say in its own language what was not sent; null once the message is no longer kept (90 days). */
+                                message: {
+                                    /**
+                                     * @description The channel the message went by.
+                                     * @enum {string}
+                                     */
+                                    channel: "email" | "whatsapp";
+                                    /** @description Recipient: an email address or a phone number in E.164 form. */
+                                    to: string;
+                                    /**
+                                     * @description undelivered: still failing after the retries (sending again may work); failed: refused by the provider.
+                                     * @enum {string}
+                                     */
+                                    status: "pending" | "delivered" | "undelivered" | "failed";
+                                    /** @description What the message was for: the operation that sent it (createPayment, resendPayment, inviteMember, statementsSend, accZipSend…). */
+                                    reason: string;
                                 } | null;
                             }[];
                         };
@@ -14108,7 +14142,7 @@ export interface operations {
                          */
                         subject?: string;
                         /**
-                         * @description Any of these words (space-separated) appears in the mail subject, file name or issuer name.
+                         * @description Any of these words (space-separated) appears in the mail subject, file name, note, issuer name or line items.
                          * @default
                          */
                         words?: string;

@@ -7,6 +7,15 @@ import { ActionButton } from '../ui/ActionButton.tsx';
 import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
 import { InvoiceCard, PaymentCard } from './shared.tsx';
 
+/** What a message was for, by the operation that sent it (attention's failedMessages[].message.reason). */
+function messageAbout(reason: string): 'link' | 'paid' | 'invite' | 'package' | 'other' {
+  if (reason === 'createPayment' || reason === 'resendPayment') return 'link';
+  if (reason === 'markPaid') return 'paid';
+  if (reason === 'inviteMember' || reason === 'resendInvite') return 'invite';
+  if (reason === 'statementsSend' || reason === 'automationStatements' || reason === 'accZipSend') return 'package';
+  return 'other';
+}
+
 /** What needs the owner, in one API call (attention); refreshed every few seconds and on focus. */
 export default function Home() {
   const { m, fill, date } = useI18n();
@@ -116,7 +125,7 @@ export default function Home() {
               {a.failedMessages.map((f) => (
                 <Card key={f.id} withBorder padding="sm">
                   <Text size="sm" className="wrap-anywhere">
-                    {f.summary}
+                    {f.message ? fill(m.home[f.message.status === 'failed' ? 'failedRefused' : 'failedUndelivered'], { about: m.home.failedAbout[messageAbout(f.message.reason)], channel: m.home.failedChannel[f.message.channel], to: f.message.to }) : f.summary}
                   </Text>
                   <Text size="xs" c="dimmed">
                     {date(f.at, true)}

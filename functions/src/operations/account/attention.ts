@@ -48,6 +48,15 @@ export default defineOperation({
           .object({ paymentId: z.string(), channel: z.enum(['wa', 'em']) })
           .nullable()
           .describe('For a supplier link that was not sent (retried for about a day, or refused): resendPayment with this paymentId and channel sends it again; null otherwise.'),
+        message: z
+          .object({
+            channel: z.enum(['email', 'whatsapp']).describe('The channel the message went by.'),
+            to: z.string(),
+            status: z.enum(['pending', 'delivered', 'undelivered', 'failed']).describe('undelivered: still failing after the retries (sending again may work); failed: refused by the provider.'),
+            reason: z.string().describe('What the message was for: the operation that sent it (createPayment, resendPayment, inviteMember, statementsSend, accZipSend…).'),
+          })
+          .nullable()
+          .describe('The message itself, so a client can say in its own language what was not sent; null once the message is no longer kept (90 days).'),
       }),
     ),
   }),
@@ -86,7 +95,7 @@ export default defineOperation({
       failedMessages: failed.map(({ id, at, targetIds, summary }, i) => {
         const r = messages[i]?.data as unknown as OutboxRecord | undefined;
         const resend = r && r.ref && LINK_REASONS.has(r.reason) && r.status !== 'delivered' ? { paymentId: r.ref, channel: r.channel === 'whatsapp' ? ('wa' as const) : ('em' as const) } : null;
-        return { id, at, targetIds, summary, resend };
+        return { id, at, targetIds, summary, resend, message: r ? { channel: r.channel, to: r.to, status: r.status, reason: r.reason } : null };
       }),
     };
   },
