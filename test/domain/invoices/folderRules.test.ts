@@ -78,12 +78,19 @@ test('subject and accountId are mail conditions too', () => {
   assert.equal(matches({ accountId: 'mbx1' }, doc({ source: 'supplier' })), false);
 });
 
-test('words: any of the words in the mail subject, file name or issuer name; mail documents only', () => {
+test('words: any of the words in the mail subject, file name, note, issuer name or line items; every source', () => {
   assert.equal(matches({ words: 'receipt JANUARY' }, fromMail()), true, 'subject');
   assert.equal(matches({ words: 'nothing 1001.pdf' }, fromMail()), true, 'file name');
   assert.equal(matches({ words: 'zzz cloud' }, fromMail()), true, 'issuer name');
   assert.equal(matches({ words: 'zzz yyy' }, fromMail()), false);
-  assert.equal(matches({ words: 'cloud' }, doc()), false, 'not on uploads');
+  assert.equal(matches({ words: 'cloud' }, doc()), true, 'an upload, by issuer name');
+  assert.equal(matches({ words: 'invoice-1001' }, doc({ source: 'supplier' })), true, 'a supplier attachment, by file name');
+  const withItems = doc({ reading: reading({ lineItems: [{ description: 'Toner cartridge', quantity: 2, totalMinor: 9_000 }] }) });
+  assert.equal(matches({ words: 'TONER' }, withItems), true, 'line item');
+  assert.equal(matches({ words: 'toner' }, doc()), false);
+  assert.equal(matches({ words: 'הדפסה' }, doc({ note: 'עבור הדפסה במשרד' })), true, 'note');
+  assert.equal(matches({ words: 'cloud' }, doc({ reading: null, fileName: 'scan.pdf' })), false, 'nothing read, nothing in the name');
+  assert.equal(matches({ from: 'acme', words: 'cloud' }, doc()), false, 'from stays mail-only');
 });
 
 test('notWords: none of the words may appear; applies to every source', () => {
@@ -91,6 +98,8 @@ test('notWords: none of the words may appear; applies to every source', () => {
   assert.equal(matches({ notWords: 'refund ACME' }, doc()), false);
   assert.equal(matches({ notWords: 'january' }, fromMail()), false);
   assert.equal(matches({ words: 'invoice', notWords: 'february' }, fromMail()), true);
+  assert.equal(matches({ notWords: 'toner' }, doc({ reading: reading({ lineItems: [{ description: 'Toner', quantity: 1, totalMinor: 100 }] }) })), false, 'line item');
+  assert.equal(matches({ notWords: 'private' }, doc({ note: 'Private purchase' })), false, 'note');
 });
 
 test('supplier: the supplier key or issuer key, or part of the supplier or issuer name', () => {

@@ -210,6 +210,21 @@ test('folders: folderId by hand (general counts as existing before any folder is
   await env.h.app.services.store.delete(folderRulesPath(b(), 'r1'));
 });
 
+test('a words rule files an upload by its line items or note, and notWords keeps one out (issue 35)', async () => {
+  const folder = await env.h.call('folderCreate', { name: 'Office supplies' });
+  const saved = await env.h.call('folderRuleSave', { when: { words: 'toner paper', notWords: 'private' }, folderId: folder.id });
+  const item = (description: string) => [{ description, quantity: 1, totalMinor: 5_000 }];
+  const byItem = await upload(env, reading({ number: 'W-1', issuer: { name: 'Office Depot', vatId: '521000001' }, lineItems: item('Toner cartridge HP 85A') }), { fileName: 'scan-1.pdf' });
+  assert.deepEqual([byItem.folderId, byItem.folderBy, byItem.folderRuleId], [folder.id, 'rule', saved.rule.id]);
+  const byNote = await upload(env, reading({ number: 'W-2', issuer: { name: 'Corner Shop', vatId: '521000002' } }), { fileName: 'scan-2.pdf', note: 'A4 paper for the office' });
+  assert.deepEqual([byNote.folderId, byNote.folderBy], [folder.id, 'rule']);
+  const excluded = await upload(env, reading({ number: 'W-3', issuer: { name: 'Office Depot', vatId: '521000001' }, lineItems: item('Toner') }), { fileName: 'scan-3.pdf', note: 'Private printer' });
+  assert.deepEqual([excluded.folderId, excluded.folderBy], ['general', 'default']);
+  const unrelated = await upload(env, reading({ number: 'W-4', issuer: { name: 'Corner Shop', vatId: '521000002' }, lineItems: item('Coffee') }), { fileName: 'scan-4.pdf' });
+  assert.deepEqual([unrelated.folderId, unrelated.folderBy], ['general', 'default']);
+  await env.h.call('folderRuleDelete', { id: saved.rule.id });
+});
+
 test("the issuer's pay and category rules apply at upload", async () => {
   await env.h.call('vendorPayRuleSet', { key: 'vat:520000001', rule: 'not_card' });
   await env.h.call('vendorCategoryRuleSet', { key: 'vat:520000001', category: 'software' });

@@ -13,7 +13,7 @@ import { foldersPath, missingBuiltInFolders, type FolderRecord } from './folders
 export const whenSchema = z.strictObject({
   from: z.string().trim().max(254).default('').describe('Mail sender contains this (mailbox invoices only).'),
   subject: z.string().trim().max(200).default('').describe('Mail subject contains this (mailbox invoices only).'),
-  words: z.string().trim().max(500).default('').describe('Any of these words (space-separated) appears in the mail subject, file name or issuer name.'),
+  words: z.string().trim().max(500).default('').describe('Any of these words (space-separated) appears in the mail subject, file name, note, issuer name or line items.'),
   notWords: z.string().trim().max(500).default('').describe('None of these words appears there.'),
   supplier: z.string().trim().max(254).default('').describe('Supplier or issuer key exactly, or part of the issuer name.'),
   amountOp: z.enum(['', 'gt', 'lt']).default('').describe('Compare the total with amount: gt (greater than) or lt (less than).'),
@@ -48,8 +48,8 @@ export const folderRulesPath = (businessId: string, id = '') => `businesses/${bu
 /** Keeps reorder (one write per rule) well inside one 500-write commit. */
 export const MAX_RULES = 200;
 
-/** The document fields filing looks at; a mailbox import may match a mail before its document exists. */
-export type FileableDoc = Pick<InvoiceDoc, 'source' | 'mailbox' | 'fileName' | 'reading' | 'category' | 'supplierKey' | 'supplierName' | 'vendorKey'>;
+/** The document fields filing looks at; a mailbox import may match a mail before its document exists (no note yet). */
+export type FileableDoc = Pick<InvoiceDoc, 'source' | 'mailbox' | 'fileName' | 'reading' | 'category' | 'supplierKey' | 'supplierName' | 'vendorKey'> & { note?: string };
 
 export interface Placement {
   folderId: string;
@@ -60,21 +60,22 @@ export interface Placement {
 const norm = (s: string | null | undefined) => (s ?? '').normalize('NFKC').toLowerCase().trim();
 const wordsOf = (s: string) => norm(s).split(/[\s,;]+/).filter(Boolean);
 
-/** The text `words` and `notWords` search: mail subject, file name and issuer name. */
+/** The text `words` and `notWords` search, on every source: mail subject, file name, note, issuer name and line items. */
 function searchedText(doc: FileableDoc): string {
-  return [doc.mailbox?.subject, doc.fileName, doc.reading?.issuer.name].map(norm).join('\n');
+  const items = (doc.reading?.lineItems ?? []).map((l) => l.description);
+  return [doc.mailbox?.subject, doc.fileName, doc.note, doc.reading?.issuer.name, ...items].map(norm).join('\n');
 }
 
 /**
  * Whether every set condition of `when` holds for `doc` (case-insensitive text, substring
- * matches). Mail conditions (from, subject, words, accountId) hold only for documents with a
- * mailbox origin. `enabled` and `folderId` are fileDocument's concern, not this one's.
+ * matches). Mail conditions (from, subject, accountId) hold only for documents with a
+ * mailbox origin; words and notWords hold on every source. `enabled` and `folderId` are fileDocument's concern, not this one's.
  */
 export function matchRule(rule: Pick<FolderRuleRecord, 'when'>, doc: FileableDoc): boolean {
   const w = rule.when;
   const mail = doc.mailbox;
   const reading = doc.reading;
-  if ((w.from || w.subject || w.words || w.accountId) && !mail) return false;
+  if ((w.from || w.subject || w.accountId) && !mail) return false;
   if (w.from && !norm(mail!.from).includes(norm(w.from))) return false;
   if (w.subject && !norm(mail!.subject).includes(norm(w.subject))) return false;
   if (w.accountId && mail!.accountId !== w.accountId) return false;
