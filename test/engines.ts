@@ -18,12 +18,22 @@ export interface Engine {
 
 export const emulator = process.env.FIRESTORE_EMULATOR_HOST || process.env.TEST_FIRESTORE_EMULATOR_HOST;
 const projects: string[] = [];
+const savedProject = process.env.GCLOUD_PROJECT;
+
+/**
+ * Closes the firebase app the last Firestore harness opened (app.ts opens the default app once per process) and gives
+ * GCLOUD_PROJECT back, so a later test of the file that opens one (ID tokens) gets its own project.
+ */
+export async function releaseFirestore(): Promise<void> {
+  const { getApps, deleteApp } = await import('firebase-admin/app');
+  await Promise.all(getApps().map((a) => deleteApp(a)));
+  if (savedProject === undefined) delete process.env.GCLOUD_PROJECT;
+  else process.env.GCLOUD_PROJECT = savedProject;
+}
 
 async function firestoreEnv(): Promise<Record<string, string>> {
   process.env.FIRESTORE_EMULATOR_HOST = emulator;
-  // app.ts opens the default firebase app once per process; a fresh one takes the next project.
-  const { getApps, deleteApp } = await import('firebase-admin/app');
-  await Promise.all(getApps().map((a) => deleteApp(a)));
+  await releaseFirestore();
   const project = `demo-bfo-${process.pid}-${projects.length + 1}`;
   projects.push(project);
   process.env.GCLOUD_PROJECT = project;

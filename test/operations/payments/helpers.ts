@@ -16,11 +16,13 @@ export const PUBLIC_LINK_BASE = 'https://pay.example.com';
 const WA_TOKEN = 'test-wa-token';
 const WA_PHONE_ID = '1234567890';
 
-export async function paymentsEnv(): Promise<PaymentsEnv> {
+/** `extra` adds to the harness env (an engine's, for one). */
+export async function paymentsEnv(extra: Record<string, string> = {}): Promise<PaymentsEnv> {
   const smtp = await startSmtp();
   const wa = await startFakeWhatsApp({ token: WA_TOKEN, phoneNumberId: WA_PHONE_ID });
   const h = await createHarness({
     env: {
+      ...extra,
       SMTP_URL: smtp.url,
       WHATSAPP_BASE_URL: wa.baseUrl,
       WHATSAPP_TOKEN: WA_TOKEN,

@@ -1,9 +1,10 @@
-import { test, before, after } from 'node:test';
+import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMail } from '../../fakes/smtp.ts';
 import { post } from '../../http.ts';
 import { newSubmissionId, parseMajorAmount, submitPayout } from '../../../functions/src/domain/payments/supplierSubmission.ts';
 import { objectStreamBombPdf, rssGrowth } from '../../core/bombs.ts';
+import { engines } from '../../engines.ts';
 import { countDocs, createPayment, deliver, fileToken, HEIC, JPEG, outbox, paymentsEnv, PDF, PNG, simulateSubmission, stored, WEBP, type PaymentsEnv } from './helpers.ts';
 
 let env: PaymentsEnv;
@@ -99,51 +100,63 @@ test('refuses a proof over 5 MB once decoded', async () => {
   assert.equal((await h.call('markPaid', { paymentId: p.id, proof: proofOf(max, 'application/pdf') })).proof.size, 5 * 1024 * 1024);
 });
 
-test('two markPaid at once: exactly one wins, one paid message is staged, one proof file is kept', async () => {
-  const { h } = env;
-  const p = await createPayment(h, { supplierEmail: 'race@example.com', supplierPhone: undefined });
-  const files = await filesCount();
-  const before = (await outbox(h)).filter((r) => r.reason === 'markPaid').length;
-  const results = await Promise.allSettled([
-    h.call('markPaid', { paymentId: p.id, proof: proofOf(PDF, 'application/pdf', 'a.pdf') }),
-    h.call('markPaid', { paymentId: p.id, proof: proofOf(PNG, 'image/png', 'b.png') }),
-  ]);
-  const won = results.filter((r) => r.status === 'fulfilled');
-  const lost = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
-  assert.equal(won.length, 1);
-  assert.equal(lost.length, 1);
-  assert.equal(lost[0].reason.code, 'failed-precondition');
-  assert.match(lost[0].reason.message, /status is paid/);
-  const rec = await stored(h, p.id);
-  assert.equal(rec.status, 'paid');
-  assert.equal(rec.proof!.fileName, (won[0] as PromiseFulfilledResult<any>).value.proof.fileName);
-  assert.equal((await outbox(h)).filter((r) => r.reason === 'markPaid').length - before, 1, 'one paid message');
-  assert.equal(await filesCount(), files + 1, "the loser's proof file was removed");
-});
+// Races decided by the store's transactions: Firestore's contend and retry unlike SQLite's, so both engines run them.
+for (const engine of engines) {
+  describe(`races on ${engine.name}`, { skip: engine.skip }, () => {
+    let env: PaymentsEnv;
+    before(async () => {
+      env = await paymentsEnv(await engine.env());
+    });
+    after(() => env.close());
+    const filesCount = () => countDocs(env.h, `businesses/${env.h.owner.businessId}/files`);
 
-test('markPaid against cancelPayment at once: exactly one wins and the state matches it', async () => {
-  const { h } = env;
-  for (let round = 0; round < 4; round++) {
-    const p = await createPayment(h, { supplierEmail: `race${round}@example.com`, supplierPhone: undefined });
-    const before = (await outbox(h)).filter((r) => r.reason === 'markPaid').length;
-    const [paid, canceled] = await Promise.allSettled([h.call('markPaid', { paymentId: p.id }), h.call('cancelPayment', { paymentId: p.id })]);
-    assert.equal([paid, canceled].filter((r) => r.status === 'fulfilled').length, 1);
-    const rec = await stored(h, p.id);
-    const staged = (await outbox(h)).filter((r) => r.reason === 'markPaid').length - before;
-    if (paid.status === 'fulfilled') {
+    test('two markPaid at once: exactly one wins, one paid message is staged, one proof file is kept', async () => {
+      const { h } = env;
+      const p = await createPayment(h, { supplierEmail: 'race@example.com', supplierPhone: undefined });
+      const files = await filesCount();
+      const before = (await outbox(h)).filter((r) => r.reason === 'markPaid').length;
+      const results = await Promise.allSettled([
+        h.call('markPaid', { paymentId: p.id, proof: proofOf(PDF, 'application/pdf', 'a.pdf') }),
+        h.call('markPaid', { paymentId: p.id, proof: proofOf(PNG, 'image/png', 'b.png') }),
+      ]);
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+      assert.equal(won.length, 1);
+      assert.equal(lost.length, 1);
+      assert.equal(lost[0].reason.code, 'failed-precondition');
+      assert.match(lost[0].reason.message, /status is paid/);
+      const rec = await stored(h, p.id);
       assert.equal(rec.status, 'paid');
-      assert.equal(rec.canceledAt, null);
-      assert.equal(staged, 1);
-      assert.match((canceled as PromiseRejectedResult).reason.message, /status is paid/);
-    } else {
-      assert.equal(rec.status, 'canceled');
-      assert.equal(rec.paidAt, null);
-      assert.equal(staged, 0);
-      assert.equal(paid.reason.code, 'failed-precondition');
-      assert.match(paid.reason.message, /status is canceled/);
-    }
-  }
-});
+      assert.equal(rec.proof!.fileName, (won[0] as PromiseFulfilledResult<any>).value.proof.fileName);
+      assert.equal((await outbox(h)).filter((r) => r.reason === 'markPaid').length - before, 1, 'one paid message');
+      assert.equal(await filesCount(), files + 1, "the loser's proof file was removed");
+    });
+
+    test('markPaid against cancelPayment at once: exactly one wins and the state matches it', async () => {
+      const { h } = env;
+      for (let round = 0; round < 4; round++) {
+        const p = await createPayment(h, { supplierEmail: `race${round}@example.com`, supplierPhone: undefined });
+        const before = (await outbox(h)).filter((r) => r.reason === 'markPaid').length;
+        const [paid, canceled] = await Promise.allSettled([h.call('markPaid', { paymentId: p.id }), h.call('cancelPayment', { paymentId: p.id })]);
+        assert.equal([paid, canceled].filter((r) => r.status === 'fulfilled').length, 1);
+        const rec = await stored(h, p.id);
+        const staged = (await outbox(h)).filter((r) => r.reason === 'markPaid').length - before;
+        if (paid.status === 'fulfilled') {
+          assert.equal(rec.status, 'paid');
+          assert.equal(rec.canceledAt, null);
+          assert.equal(staged, 1);
+          assert.match((canceled as PromiseRejectedResult).reason.message, /status is paid/);
+        } else {
+          assert.equal(rec.status, 'canceled');
+          assert.equal(rec.paidAt, null);
+          assert.equal(staged, 0);
+          assert.equal(paid.reason.code, 'failed-precondition');
+          assert.match(paid.reason.message, /status is canceled/);
+        }
+      }
+    });
+  });
+}
 
 test("another business's payment is not-found, and no file is stored for it", async () => {
   const { h } = env;
