@@ -1,6 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness } from '../harness.ts';
+import { engines, releaseFirestore } from '../engines.ts';
 import { post } from '../http.ts';
 import { KeyRateLimiter } from '../../functions/src/core/rateLimit.ts';
 import { issueApiKey } from '../../functions/src/core/auth.ts';
@@ -31,40 +32,43 @@ test('every API response carries RateLimit-Policy and RateLimit; over the limit 
   assert.equal((await post(origin, '/v1/whoami', {}, other.apiKey)).status, 200);
 });
 
-test('keys add no allowance: a user is limited across all their keys, and a business across its members', async () => {
-  const now = 1_800_000_000_000; // the start of a window, held still
-  const h = await createHarness({ env: { RATE_LIMIT_PER_MIN: '5', RATE_LIMIT_USER_PER_MIN: '8', RATE_LIMIT_BUSINESS_PER_MIN: '12' }, overrides: { clock: { now: () => now } } });
-  cleanups.push(() => h.close());
-  const origin = await h.listen();
-  const keys: string[] = [h.owner.apiKey];
-  for (let i = 0; i < 19; i++) keys.push((await issueApiKey(h.app.services.store, { businessId: h.owner.businessId, userId: h.owner.userId, name: `key ${i}` }, now)).apiKey);
-  // The audit's pattern: round-robin over 20 keys of one user.
-  const statuses: number[] = [];
-  let refused: Awaited<ReturnType<typeof post>> | undefined;
-  for (let i = 0; i < 20; i++) {
-    const res = await post(origin, '/v1/whoami', {}, keys[i]);
-    statuses.push(res.status);
-    if (res.status === 429) refused ??= res;
-  }
-  assert.equal(statuses.filter((s) => s === 200).length, 8, statuses.join());
-  assert.equal(refused!.body.error.code, 'resource-exhausted');
-  assert.match(refused!.body.error.message, /^rate limit: 8 requests a minute per user \(all of the user's API keys and dashboard sign-ins together\); retry in 60 s$/);
-  assert.equal(refused!.headers.get('retry-after'), '60');
-  assert.equal(refused!.headers.get('ratelimit-policy'), '"per-key";q=5;w=60, "per-user";q=8;w=60, "per-business";q=12;w=60');
-  assert.equal(refused!.headers.get('ratelimit'), '"per-key";r=5;t=60, "per-user";r=0;t=60, "per-business";r=4;t=60');
-  // Another member of the business has their own user allowance, within the business's 12.
-  const member = await h.addMember('user');
-  const memberStatuses: number[] = [];
-  for (let i = 0; i < 6; i++) memberStatuses.push((await post(origin, '/v1/whoami', {}, member.apiKey)).status);
-  assert.deepEqual(memberStatuses, [200, 200, 200, 200, 429, 429]);
-  const over = await post(origin, '/v1/whoami', {}, member.apiKey);
-  assert.match(over.body.error.message, /12 requests a minute per business \(all of its members together\)/);
-  // Another business is untouched.
-  const other = await h.newBusiness();
-  assert.equal((await post(origin, '/v1/whoami', {}, other.apiKey)).status, 200);
-});
+for (const engine of engines) {
+  test(`keys add no allowance: a user is limited across all their keys, and a business across its members (${engine.name})`, { skip: engine.skip }, async () => {
+    const now = 1_800_000_000_000; // the start of a window, held still
+    const h = await createHarness({ env: { ...(await engine.env()), RATE_LIMIT_PER_MIN: '5', RATE_LIMIT_USER_PER_MIN: '8', RATE_LIMIT_BUSINESS_PER_MIN: '12' }, overrides: { clock: { now: () => now } } });
+    cleanups.push(() => h.close());
+    const origin = await h.listen();
+    const keys: string[] = [h.owner.apiKey];
+    for (let i = 0; i < 19; i++) keys.push((await issueApiKey(h.app.services.store, { businessId: h.owner.businessId, userId: h.owner.userId, name: `key ${i}` }, now)).apiKey);
+    // The audit's pattern: round-robin over 20 keys of one user.
+    const statuses: number[] = [];
+    let refused: Awaited<ReturnType<typeof post>> | undefined;
+    for (let i = 0; i < 20; i++) {
+      const res = await post(origin, '/v1/whoami', {}, keys[i]);
+      statuses.push(res.status);
+      if (res.status === 429) refused ??= res;
+    }
+    assert.equal(statuses.filter((s) => s === 200).length, 8, statuses.join());
+    assert.equal(refused!.body.error.code, 'resource-exhausted');
+    assert.match(refused!.body.error.message, /^rate limit: 8 requests a minute per user \(all of the user's API keys and dashboard sign-ins together\); retry in 60 s$/);
+    assert.equal(refused!.headers.get('retry-after'), '60');
+    assert.equal(refused!.headers.get('ratelimit-policy'), '"per-key";q=5;w=60, "per-user";q=8;w=60, "per-business";q=12;w=60');
+    assert.equal(refused!.headers.get('ratelimit'), '"per-key";r=5;t=60, "per-user";r=0;t=60, "per-business";r=4;t=60');
+    // Another member of the business has their own user allowance, within the business's 12.
+    const member = await h.addMember('user');
+    const memberStatuses: number[] = [];
+    for (let i = 0; i < 6; i++) memberStatuses.push((await post(origin, '/v1/whoami', {}, member.apiKey)).status);
+    assert.deepEqual(memberStatuses, [200, 200, 200, 200, 429, 429]);
+    const over = await post(origin, '/v1/whoami', {}, member.apiKey);
+    assert.match(over.body.error.message, /12 requests a minute per business \(all of its members together\)/);
+    // Another business is untouched.
+    const other = await h.newBusiness();
+    assert.equal((await post(origin, '/v1/whoami', {}, other.apiKey)).status, 200);
+  });
+}
 
 test('dashboard ID tokens count against the same user and business allowance as the user\'s keys', async () => {
+  await releaseFirestore();
   const saved = { host: process.env.FIREBASE_AUTH_EMULATOR_HOST, project: process.env.GCLOUD_PROJECT };
   // firebase-admin accepts the emulator's unsigned tokens (loopback only) and asks the emulator whether the user is disabled.
   const auth = await startFakeAuthEmulator('demo-bfo', [{ localId: 'uid-owner', email: 'placeholder@example.com', emailVerified: true }]);
@@ -100,20 +104,22 @@ test('dashboard ID tokens count against the same user and business allowance as 
   assert.match(viaKey.body.error.message, /10 requests a minute per user/);
 });
 
-test("the window count lives in the store, so a second instance on the same data sees the first one's requests", async () => {
-  const h = await createHarness();
-  cleanups.push(() => h.close());
-  let now = 1_800_000_000_000; // the start of a window
-  const a = new KeyRateLimiter(h.app.services.store, 10, () => now, 10_000);
-  const b = new KeyRateLimiter(h.app.services.store, 10, () => now, 10_000);
-  for (let i = 0; i < 7; i++) assert.equal(a.take('k1').allowed, true);
-  await a.flush();
-  for (let i = 0; i < 3; i++) assert.equal(b.take('k1').allowed, true);
-  await b.flush(); // b learns the store's total: 10
-  assert.equal(b.take('k1').allowed, false);
-  now += 60_000;
-  assert.equal(b.take('k1').allowed, true, 'a new window starts afresh');
-});
+for (const engine of engines) {
+  test(`the window count lives in the store, so a second instance on the same data sees the first one's requests (${engine.name})`, { skip: engine.skip }, async () => {
+    const h = await createHarness({ env: await engine.env() });
+    cleanups.push(() => h.close());
+    let now = 1_800_000_000_000; // the start of a window
+    const a = new KeyRateLimiter(h.app.services.store, 10, () => now, 10_000);
+    const b = new KeyRateLimiter(h.app.services.store, 10, () => now, 10_000);
+    for (let i = 0; i < 7; i++) assert.equal(a.take('k1').allowed, true);
+    await a.flush();
+    for (let i = 0; i < 3; i++) assert.equal(b.take('k1').allowed, true);
+    await b.flush(); // b learns the store's total: 10
+    assert.equal(b.take('k1').allowed, false);
+    now += 60_000;
+    assert.equal(b.take('k1').allowed, true, 'a new window starts afresh');
+  });
+}
 
 test('the daily quota resets at midnight in Israel, and its 429 says when', () => {
   // 21:30 UTC in winter is 23:30 in Israel: 30 minutes to go.
