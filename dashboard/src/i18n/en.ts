@@ -109,6 +109,7 @@ export const en: Strings<Messages> = {
     failedChannel: { email: 'by email', whatsapp: 'on WhatsApp' },
     failedUndelivered: 'We could not send {about} {channel} to {to}, even after a day of retries.',
     failedRefused: 'The sending service refused {about} {channel} to {to}: check the address or number.',
+    sendAgainThere: 'Open to send again',
     sentAgain: 'Sent again',
     allClear: 'Nothing needs you right now.',
     allClearBody: 'When a supplier fills in details or an invoice arrives, it shows here.',

@@ -105,6 +105,7 @@ export const he = {
     failedChannel: { email: 'בדוא"ל', whatsapp: 'בוואטסאפ' },
     failedUndelivered: 'לא הצלחנו לשלוח את {about} {channel} אל {to}, גם אחרי יממה של ניסיונות.',
     failedRefused: 'שירות השליחה דחה את {about} {channel} אל {to}: כדאי לבדוק את הכתובת או המספר.',
+    sendAgainThere: 'פתיחה לשליחה חוזרת',
     sentAgain: 'נשלחה שוב',
     allClear: 'אין כרגע דבר שמחכה לכם.',
     allClearBody: 'כשספק ימסור פרטים או תגיע חשבונית, זה יופיע כאן.',

@@ -1,4 +1,4 @@
-import { test, before, after } from 'node:test';
+import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { invoicesEnv, pdf, reading, storedDoc, upload, uploadBody, countDocs, type InvoicesEnv } from './helpers.ts';
 import { jpegBytes, pngBytes, b64 } from '../../fakes/pdfs.ts';
@@ -8,6 +8,7 @@ import { folderRulesPath, type FolderRuleRecord } from '../../../functions/src/d
 import { whenSchema } from '../../../functions/src/domain/invoices/folderRules.ts';
 import { activityPath } from '../../../functions/src/core/activity.ts';
 import { objectStreamBombPdf, rssGrowth } from '../../core/bombs.ts';
+import { engines } from '../../engines.ts';
 
 let env: InvoicesEnv;
 before(async () => {
@@ -118,22 +119,39 @@ test('skipDuplicates=false stores a duplicate with duplicateOf set', async () =>
   assert.equal(third.duplicateOf, first.docId);
 });
 
-test('two parallel uploads of the same file store exactly one', async () => {
-  const bytes = await pdf();
-  env.ai.script(bytes, reading({ number: 'R-1', issuer: { vatId: '544444444' } }));
-  const [docsBefore, filesBefore] = [await countDocs(env.h, `businesses/${b()}/invoices`), await files()];
-  // Both pass the early hash check and read the file before either stores it.
-  const release = env.ai.hold();
-  const calls = Promise.all([call(uploadBody(bytes)), call(uploadBody(bytes)), call(uploadBody(bytes))]);
-  await new Promise((r) => setTimeout(r, 50));
-  release();
-  const results = await calls;
-  const stored = results.filter((r) => !r.skipped);
-  assert.equal(stored.length, 1);
-  for (const r of results.filter((x) => x.skipped)) assert.equal(r.duplicateOf, stored[0].docId);
-  assert.equal(await countDocs(env.h, `businesses/${b()}/invoices`), docsBefore + 1);
-  assert.equal(await files(), filesBefore + 1, 'the losers removed their files');
-});
+// A race decided by the store's transactions: Firestore's contend and retry unlike SQLite's, so both engines run it.
+for (const engine of engines) {
+  describe(`races on ${engine.name}`, { skip: engine.skip }, () => {
+    let env: InvoicesEnv;
+    before(async () => {
+      env = await invoicesEnv({ env: await engine.env() });
+    });
+    after(() => env.close());
+    const b = () => env.h.owner.businessId;
+    const files = () => countDocs(env.h, `businesses/${b()}/files`);
+    const call = (body: unknown) => env.h.call('uploadInvoiceDoc', body);
+
+    test('two parallel uploads of the same file store exactly one', async () => {
+      const bytes = await pdf();
+      env.ai.script(bytes, reading({ number: 'R-1', issuer: { vatId: '544444444' } }));
+      const [docsBefore, filesBefore] = [await countDocs(env.h, `businesses/${b()}/invoices`), await files()];
+      // Both pass the early hash check and read the file before either stores it.
+      const release = env.ai.hold();
+      const reads = env.ai.reads.length;
+      const calls = Promise.all([call(uploadBody(bytes)), call(uploadBody(bytes)), call(uploadBody(bytes))]);
+      // Waits for the reads, not a fixed time: Firestore's hash check takes longer than SQLite's.
+      for (let i = 0; i < 500 && env.ai.reads.length < reads + 3; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(env.ai.reads.length, reads + 3, 'all three are reading before any stores');
+      release();
+      const results = await calls;
+      const stored = results.filter((r) => !r.skipped);
+      assert.equal(stored.length, 1);
+      for (const r of results.filter((x) => x.skipped)) assert.equal(r.duplicateOf, stored[0].docId);
+      assert.equal(await countDocs(env.h, `businesses/${b()}/invoices`), docsBefore + 1);
+      assert.equal(await files(), filesBefore + 1, 'the losers removed their files');
+    });
+  });
+}
 
 test('supplier assignment: VAT id (card companyId), email, phone or name of an existing supplier', async () => {
   const { h } = env;
