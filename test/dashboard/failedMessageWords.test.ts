@@ -6,7 +6,7 @@ import { startSmtp } from '../fakes/smtp.ts';
 
 /**
  * Issue 34 A1: the home screen tells the owner, in Hebrew, which message was not sent and why (refused, or still failing
- * after the retries), instead of the activity log's English line. OUTBOX_MAX_ATTEMPTS=1 stands in for the day of retries.
+ * after the retries), instead of the activity log's English line, and where to send it again. OUTBOX_MAX_ATTEMPTS=1 stands in for the day of retries.
  */
 describe('messages not sent: the home screen says so in Hebrew (browser, npm start)', { skip: skipBrowser }, () => {
   let env: DashboardEnv;
@@ -40,6 +40,10 @@ describe('messages not sent: the home screen says so in Hebrew (browser, npm sta
     await failed.getByText('לא הצלחנו לשלוח את הקישור לספק בדוא"ל אל busy@example.com', { exact: false }).waitFor();
     const text = await failed.innerText();
     assert.doesNotMatch(text, /was refused|was not sent|an email message/, text);
+    // The invitation is sent again from the team screen, one click away.
+    await failed.getByRole('link', { name: 'פתיחה לשליחה חוזרת' }).click();
+    await page.waitForURL(/\/settings\/team$/);
+    await page.getByRole('button', { name: 'שליחה חוזרת' }).first().waitFor();
     assert.deepEqual(problems, []);
   });
 });

@@ -16,6 +16,14 @@ function messageAbout(reason: string): 'link' | 'paid' | 'invite' | 'package' | 
   return 'other';
 }
 
+/** The screen that sends such a message again (a supplier link is sent again right on the card). */
+function sendAgainAt(reason: string): string | null {
+  const about = messageAbout(reason);
+  if (about === 'invite') return '/settings/team';
+  if (about === 'package') return reason === 'accZipSend' ? '/accountant' : '/statements';
+  return null;
+}
+
 /** What needs the owner, in one API call (attention); refreshed every few seconds and on focus. */
 export default function Home() {
   const { m, fill, date } = useI18n();
@@ -148,6 +156,11 @@ export default function Home() {
                         {m.open}
                       </Button>
                     </Group>
+                  )}
+                  {!f.resend && f.message && f.message.status !== 'delivered' && sendAgainAt(f.message.reason) && (
+                    <Button component={Link} to={sendAgainAt(f.message.reason)!} variant="light" size="xs" mt="xs">
+                      {m.home.sendAgainThere}
+                    </Button>
                   )}
                   {resend.isError && resend.variables?.paymentId === f.resend?.paymentId && <ErrorAlert error={resend.error} />}
                 </Card>
