@@ -159,3 +159,36 @@ test('npm start on a non-loopback HOST refuses emulator sign-in at start-up and 
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('an Auth emulator that lost its accounts (restarted without its export) gives the owner a new uid: the same verified email signs in again, to the same business (issue 35)', async () => {
+  const token = (uid: string, email: string) => {
+    const now = Math.floor(Date.now() / 1000);
+    return [b64url({ alg: 'none', typ: 'JWT' }), b64url({ iss: 'https://securetoken.google.com/demo-bfo', aud: 'demo-bfo', sub: uid, user_id: uid, email, email_verified: true, iat: now, exp: now + 3600, auth_time: now, firebase: { identities: {}, sign_in_provider: 'emailLink' } }), ''].join('.');
+  };
+  const auth = await startFakeAuthEmulator('demo-bfo', [
+    { localId: 'before-restart', email: 'x@example.com', emailVerified: true },
+    { localId: 'after-restart', email: 'x@example.com', emailVerified: true },
+  ]);
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = auth.host;
+  process.env.GCLOUD_PROJECT = 'demo-bfo';
+  // firebase-admin keeps the emulator host of its first use: a fresh app for this fake.
+  const { deleteApp, getApps } = await import('firebase-admin/app');
+  await Promise.all(getApps().map((a) => deleteApp(a)));
+  const h = await createHarness();
+  try {
+    const origin = await h.listen();
+    const whoami = async (uid: string) => {
+      const res = await fetch(`${origin}/v1/whoami`, { headers: { authorization: `Bearer ${token(uid, h.owner.email)}` } });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    assert.equal((await whoami('before-restart')).status, 200);
+    const again = await whoami('after-restart');
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.body.result.businessId, h.owner.businessId);
+    assert.equal(again.body.result.userId, h.owner.userId);
+    assert.equal((await h.app.services.store.get(`users/${h.owner.userId}`))!.data.firebaseUid, 'after-restart');
+  } finally {
+    await h.close();
+    await auth.close();
+  }
+});
