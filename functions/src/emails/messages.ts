@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { EmailMessage } from '../ports/outbox.ts';
-import { renderEmail, type EmailDoc, type EmailFact, type EmailLang } from './render.ts';
+import { iso, renderEmail, type EmailDoc, type EmailFact, type EmailLang } from './render.ts';
 import { amountWords } from '../domain/vat.ts';
 import type { PaymentRecord } from '../domain/payments/payments.ts';
 
@@ -45,22 +45,22 @@ function supplierFooter(b: BusinessIdentity, m: MailCtx, lang: EmailLang): strin
     if (b.companyId) ids.push(`ח.פ./ע.מ. ${b.companyId}`);
     if (b.phone) ids.push(`טלפון ${phoneText(b.phone)}`);
     return [
-      `ההודעה נשלחה בשם ${name}${ids.length ? ` (${ids.join(' · ')})` : ''} דרך ${m.productName}.`,
-      b.email ? `תשובה להודעה הזו תגיע אל ${name}.` : `לשאלות יש לפנות אל ${name}.`,
+      `ההודעה נשלחה בשם ${iso(name)}${ids.length ? ` (${ids.join(' · ')})` : ''} דרך ${m.productName}.`,
+      b.email ? `תשובה להודעה הזו תגיע אל ${iso(name)}.` : `לשאלות יש לפנות אל ${iso(name)}.`,
       'לעולם לא נבקש סיסמה, קוד אימות או פרטי כרטיס אשראי.',
     ];
   }
   if (b.companyId) ids.push(`company id ${b.companyId}`);
   if (b.phone) ids.push(`phone ${phoneText(b.phone)}`);
   return [
-    `Sent on behalf of ${name}${ids.length ? ` (${ids.join(' · ')})` : ''} via ${m.productName}.`,
-    b.email ? `Replying to this email reaches ${name}.` : `Contact ${name} with any questions.`,
+    `Sent on behalf of ${iso(name)}${ids.length ? ` (${ids.join(' · ')})` : ''} via ${m.productName}.`,
+    b.email ? `Replying to this email reaches ${iso(name)}.` : `Contact ${iso(name)} with any questions.`,
     'We never ask for a password, a verification code or card details.',
   ];
 }
 
 const ownerFooter = (b: BusinessIdentity, m: MailCtx, lang: EmailLang) =>
-  lang === 'he' ? [`הודעה מ-${m.productName} אל ${nameIn(b, 'he')}.`] : [`A message from ${m.productName} to ${nameIn(b, 'en')}.`];
+  lang === 'he' ? [`הודעה מ-${m.productName} אל ${iso(nameIn(b, 'he'))}.`] : [`A message from ${m.productName} to ${iso(nameIn(b, 'en'))}.`];
 
 async function message(to: string, doc: EmailDoc, from: { name: string; replyTo: string | null }, extra: Partial<EmailMessage> = {}): Promise<EmailMessage> {
   const rendered = await renderEmail(doc);
@@ -87,9 +87,9 @@ export function paymentRequestEmail(m: MailCtx, b: BusinessIdentity, p: PaymentR
   const doc: EmailDoc = {
     lang,
     subject: he ? `${name}: בקשת תשלום${open ? '' : ` על סך ${amount.figure}`}` : `${name}: payment request${open ? '' : ` for ${amount.figure}`}`,
-    preheader: he ? `${name} מבקש/ת את פרטי התשלום שלך.` : `${name} asks for your payout details.`,
-    heading: he ? `${name} רוצה לשלם לך` : `${name} wants to pay you`,
-    paragraphs: [he ? `שלום ${p.supplierName},` : `Hello ${p.supplierName},`, ...(open ? [he ? 'את הסכום ממלאים בדף התשלום.' : 'You fill in the amount on the payment page.'] : [])],
+    preheader: he ? `${iso(name)} מבקש/ת את פרטי התשלום שלך.` : `${iso(name)} asks for your payout details.`,
+    heading: he ? `${iso(name)} רוצה לשלם לך` : `${iso(name)} wants to pay you`,
+    paragraphs: [he ? `שלום ${iso(p.supplierName)},` : `Hello ${iso(p.supplierName)},`, ...(open ? [he ? 'את הסכום ממלאים בדף התשלום.' : 'You fill in the amount on the payment page.'] : [])],
     amount,
     facts: forFact(p, lang),
     action: {
@@ -113,8 +113,8 @@ export function paymentPaidEmail(m: MailCtx, b: BusinessIdentity, p: PaymentReco
     lang,
     subject: he ? `${name} שילם לך ${figure}` : `${name} paid you ${figure}`,
     preheader: he ? `התשלום על סך ${figure} בוצע.` : `The payment of ${figure} was made.`,
-    heading: he ? `${name} שילם לך` : `${name} paid you`,
-    paragraphs: [he ? `שלום ${p.supplierName},` : `Hello ${p.supplierName},`, he ? `${name} סימן את התשלום כשולם.` : `${name} marked your payment as paid.`],
+    heading: he ? `${iso(name)} שילם לך` : `${iso(name)} paid you`,
+    paragraphs: [he ? `שלום ${iso(p.supplierName)},` : `Hello ${iso(p.supplierName)},`, he ? `${iso(name)} סימן את התשלום כשולם.` : `${iso(name)} marked your payment as paid.`],
     amount: { figure, note: null },
     facts,
     links: proofUrl ? [{ label: he ? 'אסמכתת ההעברה' : 'Proof of transfer', url: proofUrl }] : [],
@@ -133,16 +133,16 @@ export function filerReceiptEmail(m: MailCtx, b: BusinessIdentity, p: PaymentRec
   const doc: EmailDoc = {
     lang,
     subject: he ? `בקשת התשלום שלך אל ${name} התקבלה` : `Your payment request to ${name} was received`,
-    preheader: review ? (he ? `הבקשה ממתינה לבדיקה של ${name}.` : `It is waiting for ${name} to review it.`) : he ? `הבקשה ממתינה לתשלום.` : 'It is waiting to be paid.',
-    heading: he ? `בקשת התשלום שלך אל ${name} התקבלה` : `Your payment request to ${name} was received`,
+    preheader: review ? (he ? `הבקשה ממתינה לבדיקה של ${iso(name)}.` : `It is waiting for ${iso(name)} to review it.`) : he ? `הבקשה ממתינה לתשלום.` : 'It is waiting to be paid.',
+    heading: he ? `בקשת התשלום שלך אל ${iso(name)} התקבלה` : `Your payment request to ${iso(name)} was received`,
     paragraphs: [
       review
         ? he
-          ? `הבקשה ממתינה לבדיקה של ${name}. אחרי הבדיקה היא תעבור לתשלום.`
-          : `It is waiting for ${name} to review it. Once reviewed, it goes on to payment.`
+          ? `הבקשה ממתינה לבדיקה של ${iso(name)}. אחרי הבדיקה היא תעבור לתשלום.`
+          : `It is waiting for ${iso(name)} to review it. Once reviewed, it goes on to payment.`
         : he
-          ? `הבקשה ממתינה לתשלום על ידי ${name}.`
-          : `It is waiting for ${name} to pay it.`,
+          ? `הבקשה ממתינה לתשלום על ידי ${iso(name)}.`
+          : `It is waiting for ${iso(name)} to pay it.`,
     ],
     amount: { figure: w.figure, note: w.vatLine },
     facts: forFact(p, lang),
@@ -162,21 +162,21 @@ export function ownerNoticeEmail(m: MailCtx, b: BusinessIdentity, kind: OwnerNot
   const words = {
     ready: {
       subject: `${warning ? 'לבדוק לפני תשלום: ' : ''}${s} מוכן/ה לתשלום: ${w.figure}`,
-      heading: `התשלום אל ${s} מוכן`,
-      paragraphs: [`${s} מילא/ה את פרטי התשלום. אפשר לשלם.`],
+      heading: `התשלום אל ${iso(s)} מוכן`,
+      paragraphs: [`${iso(s)} מילא/ה את פרטי התשלום. אפשר לשלם.`],
     },
     publicFiling: {
       subject: `${warning ? 'לבדוק לפני תשלום: ' : ''}בקשת תשלום מ-${s} דרך הקישור הקבוע`,
       heading: `בקשת תשלום חדשה דרך הקישור הקבוע`,
       paragraphs: [
-        `מישהו הגיש בקשת תשלום בשם ${s}. איש לא אימת מי הגיש אותה.`,
+        `מישהו הגיש בקשת תשלום בשם ${iso(s)}. איש לא אימת מי הגיש אותה.`,
         p.needsReview ? 'הבקשה ממתינה לבדיקה שלך.' : 'הבקשה מוכנה לתשלום.',
       ],
     },
     lateInvoice: {
       subject: `${s} צירף/ה חשבונית לתשלום ששולם`,
       heading: `חשבונית חדשה לתשלום ששולם`,
-      paragraphs: [`${s} צירף/ה חשבונית לתשלום שכבר שולם.`],
+      paragraphs: [`${iso(s)} צירף/ה חשבונית לתשלום שכבר שולם.`],
     },
   }[kind];
   const doc: EmailDoc = {
@@ -194,20 +194,30 @@ export function ownerNoticeEmail(m: MailCtx, b: BusinessIdentity, kind: OwnerNot
   return message(to, doc, { name: nameIn(b, lang), replyTo: null });
 }
 
-/** An invitation to join the business (inviteMember, resendInvite). */
-export function inviteEmail(m: MailCtx, b: BusinessIdentity, to: string, role: 'admin' | 'user', url: string, expiresAt: string): Promise<EmailMessage> {
+/** Who sends an invite: their name and email, or the email alone. */
+export interface Inviter {
+  name: string;
+  email: string;
+}
+
+/** An invitation to join the business (inviteMember; resendInvite with `resent`, whose link replaces the one sent before). */
+export function inviteEmail(m: MailCtx, b: BusinessIdentity, to: string, role: 'admin' | 'user', url: string, expiresAt: string, inviter: Inviter, resent = false): Promise<EmailMessage> {
   const lang: EmailLang = 'he';
   const name = nameIn(b, lang);
+  const by = inviter.name ? `${inviter.name} (${inviter.email})` : inviter.email;
   const doc: EmailDoc = {
     lang,
-    subject: `הזמנה להצטרף אל ${name}`,
-    preheader: `הוזמנת לנהל את הכספים של ${name}.`,
-    heading: `הוזמנת להצטרף אל ${name}`,
-    paragraphs: [`הוזמנת להצטרף אל ${name} ב-${m.productName} ${role === 'admin' ? 'כמנהל/ת' : 'כמשתמש/ת'}.`],
+    subject: `${resent ? 'הזמנה חדשה' : 'הזמנה'} להצטרף אל ${name}`,
+    preheader: `${iso(by)} הזמין/ה אותך לנהל את הכספים של ${iso(name)}.`,
+    heading: `הוזמנת להצטרף אל ${iso(name)}`,
+    paragraphs: [
+      `${iso(by)} הזמין/ה אותך להצטרף אל ${iso(name)} ב-${m.productName} ${role === 'admin' ? 'כמנהל/ת' : 'כמשתמש/ת'}.`,
+      ...(resent ? ['זו הזמנה חדשה: הקישור מההזמנה הקודמת כבר לא עובד. יש להשתמש בקישור שבהודעה הזו.'] : []),
+    ],
     facts: [{ label: 'בתוקף עד', value: dayText(expiresAt, lang) }],
     action: { label: 'לקבלת ההזמנה', url },
     after: ['אם לא ציפית להזמנה הזו, אפשר להתעלם ממנה.'],
-    footer: [`ההזמנה נשלחה בשם ${name} דרך ${m.productName}.`],
+    footer: [`ההזמנה נשלחה בשם ${iso(name)} דרך ${m.productName}.`],
   };
   return message(to, doc, { name, replyTo: b.email });
 }
@@ -238,9 +248,9 @@ export function monthPackageEmail(m: MailCtx, b: BusinessIdentity, to: string, z
   const doc: EmailDoc = {
     lang,
     subject: `${name} – דפי חשבון ${z.month}${z.missing.length ? ` (חסרים ${z.missing.length})` : ''}`,
-    preheader: `דפי החשבון של ${name} לחודש ${z.month}.`,
+    preheader: `דפי החשבון של ${iso(name)} לחודש ${z.month}.`,
     heading: `דפי החשבון של ${z.month}`,
-    paragraphs: [`${name} שולח/ת את דפי החשבון של החודש.`],
+    paragraphs: [`${iso(name)} שולח/ת את דפי החשבון של החודש.`],
     facts: [
       { label: 'בחבילה', value: z.accounts.length ? z.accounts.join(', ') : 'אין דף חשבון מוכן לחודש הזה' },
       { label: 'חסרים', value: z.missing.length ? z.missing.join(', ') : 'לא חסר דבר' },
@@ -263,7 +273,45 @@ export function monthPackageEmail(m: MailCtx, b: BusinessIdentity, to: string, z
       ...(z.accountant && dayText(z.accountant.expiresAt, lang) !== dayText(z.expiresAt, lang) ? [`הקישור לחבילה לרואה החשבון פעיל עד ${dayText(z.accountant.expiresAt, lang)}.`] : []),
       ...(z.attached ? ['החבילה מצורפת גם למייל הזה.'] : []),
     ],
-    footer: [`נשלח בשם ${name} דרך ${m.productName}.`],
+    footer: [`נשלח בשם ${iso(name)} דרך ${m.productName}.`],
+  };
+  return message(to, doc, { name, replyTo: b.email }, extra);
+}
+
+export interface AccZipFacts {
+  from: string;
+  to: string;
+  url: string;
+  size: number;
+  entries: number;
+  /** Files that could not be read and are not in the ZIP. */
+  missing: number;
+  /** When the link stops working, when the file store gives one. */
+  expiresAt: string | null;
+  attached: boolean;
+}
+
+/** The accountant's ZIP of a month range (accZipSend): the link, its size, what is in and what is not. */
+export function accZipEmail(m: MailCtx, b: BusinessIdentity, to: string, z: AccZipFacts, extra: Partial<EmailMessage>): Promise<EmailMessage> {
+  const lang: EmailLang = 'he';
+  const name = nameIn(b, lang);
+  const months = z.from === z.to ? z.from : `${z.from} – ${z.to}`;
+  const doc: EmailDoc = {
+    lang,
+    subject: `${name} – החבילה לרואה החשבון ${months}`,
+    preheader: `החבילה של ${iso(name)} לרואה החשבון: ${iso(months)}.`,
+    heading: `החבילה לרואה החשבון`,
+    paragraphs: [`${iso(name)} שולח/ת את החבילה לרואה החשבון. הקבצים מסודרים בתיקיות רואה החשבון; הקובץ index.csv מפרט אותם והקובץ README.txt מסביר את המבנה.`],
+    facts: [
+      { label: 'חודשים', value: months, ltr: true },
+      { label: 'קבצים', value: String(z.entries), ltr: true },
+      { label: 'גודל', value: sizeText(z.size), ltr: true },
+      ...(z.expiresAt ? [{ label: 'הקישור פעיל עד', value: dayText(z.expiresAt, lang) }] : []),
+    ],
+    warning: z.missing ? `${z.missing} קבצים לא נקראו ואינם בחבילה.` : null,
+    action: { label: `להורדת החבילה (${sizeText(z.size)})`, url: z.url },
+    after: z.attached ? ['החבילה מצורפת גם למייל הזה.'] : [],
+    footer: [`נשלח בשם ${iso(name)} דרך ${m.productName}.`],
   };
   return message(to, doc, { name, replyTo: b.email }, extra);
 }

@@ -71,6 +71,27 @@ const dirOf = (lang: EmailLang) => (lang === 'he' ? 'rtl' : 'ltr');
 /** Templates live in memory (no file system in a function); autoEscape is on, so `<%= %>` is always escaped. */
 const eta = new Eta({ autoEscape: true, autoTrim: false });
 
+const FSI = '\u2068';
+const PDI = '\u2069';
+const ISOLATES = /[\u2066-\u2069]/g;
+/** Text that is all Hebrew letters, spaces and Hebrew punctuation reads the same isolated or not. */
+const PLAIN_RTL = /^[\u0590-\u05FF\uFB1D-\uFB4F\s'"\-]*$/;
+
+/**
+ * Someone's text (a name, a description) inside a sentence: a Unicode isolate (FSI…PDI), so Latin text
+ * ending in punctuation keeps its order in a Hebrew sentence ("Google Ads (campaign #4)." not
+ * ".Google Ads (campaign #4)"). The text part keeps the isolates; the HTML part turns them into <bdi>.
+ * Isolates the text brought along are dropped, so ours always pair up.
+ */
+export function iso(text: string): string {
+  const clean = text.replace(ISOLATES, '');
+  return PLAIN_RTL.test(clean) ? clean : FSI + clean + PDI;
+}
+
+/** Escaped, with our isolates as <bdi> (mail clients that drop the control characters still honour the element). */
+const marked = (text: string) => eta.config.escapeFunction(text).replaceAll(FSI, '<bdi dir="auto">').replaceAll(PDI, '</bdi>');
+const bare = (text: string) => text.replace(ISOLATES, '');
+
 /** A value in its own direction island, so numbers and Latin inside Hebrew keep their order. */
 eta.loadTemplate('@value', `<span dir="<%= it.ltr ? 'ltr' : 'auto' %>"><%= it.text %></span>`);
 
@@ -87,28 +108,27 @@ eta.loadTemplate('@layout', `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
-<title><%= it.doc.subject %></title>
+<title><%= it.bare(it.doc.subject) %></title>
 <style><%~ it.css %></style>
 </head>
 <body dir="<%= it.dir %>" class="<%= it.dir %>">
-<div class="preheader"><%= it.doc.preheader %></div>
+<div class="preheader"><%= it.bare(it.doc.preheader) %></div>
 <table role="presentation" class="wrap" width="100%" cellpadding="0" cellspacing="0" dir="<%= it.dir %>">
 <tr><td align="center" style="padding:12px 8px">
 <table role="presentation" class="card" width="100%" cellpadding="0" cellspacing="0" dir="<%= it.dir %>">
 <tr><td class="inner <%= it.dir %>" align="<%= it.align %>" dir="<%= it.dir %>">
-<h1><%= it.doc.heading %></h1>
-<% for (const p of it.doc.paragraphs ?? []) { %><p><%= p %></p>
+<h1><%~ it.marked(it.doc.heading) %></h1>
+<% for (const p of it.doc.paragraphs ?? []) { %><p><%~ it.marked(p) %></p>
 <% } %><% if (it.doc.amount) { %><p class="figure"><span dir="ltr"><%= it.doc.amount.figure %></span></p>
 <% if (it.doc.amount.note) { %><p class="note"><%= it.doc.amount.note %></p>
 <% } } %><% if (it.doc.facts?.length) { %><%~ include('@facts', it) %>
-<% } %><% if (it.doc.warning) { %><p class="warning" role="alert"><%= it.doc.warning %></p>
+<% } %><% if (it.doc.warning) { %><p class="warning" role="alert"><%~ it.marked(it.doc.warning) %></p>
 <% } %><% if (it.doc.action) { %><%~ include('@action', { dir: it.dir, action: it.doc.action }) %>
-<% } %><% for (const l of it.doc.links ?? []) { %><p class="link"><a href="<%= l.url %>"><%= l.label %></a></p>
-<p class="url"><a href="<%= l.url %>" dir="ltr"><%= l.url %></a></p>
-<% } %><% for (const p of it.doc.after ?? []) { %><p><%= p %></p>
+<% } %><% for (const l of it.doc.links ?? []) { %><p class="link"><a href="<%= l.url %>"><%~ it.marked(l.label) %></a></p>
+<% } %><% for (const p of it.doc.after ?? []) { %><p><%~ it.marked(p) %></p>
 <% } %></td></tr>
 </table>
-<div class="footer <%= it.dir %>" dir="<%= it.dir %>"><% for (const t of it.doc.footer) { %><p><%= t %></p><% } %></div>
+<div class="footer <%= it.dir %>" dir="<%= it.dir %>"><% for (const t of it.doc.footer) { %><p><%~ it.marked(t) %></p><% } %></div>
 </td></tr>
 </table>
 </body>
@@ -120,7 +140,7 @@ let juiceModule: Promise<typeof import('juice')> | undefined;
 /** The HTML part: the templates to markup, then the stylesheet inlined (juice loads on the first email only). */
 export async function renderHtml(doc: EmailDoc): Promise<string> {
   const dir = dirOf(doc.lang);
-  const markup = eta.render('@layout', { doc, dir, align: dir === 'rtl' ? 'right' : 'left', css: CSS, facts: doc.facts ?? [] });
+  const markup = eta.render('@layout', { doc, dir, align: dir === 'rtl' ? 'right' : 'left', css: CSS, facts: doc.facts ?? [], marked, bare });
   const juice = (await (juiceModule ??= import('juice'))).default;
   return juice(markup, { removeStyleTags: true, preserveMediaQueries: true, applyWidthAttributes: true });
 }
@@ -130,7 +150,7 @@ export function renderText(doc: EmailDoc): string {
   const out: string[] = [doc.heading, ''];
   for (const p of doc.paragraphs ?? []) out.push(p, '');
   if (doc.amount) out.push(doc.amount.note ? `${doc.amount.figure} (${doc.amount.note})` : doc.amount.figure, '');
-  if (doc.facts?.length) out.push(...doc.facts.map((f) => `${f.label}: ${f.value}`), '');
+  if (doc.facts?.length) out.push(...doc.facts.map((f) => `${f.label}: ${doc.lang === 'he' && !f.ltr ? iso(f.value) : f.value}`), '');
   if (doc.warning) out.push(`!! ${doc.warning}`, '');
   if (doc.action) out.push(`${doc.action.label}:`, doc.action.url, '');
   for (const l of doc.links ?? []) out.push(`${l.label}:`, l.url, '');

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import yauzl from 'yauzl';
 import { invoicesEnv, upload, reading, type InvoicesEnv } from '../invoices/helpers.ts';
-import { startSmtp, mailText, mailAttachments } from '../../fakes/smtp.ts';
+import { startSmtp, parseMail, mailAttachments } from '../../fakes/smtp.ts';
 import { accPackageEmail, ATTACH_ZIP_UNDER_BYTES } from '../../../functions/src/domain/accountant/monthPackage.ts';
 
 let env: InvoicesEnv;
@@ -42,11 +42,17 @@ test("accZipSend mails the accountant's ZIP of the month range through the outbo
   await h.app.queue!.drain();
   const mails = await smtp.waitFor(2);
   assert.deepEqual(mails.map((m) => m.to).flat().sort(), ['cpa@example.com', 'office@example.com']);
-  const text = mailText(mails[0].raw);
-  // mailText decodes bytes one by one, so the en dash is not compared.
-  assert.match(text, /accountant's package for 2025-03 \S+ 2025-04\./);
-  assert.match(text, /Files: 1/);
-  assert.match(text, /The package is also attached/);
+  // Hebrew, HTML and text, in the business's name with replies to it, and a size that means something.
+  assert.match(mails[0].raw, /^Content-Type: multipart\/(alternative|mixed);/im);
+  const mail = await parseMail(mails[0].raw);
+  assert.deepEqual(mail.replyTo?.value.map((a) => a.address), [h.owner.email]);
+  assert.match(mail.html as string, /<html lang="he" dir="rtl">/);
+  assert.match(mail.subject ?? '', /החבילה לרואה החשבון 2025-03 – 2025-04$/);
+  assert.match(mail.text!, /חודשים: 2025-03 – 2025-04/);
+  assert.match(mail.text!, /קבצים: 1\n/);
+  assert.match(mail.text!, /גודל: \d+ KB\n/);
+  assert.doesNotMatch(mail.text! + (mail.html as string), /0\.0 MB/);
+  assert.match(mail.text!, /החבילה מצורפת גם למייל הזה/);
   const [zip] = mailAttachments(mails[0].raw);
   assert.equal(zip.fileName, 'accountant-2025-03_2025-04.zip');
   assert.equal(zip.contentType, 'application/zip');
@@ -69,12 +75,15 @@ test('accZipSend refuses bad input naming the field, and sends nothing', async (
   assert.equal(smtp.mails.length, before);
 });
 
-test('a ZIP of 10 MB or more goes as its link only', () => {
+test('a ZIP of 10 MB or more goes as its link only', async () => {
   const zip = { businessId: 'b', fileId: 'f', fileName: 'accountant-2025-03_2025-03.zip', url: 'https://x/files/t/a.zip', entries: 3, missing: 0 };
-  const small = accPackageEmail('a@example.com', 'Biz', { from: '2025-03', to: '2025-03' }, { ...zip, size: ATTACH_ZIP_UNDER_BYTES - 1 });
-  const big = accPackageEmail('a@example.com', 'Biz', { from: '2025-03', to: '2025-03' }, { ...zip, size: ATTACH_ZIP_UNDER_BYTES });
+  const biz = { businessName: 'Biz', businessNameEn: '', companyId: '', email: 'owner@example.com', phone: null };
+  const m = { productName: 'Business Finance' };
+  const small = await accPackageEmail(m, biz, 'a@example.com', { from: '2025-03', to: '2025-03' }, { ...zip, size: ATTACH_ZIP_UNDER_BYTES - 1 });
+  const big = await accPackageEmail(m, biz, 'a@example.com', { from: '2025-03', to: '2025-03' }, { ...zip, size: ATTACH_ZIP_UNDER_BYTES });
   assert.equal(small.attachments?.length, 1);
   assert.equal(big.attachments, undefined);
   assert.match(big.text, /https:\/\/x\/files\/t\/a\.zip/);
-  assert.doesNotMatch(big.text, /also attached/);
+  assert.match(big.text, /גודל: 10\.0 MB/);
+  assert.doesNotMatch(big.text, /מצורפת/);
 });

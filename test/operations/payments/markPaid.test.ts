@@ -34,7 +34,7 @@ test('marks a sent payment paid and tells the supplier on WhatsApp and by email'
   const mail = smtp.mails.at(-1)!;
   assert.deepEqual(mail.to, ['paid@example.com']);
   const parsed = await parseMail(mail.raw);
-  assert.match(parsed.text ?? '', /Test Business סימן את התשלום כשולם/);
+  assert.match(parsed.text ?? '', /\u2068Test Business\u2069 סימן את התשלום כשולם/);
   assert.match(parsed.text ?? '', /₪123\.45/);
 });
 

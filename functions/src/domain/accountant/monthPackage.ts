@@ -4,7 +4,7 @@ import { accountsPath, statementsPath, type AccountRecord, type SendState, type 
 import { entryPart, readyStatements, uniqueNames, writeZip, zipReadme } from './accZip.ts';
 import type { EmailMessage } from '../../ports/outbox.ts';
 import type { OutboxRecord } from '../../core/outbox.ts';
-import { monthPackageEmail as monthPackageMessage, type BusinessIdentity, type MailCtx, type MonthPackageFacts } from '../../emails/messages.ts';
+import { accZipEmail as accZipMessage, monthPackageEmail as monthPackageMessage, type BusinessIdentity, type MailCtx, type MonthPackageFacts } from '../../emails/messages.ts';
 
 /**
  * The month package: every ready statement of a month in one ZIP (account/month/file), and the email
@@ -76,30 +76,22 @@ export function monthPackageEmail(
   );
 }
 
-/**
- * The accountant's package (accZipSend): the ZIP's capability link, and the ZIP itself under the same
- * size rule as the month package. `range` is the YYYY-MM range the ZIP covers.
- */
-export function accPackageEmail(to: string, businessName: string, range: { from: string; to: string }, zip: { businessId: string; fileId: string; fileName: string; url: string; size: number; entries: number; missing: number }): EmailMessage {
-  const attach = zip.size < ATTACH_ZIP_UNDER_BYTES;
-  const months = range.from === range.to ? range.from : `${range.from} – ${range.to}`;
-  const lines = [
-    `${businessName}: the accountant's package for ${months}.`,
-    '',
-    `Files: ${zip.entries}, laid out by the accountant folders; index.csv lists them and README.txt explains the layout.`,
-    ...(zip.missing ? [`${zip.missing} file(s) could not be read and are not in the package.`] : []),
-    '',
-    `Download the package (${(zip.size / 1048576).toFixed(1)} MB): ${zip.url}`,
-    ...(attach ? ['The package is also attached.'] : []),
-    '',
-  ];
-  return {
-    channel: 'email',
+/** The accountant's package (accZipSend) to one recipient: its capability link, and the ZIP itself under the same size rule as the month package. */
+export function accPackageEmail(
+  m: MailCtx,
+  business: BusinessIdentity,
+  to: string,
+  range: { from: string; to: string },
+  zip: { businessId: string; fileId: string; fileName: string; url: string; size: number; entries: number; missing: number; expiresAt?: string },
+): Promise<EmailMessage> {
+  const attached = zip.size < ATTACH_ZIP_UNDER_BYTES;
+  return accZipMessage(
+    m,
+    business,
     to,
-    subject: `${businessName} – accountant's package ${months}`,
-    text: lines.join('\n'),
-    ...(attach ? { attachments: [{ businessId: zip.businessId, fileId: zip.fileId, fileName: zip.fileName, contentType: 'application/zip' }] } : {}),
-  };
+    { ...range, url: zip.url, size: zip.size, entries: zip.entries, missing: zip.missing, expiresAt: zip.expiresAt ?? null, attached },
+    attached ? { attachments: [{ businessId: zip.businessId, fileId: zip.fileId, fileName: zip.fileName, contentType: 'application/zip' }] } : {},
+  );
 }
 
 /** The statements automation's recipients, when it exists (the automations of issue 9). */

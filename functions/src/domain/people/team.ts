@@ -4,9 +4,9 @@ import { memberPath, type MemberRecord } from '../../core/auth.ts';
 import type { Role } from '../../core/context.ts';
 import type { DocStore, Transaction } from '../../ports/store.ts';
 import type { EmailMessage } from '../../ports/outbox.ts';
-import { usersPath } from '../business.ts';
+import { businessPath, profileOf, usersPath } from '../business.ts';
 import { ownerLinks } from '../../core/links.ts';
-import { inviteEmail as inviteMessage, type BusinessIdentity, type MailCtx } from '../../emails/messages.ts';
+import { inviteEmail as inviteMessage, type BusinessIdentity, type Inviter, type MailCtx } from '../../emails/messages.ts';
 
 export const INVITE_VALIDITY_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -45,9 +45,16 @@ export function freshInviteLink(dashboardUrl: string, now: number) {
   return { token, tokenHash: sha256(token), expiresAt: new Date(now + INVITE_VALIDITY_MS).toISOString(), url: ownerLinks(dashboardUrl).invite(token) };
 }
 
-/** The invitation email, in the business's name (emails/messages.ts words it). */
-export const inviteEmail = (m: MailCtx, business: BusinessIdentity, to: string, role: Role, url: string, expiresAt: string): Promise<EmailMessage> =>
-  inviteMessage(m, business, to, role, url, expiresAt);
+/** The invitation email, in the business's name and saying who invited (emails/messages.ts words it); `resent` says the old link is dead. */
+export const inviteEmail = (m: MailCtx, business: BusinessIdentity, to: string, role: Role, url: string, expiresAt: string, inviter: Inviter, resent = false): Promise<EmailMessage> =>
+  inviteMessage(m, business, to, role, url, expiresAt, inviter, resent);
+
+/** Who sends an invite: members have only an email, the owner also the name on the business profile. */
+export async function inviterOf(reader: Pick<Transaction, 'get'>, businessId: string, caller: { userId: string; email: string }): Promise<Inviter> {
+  const business = await reader.get(businessPath(businessId));
+  const isOwner = business?.data.ownerUserId === caller.userId;
+  return { name: isOwner ? profileOf(business.data).name : '', email: caller.email };
+}
 
 export async function findMemberByEmail(reader: Pick<Transaction, 'query'>, businessId: string, email: string) {
   const found = await reader.query({ collection: membersPath(businessId), where: [['email', '==', email]], limit: 1 });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input, month } from '../../core/schema.ts';
-import { invalid } from '../../core/errors.ts';
+import { invalid, notFound } from '../../core/errors.ts';
 import { pastMonth } from '../../domain/months.ts';
 import { buildAccZip } from '../../domain/accountant/accZip.ts';
 import { accPackageEmail, ATTACH_ZIP_UNDER_BYTES } from '../../domain/accountant/monthPackage.ts';
-import { businessPath, profileOf } from '../../domain/business.ts';
+import { businessContact } from '../../domain/payments/paymentMessages.ts';
 
 export default defineOperation({
   name: 'accZipSend',
@@ -40,12 +40,11 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     const rcpt = [...new Set(recipients)];
     const { file, entries, missing } = await buildAccZip(ctx, businessId, undefined, { from, to }, ctx.clock.now());
-    const business = await ctx.store.get(businessPath(businessId));
-    const profile = profileOf(business?.data ?? {});
-    const zip = { businessId, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries, missing };
-    const messageIds = await ctx.store.runTransaction(async (tx) =>
-      rcpt.map((addr) => ctx.outbox(tx, accPackageEmail(addr, profile.businessName || profile.name, { from, to }, zip), { reason: 'accZipSend' }).split('/').at(-1)!),
-    );
+    const business = await businessContact(ctx.store, businessId);
+    if (!business) throw notFound('business');
+    const zip = { businessId, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries, missing, expiresAt: file.expiresAt };
+    const emails = await Promise.all(rcpt.map((addr) => accPackageEmail(ctx.config, business, addr, { from, to }, zip)));
+    const messageIds = await ctx.store.runTransaction(async (tx) => emails.map((mail) => ctx.outbox(tx, mail, { reason: 'accZipSend' }).split('/').at(-1)!));
     return { from, to, recipients: rcpt, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries, missing, attached: file.size < ATTACH_ZIP_UNDER_BYTES, messageIds };
   },
   activity: (input, result) => ({ targetIds: result.messageIds, summary: `sent the accountant's package ${result.from} – ${result.to} (${result.entries} file(s)) to ${result.recipients.length} recipient(s)` }),

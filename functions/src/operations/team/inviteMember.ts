@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { email, input } from '../../core/schema.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
-import { findMemberByEmail, freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/people/team.ts';
+import { findMemberByEmail, freshInviteLink, inviteEmail, inviterOf, invitesPath, inviteView, type InviteRecord } from '../../domain/people/team.ts';
 import { businessContact } from '../../domain/payments/paymentMessages.ts';
 
 export const inviteOutput = z.object({
@@ -31,6 +31,7 @@ export default defineOperation({
     const id = ctx.ids();
     return ctx.store.runTransaction(async (tx) => {
       const business = await businessContact(tx, businessId);
+      const inviter = await inviterOf(tx, businessId, ctx.caller);
       if (!business) throw notFound('business');
       if (await findMemberByEmail(tx, businessId, to)) throw new ApiError('already-exists', `email: ${to} is already a member`);
       const pending = await tx.query({ collection: invitesPath(businessId), where: [['email', '==', to], ['status', '==', 'pending']], limit: 1 });
@@ -39,7 +40,7 @@ export default defineOperation({
       const at = new Date(now).toISOString();
       const invite: InviteRecord = { id, businessId, email: to, role, status: 'pending', tokenHash: link.tokenHash, expiresAt: link.expiresAt, invitedBy: userId, createdAt: at, sentAt: at, acceptedAt: null };
       tx.set(invitesPath(businessId, id), { ...invite });
-      ctx.outbox(tx, await inviteEmail(ctx.config, business, to, role, link.url, link.expiresAt));
+      ctx.outbox(tx, await inviteEmail(ctx.config, business, to, role, link.url, link.expiresAt, inviter));
       return inviteView(invite, now);
     });
   },

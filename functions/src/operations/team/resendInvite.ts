@@ -1,7 +1,7 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { notFound, precondition } from '../../core/errors.ts';
-import { freshInviteLink, inviteEmail, invitesPath, inviteView, type InviteRecord } from '../../domain/people/team.ts';
+import { freshInviteLink, inviteEmail, inviterOf, invitesPath, inviteView, type InviteRecord } from '../../domain/people/team.ts';
 import { businessContact } from '../../domain/payments/paymentMessages.ts';
 import { inviteOutput } from './inviteMember.ts';
 
@@ -19,6 +19,7 @@ export default defineOperation({
     const now = ctx.clock.now();
     return ctx.store.runTransaction(async (tx) => {
       const business = await businessContact(tx, businessId);
+      const inviter = await inviterOf(tx, businessId, ctx.caller);
       const doc = await tx.get(invitesPath(businessId, inviteId));
       if (!doc || !business) throw notFound(`invite ${inviteId}`);
       const invite = doc.data as unknown as InviteRecord;
@@ -26,7 +27,7 @@ export default defineOperation({
       const link = freshInviteLink(ctx.config.dashboardUrl, now);
       const updated: InviteRecord = { ...invite, tokenHash: link.tokenHash, expiresAt: link.expiresAt, sentAt: new Date(now).toISOString() };
       tx.set(doc.path, { ...updated });
-      ctx.outbox(tx, await inviteEmail(ctx.config, business, invite.email, invite.role, link.url, link.expiresAt));
+      ctx.outbox(tx, await inviteEmail(ctx.config, business, invite.email, invite.role, link.url, link.expiresAt, inviter, true));
       return inviteView(updated, now);
     });
   },

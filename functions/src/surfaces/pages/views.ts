@@ -93,11 +93,11 @@ export function paymentPage(v: Common & { payment: PaymentRecord; notice: Notice
 
   // A standing-link filing is the filer's own request: it was received, not offered.
   const filed = p.filedBy === 'public';
-  const heading = p.status === 'paid' ? t.paidTitle(v.businessName) : p.status === 'canceled' ? t.canceledTitle : filed ? t.receivedTitle(v.businessName) : t.wantsToPay(v.businessName);
+  const heading = p.status === 'paid' ? t.paidTitle(v.businessName) : p.status === 'canceled' ? t.canceledTitle(v.businessName) : filed ? t.receivedTitle(v.businessName) : t.wantsToPay(v.businessName);
   const head = html`<section class="card">
 <h1>${heading}</h1>
 ${askAmount && p.amountAgorot === 0 ? '' : amountBlock(p, lang, p.status !== 'paid')}
-${p.description ? html`<p><span class="muted">${t.description}:</span> <span class="desc">${p.description}</span></p>` : ''}
+${p.description ? html`<p><span class="muted">${t.description}:</span> <bdi dir="auto" class="desc">${p.description}</bdi></p>` : ''}
 ${notice}
 </section>`;
 
@@ -132,7 +132,7 @@ ${trustNote(v)}
       body = html`<section class="card"><p class="status ok">${p.paidAt ? t.paidOn(dayOf(p.paidAt)) : t.paid}</p>${payoutSummary(p, lang)}${proofLink(p, v.proofUrl, lang)}<p class="muted">${t.paidLate}</p>${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
       break;
     case 'canceled':
-      body = html`<section class="card"><p class="status bad">${t.canceled}</p></section>`;
+      body = html`<section class="card"><p class="muted">${t.canceled(v.businessName)}</p></section>`;
       break;
   }
   // With the payout form on the page, switching language re-posts what was typed instead of losing it.
