@@ -27,6 +27,19 @@ export default function Folders() {
   const options = list.map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }));
   const nameOf = (id: string) => options.find((o) => o.value === id)?.label ?? id;
   const ids = (rules.data?.rules ?? []).map((r) => r.id);
+  // Each condition with the sources it applies to: mail conditions never hold for uploads.
+  const conditions = (w: { from: string; subject: string; words: string; notWords: string; supplier: string }) =>
+    (
+      [
+        [m.folders.ruleFrom, w.from, m.folders.sourceMail],
+        [m.folders.ruleSubject, w.subject, m.folders.sourceMail],
+        [m.folders.ruleWords, w.words, m.folders.sourceAll],
+        [m.folders.ruleNotWords, w.notWords, m.folders.sourceAll],
+        [m.folders.ruleSupplier, w.supplier, m.folders.sourceAll],
+      ] as const
+    )
+      .filter(([, v]) => v)
+      .map(([label, v, sources]) => `${label} (${sources}): ${v}`);
   const moveRule = (id: string, to: number) => {
     const rest = ids.filter((x) => x !== id);
     rest.splice(Math.max(0, Math.min(rest.length, to)), 0, id);
@@ -117,8 +130,8 @@ export default function Folders() {
           }}
         >
           <Group align="flex-end" wrap="wrap">
-            <TextInput label={m.folders.ruleFrom} value={rule.from} onChange={(e) => setRule({ ...rule, from: e.currentTarget.value })} />
-            <TextInput label={m.folders.ruleWords} value={rule.words} onChange={(e) => setRule({ ...rule, words: e.currentTarget.value })} />
+            <TextInput label={m.folders.ruleFrom} description={m.folders.ruleFromHint} value={rule.from} onChange={(e) => setRule({ ...rule, from: e.currentTarget.value })} />
+            <TextInput label={m.folders.ruleWords} description={m.folders.ruleWordsHint} value={rule.words} onChange={(e) => setRule({ ...rule, words: e.currentTarget.value })} />
             <Select label={m.invoices.folder} data={options} value={rule.folderId || null} onChange={(v) => setRule({ ...rule, folderId: v ?? '' })} required />
             <Button type="submit" disabled={!rule.folderId || (!rule.from && !rule.words)} loading={saveRule.isPending}>
               {m.folders.addRule}
@@ -150,7 +163,7 @@ export default function Folders() {
             >
               <Group justify="space-between" wrap="wrap">
                 <Text size="sm" className="wrap-anywhere">
-                  {i + 1}. {[r.when.from && `${m.folders.ruleFrom}: ${r.when.from}`, r.when.words && `${m.folders.ruleWords}: ${r.when.words}`, r.when.supplier && `${m.folders.ruleSupplier}: ${r.when.supplier}`].filter(Boolean).join(' · ')} → {nameOf(r.folderId)}
+                  {i + 1}. {conditions(r.when).join(' · ')} → {nameOf(r.folderId)}
                 </Text>
                 <Group gap={4}>
                   <Button size="compact-xs" variant="default" disabled={i === 0} onClick={() => moveRule(r.id, i - 1)}>

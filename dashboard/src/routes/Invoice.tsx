@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Anchor, Badge, Button, Card, Checkbox, Grid, Group, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Checkbox, Grid, Group, NativeSelect, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
@@ -18,6 +18,8 @@ export default function Invoice() {
   const navigate = useNavigate();
   const q = useApi('invoiceGet', { docId });
   const categories = useApi('categoriesList', {});
+  const folders = useApi('foldersList', {});
+  const setFolder = useApiMutation('invoiceSetFolder', [...AFTER, 'foldersList']);
   const update = useApiMutation('updateInvoiceDoc', AFTER);
   const setCategory = useApiMutation('invoiceSetCategory', AFTER);
   const del = useApiMutation('deleteInvoiceDoc', ['invoicesList', 'attention']);
@@ -30,7 +32,7 @@ export default function Invoice() {
   if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
   const d = q.data;
   const r = d.reading;
-  const failed = [update, setCategory, del].find((x) => x.isError);
+  const failed = [update, setCategory, setFolder, del].find((x) => x.isError);
   return (
     <>
       <PageTitle
@@ -149,6 +151,17 @@ export default function Invoice() {
                 />
                 <Checkbox label={m.categories.rules} checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
               </Stack>
+            </Card>
+            <Card withBorder>
+              <NativeSelect
+                label={m.folders.moveTo}
+                description={m.folders.moveHint}
+                data={[...(d.folderId ? [] : [{ value: '', label: '—', disabled: true }]), ...(folders.data?.folders ?? []).map((x) => ({ value: x.id, label: x.path.join(' / ') || x.name }))]}
+                value={d.folderId}
+                onChange={(e) => e.currentTarget.value !== d.folderId && setFolder.mutate({ docId, folderId: e.currentTarget.value })}
+                disabled={setFolder.isPending}
+                data-testid="invoice-folder"
+              />
             </Card>
           </Stack>
         </Grid.Col>

@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Button, Card, Group, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Box, Button, Card, Group, NativeSelect, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useI18n } from '../i18n/i18n.tsx';
-import { fileToBase64, useApi } from '../ui/api.ts';
+import { fileToBase64, useApi, useApiMutation } from '../ui/api.ts';
 import { DropZone, Empty, ErrorAlert, ListSkeleton, PageTitle, errorText, Pager, SearchForm, useListParams } from '../ui/common.tsx';
 import { call } from '../api/client.ts';
-import { InvoiceCard } from './shared.tsx';
+import { InvoiceCard, type InvoiceRow } from './shared.tsx';
 import { InvoicesNav } from './invoicesNav.tsx';
 
 type Upload = { name: string; state: 'queued' | 'uploading' | 'done' | 'duplicate' | 'failed'; docId?: string; duplicateOf?: string; message?: string };
@@ -85,6 +85,23 @@ function UploadZone() {
   );
 }
 
+/** The row's move action: a folder list beside the card (the card itself is a link); native, so phones show their own picker. */
+function MoveSelect({ d, folders, moving, onMove }: { d: InvoiceRow; folders: { value: string; label: string }[]; moving: boolean; onMove(folderId: string): void }) {
+  const { m, fill } = useI18n();
+  const name = d.issuerName || d.supplierName || d.fileName;
+  return (
+    <NativeSelect
+      size="xs"
+      w={120}
+      aria-label={fill(m.folders.moveOf, { name })}
+      disabled={moving}
+      value=""
+      data={[{ value: '', label: m.folders.move + '…', disabled: true }, ...folders.map((f) => ({ ...f, disabled: f.value === d.folderId }))]}
+      onChange={(e) => e.currentTarget.value && onMove(e.currentTarget.value)}
+    />
+  );
+}
+
 export default function Invoices() {
   const { m, fill, number } = useI18n();
   // payMark and category keep an empty value: it is a filter of its own ("none").
@@ -105,6 +122,8 @@ export default function Invoices() {
   };
   const list = useApi('invoicesList', { ...filters, limit: 50, ...(pageToken ? { pageToken } : {}) }, { placeholderData: (p) => p });
   const filtered = Object.keys(filters).length > 0;
+  const move = useApiMutation('invoiceSetFolder', ['invoicesList', 'foldersList', 'invoiceGet']);
+  const folderOptions = (folders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }));
   return (
     <>
       <PageTitle>{m.invoices.title}</PageTitle>
@@ -131,11 +150,17 @@ export default function Invoices() {
         <Empty title={filtered ? m.invoices.emptyFiltered : m.invoices.empty} />
       ) : (
         <Stack gap="xs" data-testid="invoices-list">
+          {move.isError && <ErrorAlert error={move.error} />}
           <Text size="sm" c="dimmed">
             {fill(m.folders.count, { n: (list.data.totalIsEstimate ? '~' : '') + number(list.data.total) })}
           </Text>
           {list.data.items.map((d) => (
-            <InvoiceCard key={d.docId} d={d} />
+            <Group key={d.docId} gap="xs" wrap="nowrap" align="center" data-testid="invoice-row">
+              <Box style={{ flex: 1, minWidth: 0 }}>
+                <InvoiceCard d={d} />
+              </Box>
+              <MoveSelect d={d} folders={folderOptions} moving={move.isPending && move.variables?.docId === d.docId} onMove={(folderId) => move.mutate({ docId: d.docId, folderId })} />
+            </Group>
           ))}
           <Pager tokens={tokens} setTokens={setTokens} next={list.data.nextPageToken} />
         </Stack>
