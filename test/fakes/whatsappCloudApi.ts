@@ -12,6 +12,11 @@ export interface FakeWhatsApp {
   refused: { status: number; reason: string }[];
   /** Answer the next n requests with HTTP 500 (to exercise retries). */
   failNext(n: number): void;
+  /**
+   * Answer the next n requests as Meta's throughput limit does: HTTP 400, error code 130429 "Rate limit hit" (Meta's
+   * "WhatsApp error codes", Throttling errors: 4, 80007, 130429, 131056 are HTTP 400; build on `code`, not the status).
+   */
+  throttleNext(n: number): void;
   /** Accept the next n requests and never answer them (an endpoint that hangs); `hung` counts those held. */
   hangNext(n: number): void;
   hung: number;
@@ -26,8 +31,10 @@ const read = (req: IncomingMessage) =>
   });
 
 export async function startFakeWhatsApp(opts: { token: string; phoneNumberId: string; version?: string }): Promise<FakeWhatsApp> {
-  const fake: FakeWhatsApp = { baseUrl: '', accepted: [], refused: [], failNext: () => {}, hangNext: () => {}, hung: 0, close: async () => {} };
+  const fake: FakeWhatsApp = { baseUrl: '', accepted: [], refused: [], failNext: () => {}, throttleNext: () => {}, hangNext: () => {}, hung: 0, close: async () => {} };
   let failures = 0;
+  let throttled = 0;
+  fake.throttleNext = (n) => (throttled = n);
   let hangs = 0;
   fake.failNext = (n) => (failures = n);
   fake.hangNext = (n) => (hangs = n);
@@ -47,6 +54,12 @@ export async function startFakeWhatsApp(opts: { token: string; phoneNumberId: st
       failures--;
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'temporary failure', code: 2 } }));
+      return;
+    }
+    if (throttled > 0) {
+      throttled--;
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: '(#130429) Rate limit hit', type: 'OAuthException', code: 130429, error_data: { messaging_product: 'whatsapp', details: 'Cloud API message throughput has been reached.' }, fbtrace_id: 'Az8or2yhqkZfEZ' } }));
       return;
     }
     const expectedPath = `/${opts.version ?? 'v23.0'}/${opts.phoneNumberId}/messages`;

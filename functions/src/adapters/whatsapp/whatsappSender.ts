@@ -9,6 +9,14 @@ export interface WhatsAppSettings {
   timeoutMs?: number;
 }
 
+/**
+ * Meta's error codes that a later attempt may pass (its "WhatsApp error codes" page, which says to judge by `code`, not
+ * the HTTP status): 1 API Unknown, 2 API Service (downtime, overload), 4 and 80007 and 130429 rate limits, 131056 pair
+ * rate limit, 131000 something went wrong, 131016 service unavailable, 133004 server temporarily unavailable.
+ * Throttling comes as HTTP 400, so the status alone would end a message that only had to wait.
+ */
+const PASSING_CODES = new Set([1, 2, 4, 80007, 130429, 131056, 131000, 131016, 133004]);
+
 /** WhatsApp Cloud API: a template message, optionally with a URL button whose suffix is the link. */
 export function whatsappSender(s: WhatsAppSettings): Sender<WhatsAppMessage> {
   return {
@@ -41,7 +49,7 @@ export function whatsappSender(s: WhatsAppSettings): Sender<WhatsAppMessage> {
       })) as { messages?: { id: string }[]; error?: { message?: string; code?: number } };
       // A 4xx refuses the message (the message ends `failed`); 5xx and 429 are worth retrying, and so are 401/403: our
       // token, which the operator can fix while the message waits.
-      if (res.status === 429 || res.status === 401 || res.status === 403 || res.status >= 500) {
+      if (res.status === 429 || res.status === 401 || res.status === 403 || res.status >= 500 || (!res.ok && PASSING_CODES.has(Number(body.error?.code)))) {
         throw new Error(`WhatsApp Cloud API answered ${res.status}${body.error?.message ? `: ${body.error.message}` : ''}`);
       }
       if (!res.ok) return { delivered: false, reason: `WhatsApp Cloud API refused (${res.status}): ${body.error?.message ?? 'no message'}` };
