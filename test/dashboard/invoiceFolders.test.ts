@@ -111,6 +111,11 @@ describe('invoices move between folders; rule conditions name their sources (bro
     await row.waitFor();
     assert.equal(await row.textContent(), '1. מאת (דואר בלבד): billing@airline.example · מילים (כל המקורות): toner · בלי המילים (כל המקורות): private → Office');
     await check('folders-rule-sources');
+    // The same in English.
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByText('Mailbox invoices only: the sender contains this.').waitFor();
+    assert.equal(await page.getByText(/^1\. From/).textContent(), '1. From (mail only): billing@airline.example · Words (all sources): toner · Without the words (all sources): private → Office');
+    await page.getByRole('button', { name: 'עברית' }).click();
     assert.deepEqual(problems, []);
   });
 });
