@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Divider, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Divider, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { GoogleAuthProvider, browserPopupRedirectResolver, isSignInWithEmailLink, sendSignInLinkToEmail, signInWithCredential, signInWithEmailLink, signInWithPopup, type Auth } from '@firebase/auth';
 import { useI18n } from './i18n/i18n.tsx';
 import { Bare } from './Root.tsx';
@@ -13,6 +13,32 @@ const cleanUrl = () => {
   window.history.replaceState(null, '', url.pathname + url.search + url.hash);
 };
 
+/**
+ * `npm start` serves `authStarting` in its init.json until its Auth emulator answers (about 20 s after a start):
+ * true while that lasts, polled each second, so the page says "starting…" instead of a network error.
+ */
+function useEmulatorStarting(emulator: boolean): [boolean, () => void] {
+  const [starting, setStarting] = useState(false);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    if (!emulator) return;
+    let stop = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = async () => {
+      const init = (await fetch('/__/firebase/init.json').then((r) => (r.ok ? r.json() : {}), () => ({}))) as { authStarting?: boolean };
+      if (stop) return;
+      setStarting(init.authStarting === true);
+      if (init.authStarting === true) timer = setTimeout(() => void check(), 1000);
+    };
+    void check();
+    return () => {
+      stop = true;
+      clearTimeout(timer);
+    };
+  }, [emulator, round]);
+  return [starting, () => setRound((r) => r + 1)];
+}
+
 /** Email link and Google, the same in production and against the Auth emulator. */
 export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boolean }) {
   const { m, fill } = useI18n();
@@ -22,6 +48,22 @@ export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boole
   const [busy, setBusy] = useState(false);
   const linked = isSignInWithEmailLink(auth, window.location.href);
   const [needEmail, setNeedEmail] = useState(false);
+  const [starting, checkStarting] = useEmulatorStarting(emulator);
+  /** The Auth emulator still starting shows as a network failure: say so, and look again, instead of the raw code. */
+  const failed = (err: unknown) => {
+    const code = (err as { code?: string }).code;
+    if (emulator && code === 'auth/network-request-failed') {
+      checkStarting();
+      return setError(m.signIn.starting);
+    }
+    setError(fill(m.signIn.failed, { message: code ?? String(err) }));
+  };
+  // Once it answers, the "starting…" shown for a failed attempt goes.
+  useEffect(() => {
+    if (!starting) setError((e) => (e === m.signIn.starting ? '' : e));
+  }, [starting, m]);
+  const emulatorConfig = auth.emulatorConfig;
+  const oobCodes = emulatorConfig && `${emulatorConfig.protocol}://${emulatorConfig.host}${emulatorConfig.port === null ? '' : `:${emulatorConfig.port}`}/emulator/v1/projects/${auth.app.options.projectId}/oobCodes`;
 
   const finish = async (address: string) => {
     setBusy(true);
@@ -57,7 +99,7 @@ export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boole
       localStorage.setItem(EMAIL_KEY, email.trim());
       setSentTo(email.trim());
     } catch (err) {
-      setError(fill(m.signIn.failed, { message: (err as { code?: string }).code ?? String(err) }));
+      failed(err);
     } finally {
       setBusy(false);
     }
@@ -72,7 +114,7 @@ export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boole
     try {
       await signInWithPopup(auth, new GoogleAuthProvider(), browserPopupRedirectResolver);
     } catch (err) {
-      setError(fill(m.signIn.failed, { message: (err as { code?: string }).code ?? String(err) }));
+      failed(err);
     }
   };
   /** The Auth emulator's google.com sign-in: an unsigned Google ID token it accepts (signInWithIdp, provider google.com). */
@@ -83,7 +125,7 @@ export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boole
       const claims = { sub: `google-${address.toLowerCase()}`, email: address, email_verified: true };
       await signInWithCredential(auth, GoogleAuthProvider.credential(JSON.stringify(claims)));
     } catch (err) {
-      setError(fill(m.signIn.failed, { message: (err as { code?: string }).code ?? String(err) }));
+      failed(err);
     } finally {
       setBusy(false);
     }
@@ -141,21 +183,38 @@ export default function SignIn({ auth, emulator }: { auth: Auth; emulator: boole
       ) : sentTo ? (
         <Alert color="green" role="status">
           <Text>{fill(m.signIn.linkSent, { email: sentTo })}</Text>
-          {emulator && <Text size="sm" mt="xs">{m.signIn.emulatorHint}</Text>}
+          {emulator && (
+            <>
+              <Text size="sm" mt="xs">
+                {m.signIn.emulatorHint}
+              </Text>
+              {oobCodes && (
+                <Code block dir="ltr" mt="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {oobCodes}
+                </Code>
+              )}
+            </>
+          )}
         </Alert>
       ) : (
         <>
           <Text>{m.signIn.intro}</Text>
+          {starting && (
+            <Group gap="xs" wrap="nowrap" aria-live="polite">
+              <Loader size="xs" aria-hidden />
+              <Text>{m.signIn.starting}</Text>
+            </Group>
+          )}
           <form onSubmit={send}>
             <Stack>
               <TextInput type="email" name="email" label={m.signIn.email} value={email} onChange={(e) => setEmail(e.currentTarget.value)} required autoComplete="email" dir="ltr" />
-              <Button type="submit" loading={busy}>
+              <Button type="submit" loading={busy} disabled={starting}>
                 {m.signIn.sendLink}
               </Button>
             </Stack>
           </form>
           <Divider />
-          <Button variant="default" onClick={() => void google()}>
+          <Button variant="default" onClick={() => void google()} disabled={starting}>
             {m.signIn.google}
           </Button>
         </>

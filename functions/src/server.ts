@@ -44,17 +44,29 @@ if (process.env.AUTH_EMULATOR === 'off') {
   signIn = { unavailable: why };
 } else {
   if (!process.env.FIREBASE_AUTH_EMULATOR_HOST) {
-    emulator = await startAuthEmulator(Number(process.env.AUTH_EMULATOR_PORT ?? 9099), (m) => logger.warn(m));
-    if (emulator) {
-      process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
-      emulator.ready.then(() => logger.info('Auth emulator ready', { host: emulator!.host }), (e) => logger.error('Auth emulator failed', { error: String(e) }));
-    }
+    emulator = await startAuthEmulator(Number(process.env.AUTH_EMULATOR_PORT ?? 9099), resolve(config.dataDir), logger);
+    if (emulator) process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
   }
   process.env.GCLOUD_PROJECT ??= EMULATOR_PROJECT;
   const host = process.env.FIREBASE_AUTH_EMULATOR_HOST;
   signIn = host
     ? { apiKey: 'fake-api-key', authDomain: host.split(':')[0], projectId: process.env.GCLOUD_PROJECT, authEmulator: `http://${host}` }
     : { unavailable: 'firebase-tools is not installed, so the Auth emulator cannot run: run npm ci.' };
+  // The sign-in page says "starting…" (init.json is read per request) until the emulator answers.
+  if (emulator) {
+    signIn.authStarting = true;
+    emulator.ready.then(
+      () => {
+        delete signIn.authStarting;
+        logger.info('Auth emulator ready', { host: emulator!.host });
+      },
+      (e) => {
+        delete signIn.authStarting;
+        signIn.unavailable = `the Auth emulator did not start (its output is above, in the npm start window; is ${emulator!.host} taken?)`;
+        logger.error('Auth emulator failed', { error: String(e) });
+      },
+    );
+  }
 }
 
 // The dashboard's build, made first when missing or older than its sources; the API answers meanwhile.
@@ -144,6 +156,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     emulator?.stop();
     server.close();
-    void app.close().then(() => process.exit(0));
+    // The emulator exports its accounts on the way out (a few seconds at most): the next start imports them.
+    const exported = emulator ? Promise.race([emulator.exited, new Promise((r) => setTimeout(r, 10_000))]) : undefined;
+    void Promise.all([app.close(), exported]).then(() => process.exit(0));
   });
 }
