@@ -12,7 +12,7 @@ import { useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
 import { ActionButton } from '../ui/ActionButton.tsx';
 import type { Input, Output } from '../api/client.ts';
-import { useAccounts } from './statementsShared.tsx';
+import { addMonths, currentMonth, useAccounts } from './statementsShared.tsx';
 
 type Folder = Output<'accountantFoldersList'>['folders'][number];
 type Source = NonNullable<Input<'accFolderSetSource'>['source']>;
@@ -20,11 +20,8 @@ type Kind = '' | Source['kind'];
 const KINDS = ['', 'invoices', 'statements', 'proofs', 'signed'] as const;
 const PAY = ['card', 'paypal', 'bank_transfer', 'cash', 'check', 'other', 'unknown'] as const;
 
-const ym = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
-const lastMonth = () => {
-  const t = new Date();
-  return ym(new Date(t.getFullYear(), t.getMonth() - 1, 1));
-};
+/** The month before this one in Israel (the business's calendar), whatever the browser's zone. */
+const lastMonth = () => addMonths(currentMonth(), -1);
 
 function useSize() {
   const { locale } = useI18n();

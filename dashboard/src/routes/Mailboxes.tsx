@@ -7,13 +7,13 @@ import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm, useListP
 import { ActionButton } from '../ui/ActionButton.tsx';
 import { FileName } from '../ui/FileName.tsx';
 import { call, type Output } from '../api/client.ts';
+import { calendarDay, israelToday } from './statementsShared.tsx';
 
 type Mailbox = Output<'mailboxListAccounts'>['items'][number];
 type Mail = Output<'mailsList'>['items'][number];
 type Import = Output<'mailboxImportGet'>;
 const RESULTS = ['processing', 'imported', 'no_invoice', 'duplicate', 'error'] as const;
 const RESULT_COLOR: Record<Mail['result'], string> = { processing: 'yellow', imported: 'green', no_invoice: 'gray', duplicate: 'orange', error: 'red' };
-const DAY = 86_400_000;
 
 /** A new import id as the API takes it: 20 lowercase letters or digits. */
 function newImportId(): string {
@@ -95,7 +95,11 @@ function ImportPanel({ box }: { box: Mailbox }) {
   const { m, fill, number } = useI18n();
   const [params, setParams] = useSearchParams();
   const labels = useApi('mailboxListLabels', { accountId: box.accountId }, { staleTime: 60_000 });
-  const [since, setSince] = useState(() => new Date(Date.now() - 30 * DAY).toISOString().slice(0, 10));
+  // 30 days before today in Israel (the business's day).
+  const [since, setSince] = useState(() => {
+    const t = israelToday();
+    return calendarDay(t.y, t.m, t.d - 30);
+  });
   const [labelId, setLabelId] = useState<string | null>(null);
   const sinceMs = Date.parse(`${since}T00:00:00`);
   const valid = Number.isFinite(sinceMs);

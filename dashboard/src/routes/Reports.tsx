@@ -4,21 +4,20 @@ import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
 import type { Output } from '../api/client.ts';
+import { calendarDay, israelToday } from './statementsShared.tsx';
 
 type Summary = Output<'spendSummary'>;
 type Row = Summary['rows'][number];
 const DIMS = ['category', 'supplier', 'payMethod'] as const;
 type Dim = (typeof DIMS)[number];
 
-const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-/** The preset ranges, as whole months of the user's calendar. */
+/** The preset ranges, as whole months of Israel's calendar (the business's), whatever the browser's zone. */
 function preset(k: 'lastMonth' | 'thisMonth' | 'last3' | 'thisYear', today = new Date()) {
-  const y = today.getFullYear();
-  const mo = today.getMonth();
-  if (k === 'lastMonth') return { from: iso(new Date(y, mo - 1, 1)), to: iso(new Date(y, mo, 0)) };
-  if (k === 'thisMonth') return { from: iso(new Date(y, mo, 1)), to: iso(new Date(y, mo + 1, 0)) };
-  if (k === 'last3') return { from: iso(new Date(y, mo - 3, 1)), to: iso(new Date(y, mo, 0)) };
-  return { from: iso(new Date(y, 0, 1)), to: iso(new Date(y, 11, 31)) };
+  const { y, m: mo } = israelToday(today);
+  if (k === 'lastMonth') return { from: calendarDay(y, mo - 1, 1), to: calendarDay(y, mo, 0) };
+  if (k === 'thisMonth') return { from: calendarDay(y, mo, 1), to: calendarDay(y, mo + 1, 0) };
+  if (k === 'last3') return { from: calendarDay(y, mo - 3, 1), to: calendarDay(y, mo, 0) };
+  return { from: calendarDay(y, 1, 1), to: calendarDay(y, 12, 31) };
 }
 
 /** The invoice list behind a figure: the Invoices screen reads these filters from its URL. */

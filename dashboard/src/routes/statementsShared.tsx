@@ -31,6 +31,16 @@ export function useAccounts({ enabled = true } = {}) {
   };
 }
 
+/** Today's date in Israel, as calendar numbers (month 1–12): the business's day, whatever the browser's zone. */
+export function israelToday(now = new Date()): { y: number; m: number; d: number } {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Jerusalem', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  return { y: n('year'), m: n('month'), d: n('day') };
+}
+
+/** A calendar date as YYYY-MM-DD; months and days out of range roll over (day 0 is the month before's last). */
+export const calendarDay = (y: number, month: number, day: number) => new Date(Date.UTC(y, month - 1, day)).toISOString().slice(0, 10);
+
 /** The month now in Israel time, YYYY-MM (the API's months are Israel's). */
 export function currentMonth(now = new Date()): string {
   const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Jerusalem', year: 'numeric', month: '2-digit' }).formatToParts(now);
