@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { EmailMessage } from '../ports/outbox.ts';
-import { iso, renderEmail, type EmailDoc, type EmailFact, type EmailLang } from './render.ts';
+import { renderEmail, type EmailDoc, type EmailFact, type EmailLang } from './render.ts';
+import { iso } from './bidi.ts';
 import { amountWords } from '../domain/vat.ts';
 import type { PaymentRecord } from '../domain/payments/payments.ts';
 

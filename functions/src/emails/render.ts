@@ -1,4 +1,5 @@
 import { Eta } from 'eta/core';
+import { bare, iso, isolatesToBdi } from './bidi.ts';
 
 /**
  * Every email is one `EmailDoc` rendered twice: as HTML by small eta templates (a layout and a partial
@@ -71,26 +72,7 @@ const dirOf = (lang: EmailLang) => (lang === 'he' ? 'rtl' : 'ltr');
 /** Templates live in memory (no file system in a function); autoEscape is on, so `<%= %>` is always escaped. */
 const eta = new Eta({ autoEscape: true, autoTrim: false });
 
-const FSI = '\u2068';
-const PDI = '\u2069';
-const ISOLATES = /[\u2066-\u2069]/g;
-/** Text that is all Hebrew letters, spaces and Hebrew punctuation reads the same isolated or not. */
-const PLAIN_RTL = /^[\u0590-\u05FF\uFB1D-\uFB4F\s'"\-]*$/;
-
-/**
- * Someone's text (a name, a description) inside a sentence: a Unicode isolate (FSI…PDI), so Latin text
- * ending in punctuation keeps its order in a Hebrew sentence ("Google Ads (campaign #4)." not
- * ".Google Ads (campaign #4)"). The text part keeps the isolates; the HTML part turns them into <bdi>.
- * Isolates the text brought along are dropped, so ours always pair up.
- */
-export function iso(text: string): string {
-  const clean = text.replace(ISOLATES, '');
-  return PLAIN_RTL.test(clean) ? clean : FSI + clean + PDI;
-}
-
-/** Escaped, with our isolates as <bdi> (mail clients that drop the control characters still honour the element). */
-const marked = (text: string) => eta.config.escapeFunction(text).replaceAll(FSI, '<bdi dir="auto">').replaceAll(PDI, '</bdi>');
-const bare = (text: string) => text.replace(ISOLATES, '');
+const marked = (text: string) => isolatesToBdi(eta.config.escapeFunction(text));
 
 /** A value in its own direction island, so numbers and Latin inside Hebrew keep their order. */
 eta.loadTemplate('@value', `<span dir="<%= it.ltr ? 'ltr' : 'auto' %>"><%= it.text %></span>`);

@@ -2,7 +2,8 @@ import type { HttpResponse } from '../http/types.ts';
 import { isForeignPayout, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { payoutMethodsFor, type Problems } from '../../domain/payments/supplierSubmission.ts';
 import { amountWords, typedAmountMeaning } from '../../domain/vat.ts';
-import { html, type Html } from './html.ts';
+import { esc, html, raw, type Html } from './html.ts';
+import { iso, isolatesToBdi } from '../../emails/bidi.ts';
 import { messages, type Lang } from './i18n.ts';
 import { page } from './layout.ts';
 import { field, hidden, invoiceInput, payoutFields, textArea, type FormState } from './forms.ts';
@@ -25,6 +26,8 @@ interface Common {
 }
 
 const money = (text: string) => html`<bdi dir="ltr">${text}</bdi>`;
+/** A sentence holding someone's text (see emails/bidi.ts): escaped, the isolated parts as <bdi>. */
+const say = (sentence: string) => raw(isolatesToBdi(esc(sentence)));
 const SYMBOL = { ILS: '₪', USD: '$', EUR: '€' } as const;
 
 /** The figure (VAT included, the one that is paid) and its VAT line, worded as the emails word them; no line when no VAT applies. */
@@ -51,7 +54,7 @@ export function fileName(name: string): Html {
 /** Who asks (name, company id) and what happens to the payout details: the supplier can check before typing a bank account. */
 function trustNote(v: Common): Html {
   const t = messages(v.lang);
-  return html`<p class="muted trust">${v.companyId ? html`<span class="who">${v.businessName} · ${money(t.businessId(v.companyId))}</span> ` : ''}${t.detailsUse(v.businessName)}</p>`;
+  return html`<p class="muted trust">${v.companyId ? html`<span class="who"><bdi>${v.businessName}</bdi> · ${money(t.businessId(v.companyId))}</span> ` : ''}${say(t.detailsUse(iso(v.businessName)))}</p>`;
 }
 
 /** DD.MM.YYYY in Israel's time zone. */
@@ -93,7 +96,8 @@ export function paymentPage(v: Common & { payment: PaymentRecord; notice: Notice
 
   // A standing-link filing is the filer's own request: it was received, not offered.
   const filed = p.filedBy === 'public';
-  const heading = p.status === 'paid' ? t.paidTitle(v.businessName) : p.status === 'canceled' ? t.canceledTitle(v.businessName) : filed ? t.receivedTitle(v.businessName) : t.wantsToPay(v.businessName);
+  const b = iso(v.businessName);
+  const heading = say(p.status === 'paid' ? t.paidTitle(b) : p.status === 'canceled' ? t.canceledTitle(b) : filed ? t.receivedTitle(b) : t.wantsToPay(b));
   const head = html`<section class="card">
 <h1>${heading}</h1>
 ${askAmount && p.amountAgorot === 0 ? '' : amountBlock(p, lang, p.status !== 'paid')}
@@ -126,13 +130,13 @@ ${trustNote(v)}
       body = html`<section class="card"><p class="status wait">${t.awaitingInvoice}</p>${payoutSummary(p, lang)}</section>${invoiceForm(t.attachInvoice)}`;
       break;
     case 'ready':
-      body = html`<section class="card"><p class="status ${p.needsReview ? 'wait' : 'ok'}">${p.needsReview ? t.waitingReview(v.businessName) : t.ready(v.businessName)}</p>${payoutSummary(p, lang)}${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
+      body = html`<section class="card"><p class="status ${p.needsReview ? 'wait' : 'ok'}">${say(p.needsReview ? t.waitingReview(b) : t.ready(b))}</p>${payoutSummary(p, lang)}${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
       break;
     case 'paid':
       body = html`<section class="card"><p class="status ok">${p.paidAt ? t.paidOn(dayOf(p.paidAt)) : t.paid}</p>${payoutSummary(p, lang)}${proofLink(p, v.proofUrl, lang)}<p class="muted">${t.paidLate}</p>${fileList(p, lang)}</section>${invoiceForm(p.invoices.length ? t.attachAnother : t.attachInvoice)}`;
       break;
     case 'canceled':
-      body = html`<section class="card"><p class="muted">${t.canceled(v.businessName)}</p></section>`;
+      body = html`<section class="card"><p class="muted">${say(t.canceled(b))}</p></section>`;
       break;
   }
   // With the payout form on the page, switching language re-posts what was typed instead of losing it.
@@ -146,7 +150,7 @@ export function standingLinkPage(v: Common, status = 200): HttpResponse {
   const f: FormState = { t, values: v.values ?? {}, problems: v.problems ?? {} };
   const contactError = f.problems.contact ? html`<p class="err" id="contact-err" role="alert">${t.problems[f.problems.contact]}</p>` : '';
   const vat = f.values.vatIncluded === 'on';
-  const body = html`<section class="card"><h1>${t.linkTitle(v.businessName)}</h1><p class="muted">${t.linkIntro(v.businessName)}</p></section>
+  const body = html`<section class="card"><h1>${say(t.linkTitle(iso(v.businessName)))}</h1><p class="muted">${say(t.linkIntro(iso(v.businessName)))}</p></section>
 <form id="main-form" class="card" method="post" action="${v.action}" enctype="multipart/form-data">
 ${refused(f, v.chooseAgain)}
 ${hidden('submissionId', v.submissionId)}
