@@ -236,7 +236,7 @@ export interface paths {
         put?: never;
         /**
          * Email the accountant's ZIP of a month range to the recipients
-         * @description Builds the ZIP accZip builds for the whole accountant tree and the months from–to, and emails each recipient its capability link; a ZIP under 10 MB is attached as well (mail servers refuse larger messages). It goes through the outbox, so an SMTP outage delays the mail but loses nothing.
+         * @description Builds the ZIP accZip builds for the whole accountant tree and the months from–to, and emails each recipient its capability link; a ZIP under 10 MB is attached as well (mail servers refuse larger messages). It goes through the outbox: an SMTP outage of up to about a day only delays the mail (retries over about 27 hours); a longer one leaves it not sent, shown on the home screen to send again.
          */
         post: operations["accZipSend"];
         delete?: never;
@@ -2636,7 +2636,7 @@ export interface paths {
         put?: never;
         /**
          * Email a month's package (a ZIP link) to the accountant
-         * @description To the recipients given, else the statements automation's. The email says which accounts are in and which are missing, with a capability link to the ZIP; it goes through the outbox, so an SMTP outage delays it but loses nothing. Records the send on each statement of the month: statementsList shows it sending, then sent, or failed with the reason once a message finally failed.
+         * @description To the recipients given, else the statements automation's. The email says which accounts are in and which are missing, with a capability link to the ZIP; it goes through the outbox: an SMTP outage of up to about a day only delays it (retries over about 27 hours); a longer one leaves it not sent, shown on the home screen to send again. Records the send on each statement of the month: statementsList shows it sending, then sent, or failed with the reason once a message finally failed.
          */
         post: operations["statementsSend"];
         delete?: never;

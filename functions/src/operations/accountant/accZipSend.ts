@@ -14,7 +14,7 @@ export default defineOperation({
   description:
     'Builds the ZIP accZip builds for the whole accountant tree and the months from–to, and emails each recipient its capability link; ' +
     `a ZIP under ${ATTACH_ZIP_UNDER_BYTES / 1048576} MB is attached as well (mail servers refuse larger messages). ` +
-    'It goes through the outbox, so an SMTP outage delays the mail but loses nothing.',
+    'It goes through the outbox: an SMTP outage of up to about a day only delays the mail (retries over about 27 hours); a longer one leaves it not sent, shown on the home screen to send again.',
   flags: { openWorld: true },
   input: input({
     from: month().describe('First month, YYYY-MM (inclusive).'),

@@ -12,7 +12,7 @@ export default defineOperation({
   summary: "Email a month's package (a ZIP link) to the accountant",
   description:
     "To the recipients given, else the statements automation's. The email says which accounts are in and which are missing, with a capability link to the ZIP; " +
-    'it goes through the outbox, so an SMTP outage delays it but loses nothing. Records the send on each statement of the month: statementsList shows it sending, then sent, or failed with the reason once a message finally failed.',
+    'it goes through the outbox: an SMTP outage of up to about a day only delays it (retries over about 27 hours); a longer one leaves it not sent, shown on the home screen to send again. Records the send on each statement of the month: statementsList shows it sending, then sent, or failed with the reason once a message finally failed.',
   flags: { openWorld: true },
   input: input({
     month: monthSchema().describe('The closed month, YYYY-MM (2000-01 or later).'),
