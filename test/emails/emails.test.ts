@@ -173,7 +173,7 @@ describe('emails as people receive them', { skip: skipBrowser }, () => {
     await h.app.services.store.set(statementsPath(h.owner.businessId, st.id), { ...st });
     await h.call('statementsSend', { month: '2026-03', recipients: ['cpa@example.com'] });
     const pkg = await received('month-package', (await mailTo('cpa@example.com', /2026-03/)).raw, 'he');
-    assert.match(pkg.text!, /\(\d+ KB\)/);
+    assert.match(pkg.text!, /\(\u2068\d+ KB\u2069\)/);
     assert.doesNotMatch(pkg.text!, /0\.0 MB/);
   });
 });

@@ -258,12 +258,12 @@ export function monthPackageEmail(m: MailCtx, b: BusinessIdentity, to: string, z
       { label: 'גודל', value: sizeText(z.size), ltr: true },
       { label: 'הקישור פעיל עד', value: dayText(z.expiresAt, lang) },
     ],
-    action: { label: `להורדת החבילה (${sizeText(z.size)})`, url: z.url },
+    action: { label: `להורדת החבילה (${iso(sizeText(z.size))})`, url: z.url },
     ...(z.accountant
       ? {
           links: [
             {
-              label: `החבילה לרואה החשבון של ${z.month}: ${z.accountant.entries} קבצים (${sizeText(z.accountant.size)})${z.accountant.missing ? `, ${z.accountant.missing} לא נקראו` : ''}`,
+              label: `החבילה לרואה החשבון של ${z.month}: ${z.accountant.entries} קבצים (${iso(sizeText(z.accountant.size))})${z.accountant.missing ? `, ${z.accountant.missing} לא נקראו` : ''}`,
               url: z.accountant.url,
             },
           ],
@@ -310,7 +310,7 @@ export function accZipEmail(m: MailCtx, b: BusinessIdentity, to: string, z: AccZ
       ...(z.expiresAt ? [{ label: 'הקישור פעיל עד', value: dayText(z.expiresAt, lang) }] : []),
     ],
     warning: z.missing ? `${z.missing} קבצים לא נקראו ואינם בחבילה.` : null,
-    action: { label: `להורדת החבילה (${sizeText(z.size)})`, url: z.url },
+    action: { label: `להורדת החבילה (${iso(sizeText(z.size))})`, url: z.url },
     after: z.attached ? ['החבילה מצורפת גם למייל הזה.'] : [],
     footer: [`נשלח בשם ${iso(name)} דרך ${m.productName}.`],
   };

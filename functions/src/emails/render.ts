@@ -81,7 +81,7 @@ eta.loadTemplate('@facts', `<table role="presentation" class="facts" cellpadding
 <% for (const f of it.facts) { %><tr><td class="label" align="<%= it.align %>"><%= f.label %></td><td class="value" align="<%= it.align %>"><%~ include('@value', { text: f.value, ltr: f.ltr }) %></td></tr>
 <% } %></table>`);
 
-eta.loadTemplate('@action', `<table role="presentation" cellpadding="0" cellspacing="0" dir="<%= it.dir %>"><tr><td><a class="button" href="<%= it.action.url %>"><%= it.action.label %></a></td></tr></table>
+eta.loadTemplate('@action', `<table role="presentation" cellpadding="0" cellspacing="0" dir="<%= it.dir %>"><tr><td><a class="button" href="<%= it.action.url %>"><%~ it.marked(it.action.label) %></a></td></tr></table>
 <p class="url"><a href="<%= it.action.url %>" dir="ltr"><%= it.action.url %></a></p>`);
 
 eta.loadTemplate('@layout', `<!doctype html>
@@ -105,7 +105,7 @@ eta.loadTemplate('@layout', `<!doctype html>
 <% if (it.doc.amount.note) { %><p class="note"><%= it.doc.amount.note %></p>
 <% } } %><% if (it.doc.facts?.length) { %><%~ include('@facts', it) %>
 <% } %><% if (it.doc.warning) { %><p class="warning" role="alert"><%~ it.marked(it.doc.warning) %></p>
-<% } %><% if (it.doc.action) { %><%~ include('@action', { dir: it.dir, action: it.doc.action }) %>
+<% } %><% if (it.doc.action) { %><%~ include('@action', { dir: it.dir, action: it.doc.action, marked: it.marked }) %>
 <% } %><% for (const l of it.doc.links ?? []) { %><p class="link"><a href="<%= l.url %>"><%~ it.marked(l.label) %></a></p>
 <% } %><% for (const p of it.doc.after ?? []) { %><p><%~ it.marked(p) %></p>
 <% } %></td></tr>

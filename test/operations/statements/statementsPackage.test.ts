@@ -96,14 +96,14 @@ test('a package of 10 MB or more is sent as its link only', async () => {
   assert.equal(small.attachments?.length, 1);
   const big = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: ATTACH_ZIP_UNDER_BYTES });
   assert.equal(big.attachments, undefined);
-  assert.match(big.text, /להורדת החבילה \(10\.0 MB\):\nhttps:\/\/x\/files\/t/);
+  assert.match(big.text, /להורדת החבילה \(\u206810\.0 MB\u2069\):\nhttps:\/\/x\/files\/t/);
   assert.doesNotMatch(big.text, /מצורפת/);
 });
 
 test('a package under 1 MB states its size in KB, not "0.0 MB" (issue 17)', async () => {
   const zip = { businessId: 'b', fileId: 'f', fileName: 'statements-2026-03.zip', url: 'https://x/files/t', expiresAt: '2026-04-12T08:00:00.000Z', entries: 1, accounts: ['Bank'], missing: [] };
   const tiny = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: 2_300 });
-  assert.match(tiny.text, /\(3 KB\)/);
+  assert.match(tiny.text, /\(\u20683 KB\u2069\)/);
   assert.doesNotMatch(tiny.text + (tiny.html ?? ''), /0\.0 MB/);
   const mid = await monthPackageEmail(MAIL, BIZ, 'cpa@example.com', '2026-03', { ...zip, size: 870 * 1024 });
   assert.match(mid.html ?? '', /870 KB/);
