@@ -28,7 +28,9 @@ export async function execute(
   meteredStore?: DocStore,
 ): Promise<Execution> {
   if (op.flags.adminOnly && caller.role !== 'admin') {
-    throw new ApiError('permission-denied', `${op.name} requires the admin role; this key acts as a ${caller.role}`);
+    // A dashboard sign-in has no key: say who the person is here, not what a key does.
+    const who = caller.firebaseUid ? `you are signed in as a ${caller.role} of this business` : `this key acts as a ${caller.role}`;
+    throw new ApiError('permission-denied', `${op.name} requires the admin role; ${who}. Ask an admin of the business`);
   }
   const input = parseInput(op.input, rawInput ?? {});
   const store = meteredStore ?? services.store.metered(meter);
@@ -50,7 +52,7 @@ export async function execute(
         if (sentToday + n > messageCap) throw messagesExhausted(messageCap, services.clock.now());
         stagedInTx.set(tx, n);
       }
-      const path = stageMessage(tx, caller.businessId, services.ids(), message, meta?.reason ?? op.name, services.clock.now(), meta?.ref ?? null, services.config.credentialsKey);
+      const path = stageMessage(tx, caller.businessId, meta?.id ?? services.ids(), message, meta?.reason ?? op.name, services.clock.now(), meta?.ref ?? null, services.config.credentialsKey);
       staged.push({ path, channel: message.channel });
       return path;
     },
