@@ -129,6 +129,9 @@ describe('owner links and integrations (browser, npm start, Auth emulator)', { s
     const { page } = owner;
     await page.goto(env.origin + '/settings/integrations');
     const add = page.getByRole('form', { name: 'חיבור תוכנה חדשה' });
+    // A software not in the list: "other" asks for its id.
+    await add.getByLabel('תוכנת החשבוניות').click();
+    await page.getByRole('option', { name: 'תוכנה אחרת' }).click();
     await add.getByLabel('מזהה התוכנה').fill('Green Invoice');
     await add.getByLabel('מפתח API').fill('key-secret-123');
     await add.getByRole('button', { name: 'חיבור' }).click();

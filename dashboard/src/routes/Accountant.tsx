@@ -7,6 +7,7 @@ const underPointer: CollisionDetection = (args) => {
   return hits.length ? hits : rectIntersection(args);
 };
 import { Alert, Anchor, Button, Card, Group, MultiSelect, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { folderPath } from '../ui/names.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
@@ -46,7 +47,7 @@ function SourceFields({ value, onChange }: { value: SourceState; onChange(v: Sou
       <Select label={m.accountant.source} data={KINDS.map((k) => ({ value: k, label: m.accountant.kinds[k] }))} value={kind} onChange={(v) => onChange({ ...value, kind: (v ?? '') as Kind })} allowDeselect={false} />
       {kind === 'invoices' && (
         <>
-          <MultiSelect label={m.accountant.invoiceFolders} data={(invoiceFolders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }))} value={folderIds} onChange={(v) => onChange({ ...value, folderIds: v })} clearable />
+          <MultiSelect label={m.accountant.invoiceFolders} data={(invoiceFolders.data?.folders ?? []).map((f, _, all) => ({ value: f.id, label: folderPath(m, f, all) }))} value={folderIds} onChange={(v) => onChange({ ...value, folderIds: v })} clearable />
           <MultiSelect label={m.accountant.payMethods} data={PAY.map((p) => ({ value: p, label: m.accountant.pay[p] }))} value={payMethods} onChange={(v) => onChange({ ...value, payMethods: v })} clearable />
         </>
       )}

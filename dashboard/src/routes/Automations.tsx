@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Badge, Button, Card, Group, Modal, Progress, Select, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { gmailLabelName } from '../ui/names.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
@@ -175,7 +176,7 @@ function MailboxAutomation({ a, onRuns }: { a: Automation & { config: { accountI
               {a.name}
             </Text>
             <Text size="xs" c="dimmed">
-              {a.config.labelId ? fill(m.automations.onLabel, { label: a.config.labelName || a.config.labelId }) : m.automations.onMailbox}
+              {a.config.labelId ? fill(m.automations.onLabel, { label: gmailLabelName(m, { id: a.config.labelId, name: a.config.labelName || a.config.labelId }) }) : m.automations.onMailbox}
               {a.lastPolledAt ? ` · ${fill(m.automations.lastPolled, { date: date(a.lastPolledAt, true) })}` : ''}
             </Text>
           </Stack>
@@ -246,7 +247,7 @@ function CreateMailboxAutomation() {
       <Stack gap="xs">
         <Group grow wrap="wrap" align="flex-end">
           <Select label={m.automations.mailbox} data={(boxes.data?.items ?? []).map((b) => ({ value: b.accountId, label: b.email }))} value={accountId} onChange={(v) => (setAccountId(v), setLabelId(null))} required />
-          <Select label={m.automations.label} placeholder={m.automations.anyLabel} clearable disabled={!labels.data} data={(labels.data?.items ?? []).map((l) => ({ value: l.id, label: l.name }))} value={labelId} onChange={setLabelId} />
+          <Select label={m.automations.label} placeholder={m.automations.anyLabel} clearable disabled={!labels.data} data={(labels.data?.items ?? []).map((l) => ({ value: l.id, label: gmailLabelName(m, l) }))} value={labelId} onChange={setLabelId} />
           <TextInput label={m.automations.nameOptional} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} />
         </Group>
         {create.isError && <ErrorAlert error={create.error} />}

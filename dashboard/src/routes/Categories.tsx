@@ -1,4 +1,5 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { categoryName } from '../ui/names.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
@@ -22,7 +23,7 @@ export default function Categories() {
         <Group gap="xs" mb="lg">
           {cats.data.items.map((c) => (
             <Text key={c.id} size="sm" px="sm" py={4} bg="gray.1" style={{ borderRadius: 6 }}>
-              {c.label}
+              {categoryName(m, c)}
             </Text>
           ))}
         </Group>
@@ -37,7 +38,7 @@ export default function Categories() {
             <Card key={r.key} withBorder padding="sm">
               <Group justify="space-between">
                 <Text>
-                  {r.name} → {r.label}
+                  {r.name} → {r.category ? categoryName(m, { id: r.category, label: r.label }) : r.label}
                 </Text>
                 <Button size="compact-sm" variant="default" onClick={() => setCat.mutate({ key: r.key, category: '' })}>
                   {m.categories.forget}

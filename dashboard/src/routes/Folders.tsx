@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { folderName, folderPath } from '../ui/names.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../ui/common.tsx';
@@ -24,7 +25,7 @@ export default function Folders() {
   const [rule, setRule] = useState({ from: '', words: '', folderId: '' });
   const failed = [create, rename, move, remove, reorder, delRule, saveRule].find((x) => x.isError);
   const list = folders.data?.folders ?? [];
-  const options = list.map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }));
+  const options = list.map((f) => ({ value: f.id, label: folderPath(m, f, list) }));
   const nameOf = (id: string) => options.find((o) => o.value === id)?.label ?? id;
   const ids = (rules.data?.rules ?? []).map((r) => r.id);
   // Each condition with the sources it applies to: mail conditions never hold for uploads.
@@ -100,14 +101,14 @@ export default function Folders() {
               ) : (
                 <Group justify="space-between" wrap="wrap">
                   <Text>
-                    {f.name} <Text span size="xs" c="dimmed">({fill(m.folders.count, { n: f.count })})</Text>
+                    {folderName(m, f)} <Text span size="xs" c="dimmed">({fill(m.folders.count, { n: f.count })})</Text>
                   </Text>
                   {f.kind === 'custom' && (
                     <Group gap={4}>
                       <Button size="compact-sm" variant="subtle" onClick={() => setEditing({ id: f.id, name: f.name, parentId: f.parentId })}>
                         {m.edit}
                       </Button>
-                      <ActionButton op="folderDelete" size="compact-sm" label={`${m.delete} ${f.name}`} onRun={() => remove.mutate({ id: f.id })} />
+                      <ActionButton op="folderDelete" size="compact-sm" label={`${m.delete} ${folderName(m, f)}`} onRun={() => remove.mutate({ id: f.id })} />
                     </Group>
                   )}
                 </Group>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Anchor, Badge, Button, Card, Checkbox, Grid, Group, NativeSelect, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { categoryName, folderPath } from '../ui/names.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
@@ -145,7 +146,7 @@ export default function Invoice() {
                 <Select
                   label={m.invoices.category}
                   searchable
-                  data={(categories.data?.items ?? []).map((c) => ({ value: c.id, label: c.label }))}
+                  data={(categories.data?.items ?? []).map((c) => ({ value: c.id, label: categoryName(m, c) }))}
                   value={d.category || null}
                   onChange={(v) => v && setCategory.mutate({ docIds: [docId], category: v, remember })}
                 />
@@ -156,7 +157,7 @@ export default function Invoice() {
               <NativeSelect
                 label={m.folders.moveTo}
                 description={m.folders.moveHint}
-                data={[...(d.folderId ? [] : [{ value: '', label: '—', disabled: true }]), ...(folders.data?.folders ?? []).map((x) => ({ value: x.id, label: x.path.join(' / ') || x.name }))]}
+                data={[...(d.folderId ? [] : [{ value: '', label: '—', disabled: true }]), ...(folders.data?.folders ?? []).map((x, _, all) => ({ value: x.id, label: folderPath(m, x, all) }))]}
                 value={d.folderId}
                 onChange={(e) => e.currentTarget.value !== d.folderId && setFolder.mutate({ docId, folderId: e.currentTarget.value })}
                 disabled={setFolder.isPending}

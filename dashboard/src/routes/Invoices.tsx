@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Box, Button, Card, Group, NativeSelect, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { categoryName, folderPath } from '../ui/names.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { fileToBase64, useApi, useApiMutation } from '../ui/api.ts';
 import { DropZone, Empty, ErrorAlert, ListSkeleton, PageTitle, errorText, Pager, SearchForm, useListParams } from '../ui/common.tsx';
@@ -123,7 +124,7 @@ export default function Invoices() {
   const list = useApi('invoicesList', { ...filters, limit: 50, ...(pageToken ? { pageToken } : {}) }, { placeholderData: (p) => p });
   const filtered = Object.keys(filters).length > 0;
   const move = useApiMutation('invoiceSetFolder', ['invoicesList', 'foldersList', 'invoiceGet']);
-  const folderOptions = (folders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }));
+  const folderOptions = (folders.data?.folders ?? []).map((f, _, all) => ({ value: f.id, label: folderPath(m, f, all) }));
   return (
     <>
       <PageTitle>{m.invoices.title}</PageTitle>
@@ -134,8 +135,8 @@ export default function Invoices() {
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="md">
         <SearchForm initial={get('q')} onSearch={(v) => set('q', v)} />
-        <Select label={m.invoices.folder} clearable data={(folders.data?.folders ?? []).map((f) => ({ value: f.id, label: f.path.join(' / ') || f.name }))} value={get('folder') || null} onChange={(v) => set('folder', v)} />
-        <Select label={m.invoices.category} clearable searchable data={[...(params.get('category') === '' ? [{ value: '', label: m.reports.uncategorized }] : []), ...(categories.data?.items ?? []).map((c) => ({ value: c.id, label: c.label }))]} value={params.has('category') ? get('category') : null} onChange={(v) => set('category', v)} />
+        <Select label={m.invoices.folder} clearable data={(folders.data?.folders ?? []).map((f, _, all) => ({ value: f.id, label: folderPath(m, f, all) }))} value={get('folder') || null} onChange={(v) => set('folder', v)} />
+        <Select label={m.invoices.category} clearable searchable data={[...(params.get('category') === '' ? [{ value: '', label: m.reports.uncategorized }] : []), ...(categories.data?.items ?? []).map((c) => ({ value: c.id, label: categoryName(m, c) }))]} value={params.has('category') ? get('category') : null} onChange={(v) => set('category', v)} />
         <Select label={m.suppliers.title} clearable searchable data={(suppliers.data?.items ?? []).map((s) => ({ value: s.key, label: s.name }))} value={get('supplier') || null} onChange={(v) => set('supplier', v)} />
         <Select label={m.invoices.payMark} clearable data={PAY_MARKS.filter(Boolean).map((p) => ({ value: p, label: m.invoices.payMarks[p] }))} value={get('payMark') || null} onChange={(v) => set('payMark', v)} />
         <Select label={m.invoices.source} clearable data={SOURCES.map((s) => ({ value: s, label: m.invoices.sources[s] }))} value={get('source') || null} onChange={(v) => set('source', v)} />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Modal, Progress, Select, Skeleton, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { gmailLabelName } from '../ui/names.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm, useListParams } from '../ui/common.tsx';
@@ -138,7 +139,7 @@ function ImportPanel({ box }: { box: Mailbox }) {
           label={m.mailboxes.label}
           placeholder={m.mailboxes.allMail}
           clearable
-          data={(labels.data?.items ?? []).map((l) => ({ value: l.id, label: l.name }))}
+          data={(labels.data?.items ?? []).map((l) => ({ value: l.id, label: gmailLabelName(m, l) }))}
           value={labelId}
           onChange={setLabelId}
           disabled={!labels.data}

@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { Anchor, Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { categoryName } from '../ui/names.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../ui/common.tsx';
@@ -84,7 +85,7 @@ function RowsTable({ caption, rows, dim }: { caption: string; rows: Row[]; dim: 
       <Table.Tbody>
         {rows.map((r) => (
           <Table.Tr key={`${r.key}\u0000${r.currency}`}>
-            <Table.Td className="wrap-anywhere">{r.label || (dim === 'category' ? m.reports.uncategorized : '—')}</Table.Td>
+            <Table.Td className="wrap-anywhere">{(dim === 'category' && r.key ? categoryName(m, { id: r.key, label: r.label }) : r.label) || (dim === 'category' ? m.reports.uncategorized : '—')}</Table.Td>
             <Table.Td>{number(r.count)}</Table.Td>
             <Table.Td>
               <Figure r={r} />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, PasswordInput, Select, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useI18n } from '../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../ui/api.ts';
 import { ErrorAlert, ListSkeleton } from '../ui/common.tsx';
@@ -15,6 +15,10 @@ import { ApiError, call, type Output } from '../api/client.ts';
  */
 type Integration = Output<'getBusiness'>['integrations'][number];
 const FIELDS = ['provider', 'apiKey', 'apiSecret', 'note'] as const;
+/** The invoicing software the backend knows no list of: ids chosen here, names in i18n; "other" takes a typed id. */
+const KNOWN = ['greeninvoice', 'icount', 'rivhit', 'ezcount', 'sumit', 'invoice4u'] as const;
+const OTHER = 'other';
+const knownName = (m: ReturnType<typeof useI18n>['m'], id: string) => (m.integrations.providers as Record<string, string>)[id];
 
 function Ita({ ita }: { ita: Output<'getBusiness'>['ita'] }) {
   const { m, fill, date } = useI18n();
@@ -42,6 +46,7 @@ function Ita({ ita }: { ita: Output<'getBusiness'>['ita'] }) {
 function CredentialsForm({ existing, admin, onDone }: { existing?: Integration; admin: boolean; onDone?(): void }) {
   const { m, fill } = useI18n();
   const save = useApiMutation('saveBusinessIntegration', ['getBusiness']);
+  const [choice, setChoice] = useState<string | null>(null);
   const [provider, setProvider] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [apiSecret, setApiSecret] = useState('');
@@ -57,7 +62,7 @@ function CredentialsForm({ existing, admin, onDone }: { existing?: Integration; 
         e.preventDefault();
         save.mutate(
           {
-            provider: existing?.provider ?? provider.trim(),
+            provider: existing?.provider ?? (choice === OTHER ? provider.trim() : (choice ?? '')),
             // Empty inputs leave what is stored; nothing stored is ever shown back.
             ...(apiKey ? { apiKey } : {}),
             ...(apiSecret ? { apiSecret } : {}),
@@ -67,7 +72,10 @@ function CredentialsForm({ existing, admin, onDone }: { existing?: Integration; 
             onSuccess: () => {
               setApiKey('');
               setApiSecret('');
-              if (!existing) setProvider('');
+              if (!existing) {
+                setChoice(null);
+                setProvider('');
+              }
               onDone?.();
             },
           },
@@ -76,7 +84,19 @@ function CredentialsForm({ existing, admin, onDone }: { existing?: Integration; 
     >
       <Stack gap="sm">
         {!existing && (
-          <TextInput label={m.integrations.provider} description={m.integrations.providerHint} value={provider} onChange={(e) => setProvider(e.currentTarget.value)} error={byField.provider} dir="ltr" required disabled={!admin} id={`${id}-provider`} />
+          <Select
+            label={m.integrations.provider}
+            data={[...KNOWN.map((p) => ({ value: p, label: knownName(m, p) })), { value: OTHER, label: m.integrations.providerOther }]}
+            value={choice}
+            onChange={setChoice}
+            error={choice === OTHER ? undefined : byField.provider}
+            required
+            disabled={!admin}
+            id={`${id}-provider`}
+          />
+        )}
+        {!existing && choice === OTHER && (
+          <TextInput label={m.integrations.otherId} description={m.integrations.providerHint} value={provider} onChange={(e) => setProvider(e.currentTarget.value)} error={byField.provider} dir="ltr" required disabled={!admin} id={`${id}-providerId`} />
         )}
         <PasswordInput label={m.integrations.apiKey} description={secretHint(existing?.hasApiKey)} value={apiKey} onChange={(e) => setApiKey(e.currentTarget.value)} error={byField.apiKey} autoComplete="off" dir="ltr" disabled={!admin} id={`${id}-apiKey`} />
         <PasswordInput label={m.integrations.apiSecret} description={secretHint(existing?.hasApiSecret)} value={apiSecret} onChange={(e) => setApiSecret(e.currentTarget.value)} error={byField.apiSecret} autoComplete="off" dir="ltr" disabled={!admin} id={`${id}-apiSecret`} />
@@ -110,8 +130,8 @@ function Stored({ i, admin }: { i: Integration; admin: boolean }) {
     <Card withBorder padding="sm" data-testid={`integration-${i.provider}`}>
       <Stack gap="xs">
         <Group justify="space-between" wrap="wrap">
-          <Text fw={700} dir="ltr">
-            {i.provider}
+          <Text fw={700} dir={knownName(m, i.provider) ? undefined : 'ltr'}>
+            {knownName(m, i.provider) ?? i.provider}
           </Text>
           <Badge color={i.connected ? 'green' : 'gray'} style={{ textTransform: 'none' }}>
             {i.connected ? m.settings.connected : m.settings.notConnected}
