@@ -40,8 +40,8 @@ export interface Ctx extends Services {
   caller: Caller;
   requestId: string;
   meter: Meter;
-  /** Stage an outbound message inside `tx`; it is delivered by a task after the operation succeeds. */
-  outbox(tx: Transaction, message: OutboundMessage, meta?: { reason?: string; ref?: string }): string;
+  /** Stage an outbound message inside `tx`; it is delivered by a task after the operation succeeds. A fixed `id` lets a retry find it staged. */
+  outbox(tx: Transaction, message: OutboundMessage, meta?: { reason?: string; ref?: string; id?: string }): string;
   /** Charge a daily per-business quota; throws `resource-exhausted` when used up. */
   consumeQuota(name: string, amount?: number): Promise<void>;
 }

@@ -125,6 +125,30 @@ export function paymentPaidEmail(m: MailCtx, b: BusinessIdentity, p: PaymentReco
   return message(p.supplierEmail!, doc, forSupplier(b, lang));
 }
 
+/** revertPaid takes back a paid notice sent in error: the payment is not made yet. */
+export function paymentPaidCorrectionEmail(m: MailCtx, b: BusinessIdentity, p: PaymentRecord, to: string, url: string, lang: EmailLang): Promise<EmailMessage> {
+  const name = nameIn(b, lang);
+  const he = lang === 'he';
+  const { figure } = amountWords(p, lang);
+  const doc: EmailDoc = {
+    lang,
+    subject: he ? `תיקון: התשלום מ${name} עוד לא בוצע` : `Correction: ${name} has not paid you yet`,
+    preheader: he ? `ההודעה שהתשלום על סך ${figure} בוצע נשלחה בטעות.` : `The notice that ${figure} was paid was sent in error.`,
+    heading: he ? `תיקון: התשלום עוד לא בוצע` : 'Correction: not paid yet',
+    paragraphs: [
+      he ? `שלום ${iso(p.supplierName)},` : `Hello ${iso(p.supplierName)},`,
+      he
+        ? `ההודעה ש${iso(name)} שילם לך נשלחה בטעות: התשלום עוד לא בוצע. הודעה נוספת תישלח כשהתשלום יבוצע.`
+        : `The notice that ${iso(name)} paid you was sent in error: the payment has not been made yet. You will get another message once it is.`,
+    ],
+    amount: { figure, note: null },
+    facts: forFact(p, lang),
+    action: { label: he ? 'לפרטי התשלום' : 'Payment details', url },
+    footer: supplierFooter(b, m, lang),
+  };
+  return message(to, doc, forSupplier(b, lang));
+}
+
 /** The standing-link filer's receipt: received, and waiting for the business's review (or for payment, when it skips review). */
 export function filerReceiptEmail(m: MailCtx, b: BusinessIdentity, p: PaymentRecord, url: string, lang: EmailLang): Promise<EmailMessage> {
   const name = nameIn(b, lang);

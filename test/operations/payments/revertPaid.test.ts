@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPayment, fileToken, paymentsEnv, PDF, simulateSubmission, stored, type PaymentsEnv } from './helpers.ts';
+import { createPayment, deliver, fileToken, outbox, paymentsEnv, PDF, simulateSubmission, stored, type PaymentsEnv } from './helpers.ts';
+import { parseMail } from '../../fakes/smtp.ts';
 
 let env: PaymentsEnv;
 before(async () => {
@@ -74,4 +75,53 @@ test('a payment that never had payout details can only go back to sent: ready or
     assert.equal((await stored(h, p.id)).status, 'paid', 'nothing changed');
   }
   assert.equal((await h.call('revertPaid', { paymentId: p.id, status: 'sent' })).status, 'sent');
+});
+
+test('a supplier emailed "paid" gets one Hebrew correction naming the payment; a retry sends no second one', async () => {
+  const { h, smtp } = env;
+  const p = await createPayment(h, { channel: 'link', supplierEmail: 'fix@example.com', description: 'Tiling the bathroom' });
+  await h.call('markPaid', { paymentId: p.id });
+  await deliver(env, { mails: smtp.mails.length + 1 });
+  const before = smtp.mails.length;
+  assert.equal((await h.call('revertPaid', { paymentId: p.id, status: 'sent' })).status, 'sent');
+  await deliver(env, { mails: before + 1 });
+  const sent = smtp.mails.slice(before);
+  assert.equal(sent.length, 1);
+  assert.deepEqual(sent[0].to, ['fix@example.com']);
+  const mail = await parseMail(sent[0].raw);
+  assert.match(mail.subject ?? '', /^תיקון: התשלום מ.*עוד לא בוצע/);
+  assert.match(mail.text ?? '', /נשלחה בטעות: התשלום עוד לא בוצע/);
+  assert.match(mail.text ?? '', /Tiling the bathroom/);
+  assert.match(mail.text ?? '', /₪123\.45/);
+  // A retried transaction stages the same record: still one correction, counted once per send.
+  const fixes = (await outbox(h)).filter((r) => r.ref === p.id && r.reason === 'revertPaid');
+  assert.equal(fixes.length, 1);
+  await assert.rejects(h.call('revertPaid', { paymentId: p.id, status: 'sent' }), { code: 'failed-precondition' });
+  await h.app.queue!.drain();
+  assert.equal(smtp.mails.length, before + 1);
+});
+
+test('no correction when no paid notice was emailed (no email on the payment)', async () => {
+  const { h, smtp } = env;
+  const p = await createPayment(h, { channel: 'link' });
+  await h.call('markPaid', { paymentId: p.id });
+  await deliver(env);
+  const before = smtp.mails.length;
+  await h.call('revertPaid', { paymentId: p.id, status: 'sent' });
+  await deliver(env);
+  assert.equal(smtp.mails.length, before);
+  assert.deepEqual((await outbox(h)).filter((r) => r.ref === p.id && r.reason === 'revertPaid'), []);
+});
+
+test('the correction counts against the daily message cap', async () => {
+  // markPaid uses both messages of the day (WhatsApp and email).
+  const capped = await paymentsEnv({ QUOTA_MESSAGES: '2' });
+  try {
+    const p = await createPayment(capped.h, { channel: 'link', supplierEmail: 'cap@example.com' });
+    await capped.h.call('markPaid', { paymentId: p.id });
+    await assert.rejects(capped.h.call('revertPaid', { paymentId: p.id, status: 'sent' }), { code: 'resource-exhausted' });
+    assert.equal((await stored(capped.h, p.id)).status, 'paid', 'nothing changed');
+  } finally {
+    await capped.close();
+  }
 });
