@@ -194,6 +194,9 @@ function ApiKeys() {
 function Team() {
   const { m, fill, date } = useI18n();
   const team = useApi('listTeam', {});
+  // Inviting, removing and changing roles are admin-only: a user sees the team and why they cannot change it.
+  const business = useApi('getBusiness', {});
+  const admin = business.data?.role === 'admin';
   const invite = useApiMutation('inviteMember', ['listTeam']);
   const resend = useApiMutation('resendInvite', ['listTeam']);
   const revoke = useApiMutation('revokeInvite', ['listTeam']);
@@ -205,7 +208,8 @@ function Team() {
   const roles = (['admin', 'user'] as const).map((r) => ({ value: r, label: m.roles[r] }));
   return (
     <Stack>
-      <form
+      {business.data && !admin && <Text c="dimmed" data-testid="team-admin-only">{m.settings.teamAdminOnly}</Text>}
+      {admin && <form
         onSubmit={(e) => {
           e.preventDefault();
           invite.mutate({ email: email.trim(), role: newRole }, { onSuccess: () => setEmail('') });
@@ -218,7 +222,7 @@ function Team() {
             {m.settings.invite}
           </Button>
         </Group>
-      </form>
+      </form>}
       {failed && <ErrorAlert error={failed.error} />}
       {team.isPending ? <ListSkeleton rows={2} /> : team.isError ? <ErrorAlert error={team.error} onRetry={() => void team.refetch()} /> : (
         <>
@@ -230,8 +234,8 @@ function Team() {
                   {mem.email} {mem.isYou ? m.settings.you : ''}
                 </Text>
                 <Group gap="xs">
-                  <Select aria-label={`${m.settings.role}: ${mem.email}`} data={roles} value={mem.role} onChange={(v) => v && v !== mem.role && role.mutate({ email: mem.email, role: v as 'user' })} allowDeselect={false} w={120} disabled={mem.isYou} />
-                  {!mem.isYou && <ActionButton op="removeMember" label={`${m.settings.remove} ${mem.email}`} onRun={() => remove.mutate({ email: mem.email })} />}
+                  <Select aria-label={`${m.settings.role}: ${mem.email}`} data={roles} value={mem.role} onChange={(v) => v && v !== mem.role && role.mutate({ email: mem.email, role: v as 'user' })} allowDeselect={false} w={120} disabled={mem.isYou || !admin} />
+                  {!mem.isYou && admin && <ActionButton op="removeMember" label={`${m.settings.remove} ${mem.email}`} onRun={() => remove.mutate({ email: mem.email })} />}
                 </Group>
               </Group>
             </Card>
