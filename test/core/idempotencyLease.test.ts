@@ -47,12 +47,13 @@ for (const engine of engines) {
 
     const send = async (key: string) => {
       // Bounded: a retry that wrongly runs again would wait on the gate forever.
-      const res = await fetch(`${origin}/v1/slowWrite`, { method: 'POST', signal: AbortSignal.timeout(10_000), headers: { authorization: `Bearer ${h.owner.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key }, body: '{"n":1}' });
+      const res = await fetch(`${origin}/v1/slowWrite`, { method: 'POST', signal: AbortSignal.timeout(60_000), headers: { authorization: `Bearer ${h.owner.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key }, body: '{"n":1}' });
       return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as any };
     };
     const records = async () => h.app.services.store.query({ collection: `businesses/${h.owner.businessId}/idempotency` });
     const until = async (cond: () => boolean | Promise<boolean>) => {
-      for (let i = 0; i < 200 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 10));
+      // Generous: a cold Firestore emulator on a loaded machine takes seconds for a first transaction.
+      for (let i = 0; i < 3000 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 10));
     };
 
     test('a request still running keeps its key past the lease, by renewing it: the retry gets 409 and nothing runs twice', async () => {

@@ -100,18 +100,34 @@ export async function withIdempotency(
         if (r?.state === 'running' && r.holder === holder) tx.update(path, { leaseUntilMs: now() + IDEMPOTENCY_LEASE.ms });
       })
       .catch(() => {});
-  const renewing = setInterval(renew, IDEMPOTENCY_LEASE.renewMs);
-  renewing.unref();
+  // One renewal at a time: on a slow store, overlapping renewals would contend with each other and with the final write.
+  let stopped = false;
+  let renewal: Promise<void> = Promise.resolve();
+  let timer: ReturnType<typeof setTimeout>;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      renewal = renew().finally(() => {
+        if (!stopped) schedule();
+      });
+    }, IDEMPOTENCY_LEASE.renewMs);
+    timer.unref();
+  };
+  const stopRenewing = async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await renewal;
+  };
+  schedule();
   let outcome: Outcome;
   try {
     outcome = await run();
   } catch (e) {
-    clearInterval(renewing);
+    await stopRenewing();
     // An unexpected failure: forget the key so a retry runs again.
     await store.delete(path).catch(() => {});
     throw e;
   }
-  clearInterval(renewing);
+  await stopRenewing();
   if (replayable(outcome.status)) {
     await store.update(path, { state: 'done', status: outcome.status, outcome: seal({ outcome: JSON.stringify(outcome.body) }, sealKey) });
   } else {
