@@ -35,6 +35,7 @@ export default function Payment() {
   const [paying, setPaying] = useState(false);
   const [proof, setProof] = useState<File | null>(null);
   const [revertTo, setRevertTo] = useState<string | null>(null);
+  const [reverting, setReverting] = useState(false);
   const [editing, setEditing] = useState(false);
   const [edit, setEdit] = useState({ amount: '', invoiceRequired: true, supplierPhone: '', supplierEmail: '' });
   const markPaid = useApiMutation('markPaid', AFTER);
@@ -62,7 +63,7 @@ export default function Payment() {
 
   return (
     <>
-      <PageTitle actions={<StatusBadge status={p.status} />}>{fill(m.payment.title, { name: p.supplierName })}</PageTitle>
+      <PageTitle actions={<StatusBadge status={p.status} channel={p.channel} />}>{fill(m.payment.title, { name: p.supplierName })}</PageTitle>
       <Stack gap="lg">
         {p.payoutChanged && (
           <Alert color="red" variant="filled" title={m.home.flaggedTitle} role="alert">
@@ -117,17 +118,26 @@ export default function Payment() {
             </Button>
           )}
           {p.status === 'paid' && (
-            <Group gap="xs" wrap="nowrap">
-              <Select
-                aria-label={m.payment.revertTo}
-                placeholder={m.payment.revertTo}
-                data={(['sent', 'awaiting_invoice', 'ready'] as const).map((s) => ({ value: s, label: m.status[s] }))}
-                value={revertTo}
-                onChange={setRevertTo}
-                w={170}
-              />
-              <ActionButton op="revertPaid" label={m.payment.revert} disabled={!revertTo} loading={revert.isPending} onRun={() => revert.mutate({ paymentId: p.id, status: revertTo as 'sent' })} />
-            </Group>
+            <Stack gap={4}>
+              <Group gap="xs" wrap="wrap">
+                <Select
+                  aria-label={m.payment.revertTo}
+                  placeholder={m.payment.revertTo}
+                  data={(['sent', 'awaiting_invoice', 'ready'] as const).map((s) => ({ value: s, label: m.status[s] }))}
+                  value={revertTo}
+                  onChange={setRevertTo}
+                  w={170}
+                />
+                <Button variant="light" disabled={!revertTo} loading={revert.isPending} onClick={() => setReverting(true)} aria-describedby={revertTo ? undefined : 'revert-hint'}>
+                  {m.payment.revert}
+                </Button>
+              </Group>
+              {!revertTo && (
+                <Text size="sm" c="dimmed" id="revert-hint" data-testid="revert-hint">
+                  {m.payment.revertHint}
+                </Text>
+              )}
+            </Stack>
           )}
           {open && p.supplierPhone && <ActionButton op="resendPayment" label={`${m.payment.resend} ${m.payment.resendWa}`} loading={resend.isPending} onRun={() => resend.mutate({ paymentId: p.id, channel: 'wa' })} />}
           {open && p.supplierEmail && <ActionButton op="resendPayment" label={`${m.payment.resend} ${m.payment.resendEm}`} loading={resend.isPending} onRun={() => resend.mutate({ paymentId: p.id, channel: 'em' })} />}
@@ -239,6 +249,25 @@ export default function Payment() {
         </Card>
       </Stack>
 
+      <Modal opened={reverting} onClose={() => setReverting(false)} title={m.payment.revertTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
+        <Stack>
+          <Text size="sm">{fill(m.payment.revertBody, { status: revertTo ? m.status[revertTo as 'sent'] : '' })}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setReverting(false)}>
+              {m.cancel}
+            </Button>
+            <Button
+              color="red"
+              onClick={() => {
+                setReverting(false);
+                revert.mutate({ paymentId: p.id, status: revertTo as 'sent' }, { onSuccess: () => setRevertTo(null) });
+              }}
+            >
+              {m.payment.revert}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Modal opened={paying} onClose={() => setPaying(false)} title={m.payment.markPaidTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
         <Stack>
           <Text size="sm">{m.payment.markPaidBody}</Text>

@@ -19,7 +19,8 @@ export default function PaymentNew() {
   const set = <K extends keyof typeof f>(k: K, v: (typeof f)[K]) => setF((o) => ({ ...o, [k]: v }));
   const agorot = parseAgorot(f.amount);
   const amountOk = f.openAmount ? f.amount.trim() === '' || agorot !== null : agorot !== null && agorot > 0;
-  const contactOk = f.channel === 'link' || f.supplierPhone.trim() !== '' || f.supplierEmail.trim() !== '';
+  // Required for a link-only request too (spec, createPayment): the paid notice goes to it.
+  const contactOk = f.supplierPhone.trim() !== '' || f.supplierEmail.trim() !== '';
   const business = me.data?.items[0]?.businessName ?? '';
   // Until the owner says, no VAT applies to USD and EUR (the supplier is abroad), as the API defaults it.
   const noVat = f.noVat ?? NO_VAT_CURRENCIES.includes(f.currency);
@@ -82,7 +83,7 @@ export default function PaymentNew() {
               <Radio.Group label={m.newPayment.channel} value={f.channel} onChange={(v) => set('channel', v as 'auto' | 'link')}>
                 <Stack gap={6} mt={4}>
                   <Radio value="auto" label={m.newPayment.channelAuto} />
-                  <Radio value="link" label={m.newPayment.channelLink} />
+                  <Radio value="link" label={m.newPayment.channelLink} description={m.newPayment.channelLinkHint} />
                 </Stack>
               </Radio.Group>
               {!contactOk && (
@@ -92,7 +93,7 @@ export default function PaymentNew() {
               )}
               {create.isError && <ErrorAlert error={create.error} />}
               <Button type="submit" loading={create.isPending} disabled={!amountOk || !contactOk || !f.supplierName.trim() || !f.description.trim()}>
-                {m.newPayment.submit}
+                {f.channel === 'link' ? m.newPayment.submitLink : m.newPayment.submit}
               </Button>
             </Stack>
           </form>

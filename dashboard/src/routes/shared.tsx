@@ -10,11 +10,17 @@ export type InvoiceRow = Output<'invoicesList'>['items'][number];
 
 const STATUS_COLOR: Record<string, string> = { sent: 'gray', awaiting_invoice: 'yellow', ready: 'green', paid: 'blue', canceled: 'dark' };
 
-export function StatusBadge({ status }: { status: PaymentRow['status'] }) {
+/** A link-only request was never sent: it reads "link created" until the supplier acts. */
+function useStatusText() {
   const { m } = useI18n();
+  return (status: PaymentRow['status'], channel?: PaymentRow['channel']) => (status === 'sent' && channel === 'link' ? m.payment.linkCreated : m.status[status]);
+}
+
+export function StatusBadge({ status, channel }: { status: PaymentRow['status']; channel?: PaymentRow['channel'] }) {
+  const statusText = useStatusText();
   return (
     <Badge color={STATUS_COLOR[status]} variant="light" style={{ textTransform: 'none' }}>
-      {m.status[status]}
+      {statusText(status, channel)}
     </Badge>
   );
 }
@@ -26,6 +32,7 @@ export function StatusBadge({ status }: { status: PaymentRow['status'] }) {
  */
 export function PaymentCard({ p }: { p: PaymentRow }) {
   const { m, date } = useI18n();
+  const statusText = useStatusText();
   return (
     <Link to={`/payments/${p.id}`} className="pay-card" data-flagged={p.payoutChanged || undefined}>
       <span className="pay-card-main">
@@ -33,7 +40,7 @@ export function PaymentCard({ p }: { p: PaymentRow }) {
         <span className="pay-card-desc">{p.description}</span>
         <span className="pay-card-tags">
           <span className="tag" data-color={STATUS_COLOR[p.status]}>
-            {m.status[p.status]}
+            {statusText(p.status, p.channel)}
           </span>
           {p.payoutChanged && (
             <span className="tag" data-color="red" data-filled="">
