@@ -2344,7 +2344,7 @@ export interface paths {
         put?: never;
         /**
          * Undo markPaid: back to sent, awaiting_invoice or ready
-         * @description Undo markPaid: a paid payment goes back to the status asked for (sent, awaiting_invoice or ready); its proof of payment is removed.
+         * @description Undo markPaid: a paid payment goes back to the status asked for (sent, awaiting_invoice or ready); its proof of payment is removed, and a supplier emailed that it was paid gets a correction.
          */
         post: operations["revertPaid"];
         delete?: never;
@@ -28933,7 +28933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
             503: {
                 headers: {
                     [name: string]: unknown;
