@@ -15,6 +15,7 @@ import { IDEMPOTENCY_LEASE } from '../../functions/src/core/idempotency.ts';
 // An operation that exists only here: it runs until the test opens its gate, and counts its runs.
 let runs = 0;
 let gate: Promise<void> = Promise.resolve();
+let release: () => void = () => {};
 const slow = defineOperation({
   name: 'slowWrite',
   group: 'test',
@@ -42,6 +43,8 @@ for (const engine of engines) {
     });
     after(async () => {
       Object.assign(IDEMPOTENCY_LEASE, saved);
+      // A failed assertion may leave a request waiting on the gate; open it, or closing the server would wait forever.
+      release();
       await h.close();
     });
 
@@ -58,7 +61,7 @@ for (const engine of engines) {
 
     test('a request still running keeps its key past the lease, by renewing it: the retry gets 409 and nothing runs twice', async () => {
       let open!: () => void;
-      gate = new Promise((r) => (open = r));
+      gate = new Promise((r) => (open = release = r));
       runs = 0;
       const first = send('still-running');
       await until(() => runs === 1);
@@ -79,7 +82,7 @@ for (const engine of engines) {
 
     test('a key left running by a process that died is taken over once its lease lapses (seconds, not ten minutes)', async () => {
       let open!: () => void;
-      gate = new Promise((r) => (open = r));
+      gate = new Promise((r) => (open = release = r));
       runs = 0;
       const first = send('crashed');
       await until(() => runs === 1);
