@@ -85,7 +85,7 @@ function RowsTable({ caption, rows, dim }: { caption: string; rows: Row[]; dim: 
       <Table.Tbody>
         {rows.map((r) => (
           <Table.Tr key={`${r.key}\u0000${r.currency}`}>
-            <Table.Td className="wrap-anywhere">{(dim === 'category' && r.key ? categoryName(m, { id: r.key, label: r.label }) : r.label) || (dim === 'category' ? m.reports.uncategorized : '—')}</Table.Td>
+            <Table.Td className="wrap-anywhere">{(dim === 'category' && r.key ? categoryName(m, { id: r.key, label: r.label ?? '' }) : r.label) || (dim === 'category' ? m.reports.uncategorized : '—')}</Table.Td>
             <Table.Td>{number(r.count)}</Table.Td>
             <Table.Td>
               <Figure r={r} />
