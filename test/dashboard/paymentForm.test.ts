@@ -66,7 +66,7 @@ describe('the payment form: link-only and undoing paid (browser, npm start)', { 
       const dialog = page.getByRole('dialog', { name: 'לבטל את הסימון "שולם"?' });
       await dialog.getByText('ספק שקיבל בדוא"ל הודעה שהתשלום בוצע יקבל הודעת תיקון').waitFor();
       // The dialog fades in; axe measures contrast through a half-transparent button until the transition ends.
-      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+      await page.evaluate('Promise.all(document.getAnimations().map((a) => a.finished)).then(() => true)');
       await axe(page, `undo paid confirmation at ${width}`);
       // shoot takes both widths; from the 360 pass, since a dialog laid out at 1280 keeps that width when the window shrinks.
       if (width === 360) await shoot(page, 'undo-paid');
