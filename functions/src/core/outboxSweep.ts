@@ -12,7 +12,7 @@ const PAGE = 200;
  * bumps the record's generation, so the task id is new and the queue cannot swallow it as a duplicate.
  */
 export async function sweepOutbox(services: Services, quietMs = SWEEP_QUIET_MS): Promise<number> {
-  const { store, tasks, clock } = services;
+  const { store, clock } = services;
   const cutoff = clock.now() - quietMs;
   let n = 0;
   // Each re-queued record leaves the result (its nextAttemptAtMs moves past the cutoff), so the same query pages on.
@@ -25,18 +25,7 @@ export async function sweepOutbox(services: Services, quietMs = SWEEP_QUIET_MS):
       limit: PAGE,
     });
     for (const doc of page) {
-      const generation = await store.runTransaction(async (tx) => {
-        const fresh = await tx.get(doc.path);
-        const r = fresh?.data as unknown as OutboxRecord | undefined;
-        if (!r || r.status !== 'pending' || (r.nextAttemptAtMs ?? r.createdAtMs) > cutoff) return null;
-        const next = (r.generation ?? 0) + 1;
-        // Due now: the next sweep waits for this task (and its own retries) before looking again.
-        tx.update(doc.path, { generation: next, nextAttemptAtMs: clock.now() });
-        return { next, channel: r.channel };
-      });
-      if (generation === null) continue;
-      await enqueueDelivery(tasks, doc.path, generation.channel, generation.next);
-      n++;
+      if (await requeue(services, doc.path, (r) => (r.nextAttemptAtMs ?? r.createdAtMs) <= cutoff)) n++;
     }
     if (page.length < PAGE) break;
   }
@@ -49,7 +38,7 @@ export async function sweepOutbox(services: Services, quietMs = SWEEP_QUIET_MS):
  * schedule also match and are left alone), and re-queued under the schedule.
  */
 async function sweepLegacy(services: Services, cutoff: number): Promise<number> {
-  const { store, tasks, clock } = services;
+  const { store } = services;
   let n = 0;
   let after: unknown[] | undefined;
   for (;;) {
@@ -63,18 +52,26 @@ async function sweepLegacy(services: Services, cutoff: number): Promise<number> 
     });
     for (const doc of page) {
       if ((doc.data as unknown as OutboxRecord).nextAttemptAtMs !== undefined) continue;
-      const taken = await store.runTransaction(async (tx) => {
-        const r = (await tx.get(doc.path))?.data as unknown as OutboxRecord | undefined;
-        if (!r || r.status !== 'pending' || r.nextAttemptAtMs !== undefined) return null;
-        const next = (r.generation ?? 0) + 1;
-        tx.update(doc.path, { generation: next, nextAttemptAtMs: clock.now() });
-        return { next, channel: r.channel };
-      });
-      if (!taken) continue;
-      await enqueueDelivery(tasks, doc.path, taken.channel, taken.next);
-      n++;
+      if (await requeue(services, doc.path, (r) => r.nextAttemptAtMs === undefined)) n++;
     }
     if (page.length < PAGE) return n;
     after = [(page[page.length - 1].data as unknown as OutboxRecord).lastAttemptAtMs];
   }
+}
+
+/**
+ * Re-queues one pending record that `lost` its task (checked again inside the transaction) under a new generation, so
+ * the task id is new. Due now: the next sweep waits for this task (and its own retries) before looking again.
+ */
+async function requeue({ store, tasks, clock }: Services, path: string, lost: (r: OutboxRecord) => boolean): Promise<boolean> {
+  const taken = await store.runTransaction(async (tx) => {
+    const r = (await tx.get(path))?.data as unknown as OutboxRecord | undefined;
+    if (!r || r.status !== 'pending' || !lost(r)) return null;
+    const next = (r.generation ?? 0) + 1;
+    tx.update(path, { generation: next, nextAttemptAtMs: clock.now() });
+    return { next, channel: r.channel };
+  });
+  if (!taken) return false;
+  await enqueueDelivery(tasks, path, taken.channel, taken.next);
+  return true;
 }
