@@ -53,6 +53,6 @@ export function monthBounds(month: string): { start: string; end: string } {
 /** The month's last calendar day, `YYYY-MM-DD` (calendar arithmetic: no instant, no zone). */
 export function lastDayOf(month: string): string {
   const [y, m] = month.split('-').map(Number);
-  const days = m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
-  return `${month}-${days}`;
+  // Day 0 of the next month is this month's last day (leap years included).
+  return `${month}-${new Date(Date.UTC(y, m, 0)).getUTCDate()}`;
 }

@@ -2,7 +2,7 @@ import { invalid } from '../../core/errors.ts';
 import { csvFile, type CsvColumn } from '../../core/csv.ts';
 import type { DocStore } from '../../ports/store.ts';
 import { CURRENCIES, type Currency } from '../money.ts';
-import { addMonths } from '../months.ts';
+import { lastDayOf } from '../months.ts';
 import { categoryLabel } from '../invoices/categories.ts';
 import { isRealDay } from '../invoices/invoiceDocs.ts';
 import { invoicesPath, type InvoiceDoc, type PayMark } from '../invoices/invoices.ts';
@@ -71,7 +71,6 @@ export function checkRange(from: string, to: string): void {
   if (days > MAX_RANGE_DAYS) throw invalid('to', `the range is ${days} days; at most ${MAX_RANGE_DAYS} (two years)`);
 }
 
-const lastDay = (month: string) => new Date(dayMs(`${addMonths(month, 1)}-01`) - 86_400_000).toISOString().slice(0, 10);
 
 interface Keyed {
   key: string;
@@ -103,7 +102,7 @@ export function summarize(docs: readonly InvoiceDoc[], from: string, to: string,
   // How many invoices invoicesList lists for each filter (every invoice of the range, counted or not): a row is exact when it counted them all.
   const listed = new Map<string, number>();
   const filterId = (f: Partial<SpendFilter>) => JSON.stringify([f.from, f.to, f.category, f.supplierKey, f.payMark]);
-  const clampMonth = (m: string) => ({ from: `${m}-01` < from ? from : `${m}-01`, to: lastDay(m) > to ? to : lastDay(m) });
+  const clampMonth = (m: string) => ({ from: `${m}-01` < from ? from : `${m}-01`, to: lastDayOf(m) > to ? to : lastDayOf(m) });
   const add = (map: Map<string, SpendRow>, id: string, base: () => Omit<SpendRow, 'count' | 'totalMinor' | 'vatMinor' | 'netMinor' | 'withoutVat'>, total: number, vat: number | null) => {
     let r = map.get(id);
     if (!r) map.set(id, (r = { ...base(), count: 0, totalMinor: 0, vatMinor: 0, netMinor: 0, withoutVat: 0 }));
