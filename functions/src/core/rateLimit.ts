@@ -173,23 +173,19 @@ export class KeyRateLimiter {
     const check = (name: string, id: string, limit: number) => {
       const b = this.bucket(id, window);
       const used = b.known + b.pending;
-      const p = { name, limit, remaining: Math.max(0, limit - used - 1) };
-      if (used >= limit) {
-        p.remaining = 0;
-        refusedBy ??= p;
-      }
+      // What is left before this request; a counted request takes one from each below.
+      const p = { name, limit, remaining: Math.max(0, limit - used) };
+      if (used >= limit) refusedBy ??= p;
       buckets.push(b);
       policies.push(p);
     };
     if (perKey > 0 && subject.keyId) check('per-key', `key_${subject.keyId.slice(0, 40)}`, perKey);
     if (perUser > 0 && user) check('per-user', `user_${user}`, perUser);
     if (perBusiness > 0 && subject.businessId) check('per-business', `biz_${subject.businessId}`, perBusiness);
-    if (refusedBy) {
-      // Nothing was counted: what is left stays as it was.
-      for (let i = 0; i < policies.length; i++) if (policies[i] !== refusedBy) policies[i].remaining = Math.max(0, policies[i].remaining + 1);
-      return { allowed: false, resetSec, policies, refusedBy };
-    }
+    // Refused: nothing is counted, so what is left stays as it was.
+    if (refusedBy) return { allowed: false, resetSec, policies, refusedBy };
     for (const b of buckets) b.pending++;
+    for (const p of policies) p.remaining--;
     if (buckets.length) this.schedule();
     return { allowed: true, resetSec, policies };
   }
