@@ -6,6 +6,7 @@ import type { Messages } from './i18n/he.ts';
 import { useAuth } from './auth.tsx';
 import { useApi } from './ui/api.ts';
 import { ErrorAlert } from './ui/common.tsx';
+import { Bare, LanguageButton } from './ui/Bare.tsx';
 // The sign-in code (email link, Google popup) loads only for a signed-out visitor.
 const SignIn = lazy(() => import('./SignIn.tsx'));
 
@@ -18,36 +19,6 @@ function FullPageSkeleton() {
         <Skeleton height={120} />
         <Skeleton height={120} />
       </Stack>
-    </Container>
-  );
-}
-
-function LanguageButton() {
-  const { m, lang, setLang } = useI18n();
-  return (
-    <Button variant="subtle" size="compact-sm" onClick={() => setLang(lang === 'he' ? 'en' : 'he')} title={m.languageLabel} lang={lang === 'he' ? 'en' : 'he'}>
-      {m.language}
-    </Button>
-  );
-}
-
-/** A centered card for the pages outside the app's frame (sign-in, no business, picker, invite). */
-export function Bare({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Container size={480} py="xl">
-      <Group justify="flex-end" mb="sm">
-        <LanguageButton />
-      </Group>
-      <Card withBorder radius="md" padding="lg">
-        <main id="main">
-          <Stack>
-            <Title order={1} size="h2">
-              {title}
-            </Title>
-            {children}
-          </Stack>
-        </main>
-      </Card>
     </Container>
   );
 }

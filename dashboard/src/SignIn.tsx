@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Code, Divider, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { GoogleAuthProvider, browserPopupRedirectResolver, isSignInWithEmailLink, sendSignInLinkToEmail, signInWithCredential, signInWithEmailLink, signInWithPopup, type Auth } from '@firebase/auth';
 import { useI18n } from './i18n/i18n.tsx';
-import { Bare } from './Root.tsx';
+import { Bare } from './ui/Bare.tsx';
 
 // The address the link was sent to, so the link opened in this browser finishes without asking again (not a secret).
 const EMAIL_KEY = 'signInEmail';

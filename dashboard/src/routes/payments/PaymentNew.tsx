@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Button, Card, Checkbox, Grid, Group, Radio, SegmentedControl, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useI18n } from '../../i18n/i18n.tsx';
+import { useApi, useApiMutation } from '../../ui/api.ts';
+import { ErrorAlert, Money, PageTitle } from '../../ui/common.tsx';
+import { MoneyInput } from '../../ui/MoneyInput.tsx';
+import { NO_VAT_CURRENCIES, parseAgorot, vatOf } from '../../money.ts';
+import { VatNote } from '../../ui/Amount.tsx';
+
+type Currency = 'ILS' | 'USD' | 'EUR';
+
+export default function PaymentNew() {
+  const { m, fill } = useI18n();
+  const navigate = useNavigate();
+  const me = useApi('myBusinesses', {}, { staleTime: 60_000 });
+  const create = useApiMutation('createPayment', ['paymentsList', 'attention', 'suppliersList']);
+  const [f, setF] = useState({ supplierName: '', supplierPhone: '', supplierEmail: '', description: '', amount: '', currency: 'ILS' as Currency, vatIncluded: true, noVat: null as boolean | null, openAmount: false, invoiceRequired: true, bank: true, bit: false, channel: 'auto' as 'auto' | 'link' });
+  const set = <K extends keyof typeof f>(k: K, v: (typeof f)[K]) => setF((o) => ({ ...o, [k]: v }));
+  const agorot = parseAgorot(f.amount);
+  const amountOk = f.openAmount ? f.amount.trim() === '' || agorot !== null : agorot !== null && agorot > 0;
+  // Required for a link-only request too (spec, createPayment): the paid notice goes to it.
+  const contactOk = f.supplierPhone.trim() !== '' || f.supplierEmail.trim() !== '';
+  const business = me.data?.items[0]?.businessName ?? '';
+  // Until the owner says, no VAT applies to USD and EUR (the supplier is abroad), as the API defaults it.
+  const noVat = f.noVat ?? NO_VAT_CURRENCIES.includes(f.currency);
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!amountOk || !contactOk || !f.supplierName.trim() || !f.description.trim()) return;
+    create.mutate(
+      {
+        supplierName: f.supplierName.trim(),
+        description: f.description.trim(),
+        amountAgorot: agorot ?? 0,
+        currency: f.currency,
+        vatIncluded: f.vatIncluded,
+        // Sent only when chosen, so that the API's default (currency, exempt supplier card) applies otherwise.
+        ...(f.noVat !== null ? { noVat: f.noVat } : {}),
+        openAmount: f.openAmount,
+        invoiceRequired: f.invoiceRequired,
+        payMethods: [...(f.bank ? ['bank' as const] : []), ...(f.bit ? ['bit' as const] : [])],
+        ...(f.supplierPhone.trim() ? { supplierPhone: f.supplierPhone.trim() } : {}),
+        ...(f.supplierEmail.trim() ? { supplierEmail: f.supplierEmail.trim() } : {}),
+        ...(f.channel === 'link' ? { channel: 'link' as const } : {}),
+      },
+      { onSuccess: (p) => navigate(`/payments/${p.id}`) },
+    );
+  };
+
+  return (
+    <>
+      <PageTitle>{m.newPayment.title}</PageTitle>
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <form onSubmit={submit} noValidate>
+            <Stack>
+              <TextInput label={m.newPayment.supplierName} value={f.supplierName} onChange={(e) => set('supplierName', e.currentTarget.value)} required />
+              <Group grow wrap="wrap">
+                <TextInput label={m.newPayment.supplierPhone} type="tel" dir="ltr" value={f.supplierPhone} onChange={(e) => set('supplierPhone', e.currentTarget.value)} autoComplete="off" />
+                <TextInput label={m.newPayment.supplierEmail} type="email" dir="ltr" value={f.supplierEmail} onChange={(e) => set('supplierEmail', e.currentTarget.value)} autoComplete="off" />
+              </Group>
+              <Textarea label={m.newPayment.description} value={f.description} onChange={(e) => set('description', e.currentTarget.value)} required autosize minRows={2} />
+              <Group grow wrap="wrap" align="flex-start">
+                <MoneyInput label={m.newPayment.amount} value={f.amount} onChange={(v) => set('amount', v)} currency={f.currency} required={!f.openAmount} />
+                <Stack gap={4}>
+                  <Text size="sm" fw={500} id="currency-label">
+                    {m.money.currency}
+                  </Text>
+                  <SegmentedControl aria-labelledby="currency-label" value={f.currency} onChange={(v) => set('currency', v as Currency)} data={['ILS', 'USD', 'EUR']} />
+                </Stack>
+              </Group>
+              <Switch label={m.money.noVat} description={m.money.noVatHint} checked={noVat} onChange={(e) => set('noVat', e.currentTarget.checked)} />
+              {!noVat && <Switch label={m.money.vatIncluded} checked={f.vatIncluded} onChange={(e) => set('vatIncluded', e.currentTarget.checked)} />}
+              <Switch label={m.newPayment.openAmount} checked={f.openAmount} onChange={(e) => set('openAmount', e.currentTarget.checked)} />
+              <Switch label={m.newPayment.invoiceRequired} checked={f.invoiceRequired} onChange={(e) => set('invoiceRequired', e.currentTarget.checked)} />
+              <Checkbox.Group label={m.newPayment.payMethods} value={[...(f.bank ? ['bank'] : []), ...(f.bit ? ['bit'] : [])]} onChange={(v) => setF((o) => ({ ...o, bank: v.includes('bank'), bit: v.includes('bit') }))}>
+                <Group mt={4}>
+                  <Checkbox value="bank" label={m.newPayment.bank} />
+                  <Checkbox value="bit" label={m.newPayment.bit} />
+                </Group>
+              </Checkbox.Group>
+              <Radio.Group label={m.newPayment.channel} value={f.channel} onChange={(v) => set('channel', v as 'auto' | 'link')}>
+                <Stack gap={6} mt={4}>
+                  <Radio value="auto" label={m.newPayment.channelAuto} />
+                  <Radio value="link" label={m.newPayment.channelLink} description={m.newPayment.channelLinkHint} />
+                </Stack>
+              </Radio.Group>
+              {!contactOk && (
+                <Text size="sm" c="red.9">
+                  {m.newPayment.contactNeeded}
+                </Text>
+              )}
+              {create.isError && <ErrorAlert error={create.error} />}
+              <Button type="submit" loading={create.isPending} disabled={!amountOk || !contactOk || !f.supplierName.trim() || !f.description.trim()}>
+                {f.channel === 'link' ? m.newPayment.submitLink : m.newPayment.submit}
+              </Button>
+            </Stack>
+          </form>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <section aria-labelledby="preview-title">
+            <Title order={2} size="h4" id="preview-title" mb="xs">
+              {m.newPayment.preview}
+            </Title>
+            <Card withBorder radius="md" padding="md" data-testid="preview">
+              <Stack gap="xs">
+                <Text className="wrap-anywhere">{fill(m.newPayment.previewAsks, { business: business || '…', description: f.description || '…' })}</Text>
+                {agorot ? (
+                  <>
+                    <Text fw={700} size="xl">
+                      <Money agorot={vatOf(agorot, f.vatIncluded, noVat).total} currency={f.currency} />
+                    </Text>
+                    <VatNote agorot={agorot} currency={f.currency} vatIncluded={f.vatIncluded} noVat={noVat} />
+                  </>
+                ) : (
+                  <Text c="dimmed">{f.openAmount ? m.newPayment.openAmount : '—'}</Text>
+                )}
+                <Text size="sm">
+                  {m.newPayment.previewEnter}
+                  {f.invoiceRequired ? ` ${m.newPayment.previewInvoice}` : ''}
+                </Text>
+              </Stack>
+            </Card>
+          </section>
+        </Grid.Col>
+      </Grid>
+    </>
+  );
+}
