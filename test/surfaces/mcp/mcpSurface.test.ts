@@ -199,7 +199,9 @@ describe('MCP surface', () => {
         assert.deepEqual(hints('whoami'), { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
         const danger = byName.get('testRemoveThing')!;
         assert.deepEqual(hints('testRemoveThing'), { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
-        assert.match(danger.description ?? '', /Destructive: confirm with the user/);
+        // The hint carries it, and the instructions say once what to do with it (not 20 descriptions).
+        assert.doesNotMatch(danger.description ?? '', /Destructive/);
+        assert.match(client.getInstructions() ?? '', /destructiveHint true delete or undo: confirm with the user/);
         assert.doesNotMatch(danger.description ?? '', /admin.*admin/i, 'the admin note is not doubled');
         assert.deepEqual(hints('testSyncProvider'), { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
         // Tools that message people outside the account are open-world.

@@ -238,8 +238,10 @@ describe("Gemini's tool converter (@google/genai)", () => {
     }
     assert.deepEqual(problems, []);
     const payment = declarations.find((d) => d.name === 'paymentGet');
-    assert.equal(payment.response.properties.proof.nullable, true);
-    assert.equal(payment.response.properties.proof.type, 'OBJECT');
+    // A nullable object in an output is its properties alone (they constrain objects only, so null passes).
+    const proof = payment.response.properties.proof;
+    assert.ok(proof.properties || /^Same fields as /.test(proof.description), JSON.stringify(proof));
+    assert.equal(payment.response.type, 'OBJECT');
     const list = declarations.find((d) => d.name === 'invoicesList');
     assert.equal(list.parameters.properties.limit.type, 'INTEGER');
   });

@@ -68,6 +68,17 @@ function dropEcho(name: string, s: unknown): unknown {
 function openStrings(s: Schema): Schema {
   const keys = Object.keys(s);
   if (s.type === 'string' && keys.length === 1) return {};
+  // An object is known by its properties and an array by its items, so neither repeats its type; a
+  // nullable object is its properties alone (they constrain objects only, so null still passes).
+  if (keys.length === 1 && Array.isArray(s.anyOf) && s.anyOf.length === 2) {
+    const [a, b] = s.anyOf as unknown[];
+    const [obj, nul] = isObject(a) && a.type === 'null' ? [b, a] : [a, b];
+    if (isObject(nul) && nul.type === 'null' && Object.keys(nul).length === 1 && isObject(obj) && isObject(obj.properties)) return obj;
+  }
+  if ((s.type === 'object' && isObject(s.properties)) || (s.type === 'array' && isObject(s.items))) {
+    const { type: _implied, ...rest } = s;
+    s = rest;
+  }
   // An array of open items is just an array (a list of ids, of labels).
   if (s.type === 'array' && isObject(s.items) && Object.keys(s.items).length === 0) {
     const { items: _open, ...rest } = s;
@@ -84,12 +95,12 @@ const SHARED_MIN_CHARS = 100;
 /**
  * The output schemas of one tool list, each record spelled out once: an object (a whole result or a
  * part of one) with the same fields as one already in the list is written as a pointer to it, e.g.
- * `{"type":"object","description":"Same fields as paymentGet"}` (a tool's result, or a path in it such as `invoicesList.items[]`); an object that has every
+ * `{"description":"Same fields as paymentGet"}` (a tool's result, or a path in it such as `invoicesList.items[]`); an object that has every
  * field of one met before and more (a payment with its send outcome, an invoice with the
  * upload's facts) names that one and spells out only the rest, e.g.
  * `{"type":"object","description":"Same fields as paymentGet, plus:","properties":{"sent":…}}`; one
  * with only some of the fields of one met before names it and the fields it lacks, e.g.
- * `{"type":"object","description":"Same fields as getBusiness, less: id, apps"}`.
+ * `{"description":"Same fields as getBusiness, less: id, apps"}`.
  * Read-only tools are spelled out first, so the pointers lead to the tools that read the records.
  * Outputs declare no `required` and allow other fields, so a pointer never makes a valid result invalid.
  */
@@ -139,10 +150,10 @@ export function shareOutputSchemas<T extends { name: string; readOnly: boolean; 
       const key = JSON.stringify(s);
       if (key.length >= SHARED_MIN_CHARS) {
         const first = seen.get(key);
-        if (first) return { type: 'object', description: `Same fields as ${first}` };
+        if (first) return { description: `Same fields as ${first}` };
         seen.set(key, where);
         const narrower = narrowerOf(props, key.length);
-        if (narrower) return { type: 'object', description: narrower };
+        if (narrower) return { description: narrower };
         const base = baseOf(props);
         spelled.push({ where, fields: new Map(Object.entries(props).map(([k, v]) => [k, JSON.stringify(v)])) });
         if (base) {
@@ -162,7 +173,8 @@ export function shareOutputSchemas<T extends { name: string; readOnly: boolean; 
     return r;
   }
   const order = [...tools.filter((t) => t.readOnly), ...tools.filter((t) => !t.readOnly)];
-  for (const t of order) if (t.outputSchema) out.set(t.name, visit(t.outputSchema, t.name) as Schema);
+  // A pointer says what it is in words; only a result's root names its type (MCP wants "object" there).
+  for (const t of order) if (t.outputSchema) out.set(t.name, { type: 'object', ...(visit(t.outputSchema, t.name) as Schema) });
   return out;
 }
 
@@ -185,9 +197,11 @@ export function toolInputSchema(op: AnyOperation): Schema {
  * a type beside `anyOf`.
  */
 export function toolOutputSchema(op: AnyOperation): Schema {
-  const s = compact(jsonSchemaOf(op.output, 'output'), true) as Schema;
+  const compacted = compact(jsonSchemaOf(op.output, 'output'), true) as Schema;
+  // MCP wants `type: "object"` at an output schema's root, so the root says it even with properties.
+  const s = isObject(compacted.properties) ? { ...compacted, type: 'object' } : compacted;
   const branches = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
-  if (!branches?.length || !branches.every((b) => b.type === 'object' && isObject(b.properties))) return s;
+  if (!branches?.length || !branches.every((b) => isObject(b.properties))) return s;
   const properties: Schema = {};
   for (const b of branches) {
     for (const [k, v] of Object.entries(b.properties as Schema)) {
