@@ -143,7 +143,7 @@ function unavailable(res: RawResponse, e: unknown): void {
   send(res, {
     status: 503,
     headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
-    body: JSON.stringify({ ok: false, error: { code: 'unavailable', message: `service is starting or misconfigured; request id ${requestId}` } }),
+    body: JSON.stringify({ ok: false, error: { code: 'unavailable', message: `service is starting or misconfigured; request id ${requestId}`, details: { reason: 'unavailable' } } }),
   });
 }
 

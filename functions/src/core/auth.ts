@@ -109,7 +109,7 @@ export async function authenticate(store: DocStore, authorization: string | unde
   let key = authorization?.length === BEARER_KEY_LENGTH && authorization.startsWith('Bearer bfo_') ? authorization.slice(7) : undefined;
   if (key === undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw new ApiError('unauthenticated', 'missing API key: send the header Authorization: Bearer <API key>');
+    if (!match) throw new ApiError('unauthenticated', 'missing API key: send the header Authorization: Bearer <API key>', { reason: 'missingKey' });
     key = match[1];
   }
   // A key seen before had its shape checked then.
@@ -117,12 +117,12 @@ export async function authenticate(store: DocStore, authorization: string | unde
   if (paths === undefined) {
     if (!KEY_SHAPE.test(key)) {
       if (JWT_SHAPE.test(key)) return (await import('./idToken.ts')).authenticateIdToken(store, key, opts);
-      throw new ApiError('unauthenticated', 'invalid API key');
+      throw new ApiError('unauthenticated', 'invalid API key', { reason: 'invalidKey' });
     }
     paths = rememberKey(key);
   }
   const keyDoc = await store.get(paths.key);
-  if (!keyDoc) throw new ApiError('unauthenticated', 'invalid API key');
+  if (!keyDoc) throw new ApiError('unauthenticated', 'invalid API key', { reason: 'invalidKey' });
   const record = keyDoc.data as unknown as ApiKeyRecord;
   // A key's business and user never change.
   paths.member ??= memberPath(record.businessId, record.userId);
@@ -130,7 +130,7 @@ export async function authenticate(store: DocStore, authorization: string | unde
   // Built only when thrown: an Error captures a stack, and this is every request's path.
   const removed = () => new ApiError('permission-denied', 'the user of this API key is no longer a member of the business');
   // A removed member is told so (403, spec §5.5); their keys stay revoked if they re-join (401).
-  if (record.revokedAt) throw record.revokedReason === 'member_removed' && !memberDoc ? removed() : new ApiError('unauthenticated', 'this API key was revoked');
+  if (record.revokedAt) throw record.revokedReason === 'member_removed' && !memberDoc ? removed() : new ApiError('unauthenticated', 'this API key was revoked', { reason: 'keyRevoked' });
   if (!memberDoc) throw removed();
   const member = memberDoc.data as unknown as MemberRecord;
   if (!record.lastUsedAt || now - parsedTime(record.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {

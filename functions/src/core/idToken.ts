@@ -47,7 +47,7 @@ async function verify(token: string) {
     // With FIREBASE_AUTH_EMULATOR_HOST set, firebase-admin accepts the emulator's unsigned tokens.
     return await getAuth().verifyIdToken(token);
   } catch {
-    throw new ApiError('unauthenticated', 'invalid or expired ID token');
+    throw new ApiError('unauthenticated', 'invalid or expired ID token', { reason: 'signInInvalid' });
   }
 }
 

@@ -20,7 +20,7 @@ export const MAX_IDEMPOTENCY_KEY = 255;
 
 export interface Outcome {
   status: number;
-  body: { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
+  body: { ok: true; result: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
 }
 
 interface IdempotencyRecord {
@@ -137,4 +137,4 @@ export async function withIdempotency(
 }
 
 /** An ApiError as an outcome (the HTTP status the envelope goes with). */
-export const errorOutcome = (e: unknown): Outcome | null => (isApiError(e) ? { status: e.status, body: { ok: false, error: { code: e.code, message: e.message } } } : null);
+export const errorOutcome = (e: unknown): Outcome | null => (isApiError(e) ? { status: e.status, body: { ok: false, error: e.toJSON() } } : null);

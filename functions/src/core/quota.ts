@@ -5,8 +5,8 @@ import type { DocStore, Reader } from '../ports/store.ts';
 /** A used-up quota, with the seconds until it resets (the HTTP surface sends them as Retry-After). */
 export class QuotaExhausted extends ApiError {
   readonly retryAfterSec: number;
-  constructor(message: string, retryAfterSec: number) {
-    super('resource-exhausted', message);
+  constructor(message: string, retryAfterSec: number, quota: string) {
+    super('resource-exhausted', message, { reason: 'quotaExhausted', params: { quota } });
     this.retryAfterSec = retryAfterSec;
   }
 }
@@ -54,13 +54,14 @@ const counterDoc = (name: string, day: string, used: number, limit: number) => {
 };
 
 const exhausted = (name: string, limit: number, day: string, now: number) =>
-  new QuotaExhausted(`daily ${name} quota of ${limit} is used up for ${day}; it resets at midnight in Israel`, Math.ceil(msToJerusalemMidnight(now) / 1000));
+  new QuotaExhausted(`daily ${name} quota of ${limit} is used up for ${day}; it resets at midnight in Israel`, Math.ceil(msToJerusalemMidnight(now) / 1000), name);
 
 /** The daily cap on outgoing messages (QUOTA_MESSAGES): refused before the transaction that would pass it commits. */
 export const messagesExhausted = (limit: number, now: number) =>
   new QuotaExhausted(
     `the daily cap of ${limit} outgoing messages (QUOTA_MESSAGES) is reached for ${jerusalemDay(now)}; nothing was sent or changed, and it resets at midnight in Israel`,
     Math.ceil(msToJerusalemMidnight(now) / 1000),
+    'messages',
   );
 
 /** Units of a quota the business used today (0 without a counter). */

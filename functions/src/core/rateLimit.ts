@@ -135,6 +135,11 @@ export class KeyRateLimiter {
     return `rate limit: ${p.limit} requests a minute ${REFUSALS[p.name]}; retry in ${v.resetSec} s`;
   }
 
+  /** The refusal's details params: the limit that refused and when to retry. */
+  static refusalParams(v: RateVerdict): { limit: number; retryAfterSec: number } {
+    return { limit: (v.refusedBy ?? v.policies[0]).limit, retryAfterSec: v.resetSec };
+  }
+
   /** `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers), one list item per policy. */
   static headers(v: RateVerdict): { 'ratelimit-policy': string; ratelimit: string } {
     let policy = '';

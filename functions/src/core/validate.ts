@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { closest, distance } from 'fastest-levenshtein';
 import { ApiError } from './errors.ts';
+import type { ErrorDetails } from './errorReasons.ts';
 
 const fieldName = (path: PropertyKey[]) => (path.length ? path.map(String).join('.') : 'body');
 
@@ -67,8 +68,39 @@ export function describeIssues(error: z.ZodError, schema?: z.ZodType): string {
   return lines.slice(0, 20).join('; ');
 }
 
+/** The details of one issue: its field and the catalogue reason of its kind, with the bound or options as params. */
+export function issueDetails(issue: z.core.$ZodIssue): ErrorDetails {
+  const field = issue.code === 'unrecognized_keys' ? fieldName([...issue.path, issue.keys[0]!]) : fieldName(issue.path);
+  const at = field === 'body' ? {} : { field };
+  const last = String(issue.path.at(-1) ?? '');
+  const bound = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return { ...at, reason: 'unknownField' };
+    case 'invalid_type':
+      if (/received undefined/.test(issue.message)) return { ...at, reason: 'required' };
+      if (issue.expected === 'int') return { ...at, reason: MINOR_UNITS.test(last) ? 'notIntegerAgorot' : 'notInteger' };
+      return { ...at, reason: 'wrongType', params: { expected: String(issue.expected) } };
+    case 'invalid_value':
+      return { ...at, reason: 'notOneOf', params: { options: issue.values.map((v) => String(v)) } };
+    case 'too_big':
+      if (issue.origin === 'string') return { ...at, reason: 'tooLong', params: { max: bound(issue.maximum) } };
+      if (issue.origin === 'array') return { ...at, reason: 'tooMany', params: { max: bound(issue.maximum) } };
+      return { ...at, reason: 'tooLarge', params: { max: bound(issue.maximum) } };
+    case 'too_small':
+      if (issue.origin === 'string') return issue.minimum === 1 ? { ...at, reason: 'empty' } : { ...at, reason: 'tooShort', params: { min: bound(issue.minimum) } };
+      if (issue.origin === 'array') return { ...at, reason: 'tooFew', params: { min: bound(issue.minimum) } };
+      return { ...at, reason: 'tooSmall', params: { min: bound(issue.minimum) } };
+    case 'invalid_format':
+      return issue.format === 'email' ? { ...at, reason: 'badEmail' } : { ...at, reason: 'badFormat', params: { format: String(issue.format) } };
+    default:
+      return { ...at, reason: 'invalidValue' };
+  }
+}
+
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new ApiError('invalid-argument', describeIssues(parsed.error, schema));
+  // The message lists every problem; the details name the first (the one a form shows under its field).
+  if (!parsed.success) throw new ApiError('invalid-argument', describeIssues(parsed.error, schema), issueDetails(parsed.error.issues[0]!));
   return parsed.data;
 }

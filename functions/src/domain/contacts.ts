@@ -6,7 +6,7 @@ import { invalid } from '../core/errors.ts';
 /** Israeli (local) or international phone → E.164; Israel is the default region. */
 export function normalizePhone(raw: string, field: string): string {
   const parsed = parsePhoneNumberFromString(raw.trim(), 'IL');
-  if (!parsed || !parsed.isValid()) throw invalid(field, `"${raw}" is not a valid phone number (Israeli or E.164)`);
+  if (!parsed || !parsed.isValid()) throw invalid(field, `"${raw}" is not a valid phone number (Israeli or E.164)`, { reason: 'invalidPhone', params: { value: raw } });
   return parsed.number;
 }
 
@@ -21,7 +21,7 @@ export function requireMobileForWhatsApp(e164: string, field: string): void {
   const type = parseWithTypes(e164)?.getType();
   if (type && NOT_MOBILE.has(type)) {
     const kind = type === 'FIXED_LINE' ? 'a landline' : 'not a mobile number';
-    throw invalid(field, `${e164} is ${kind}, and WhatsApp needs a mobile number; send the link by email (supplierEmail) or share it yourself (channel "link")`);
+    throw invalid(field, `${e164} is ${kind}, and WhatsApp needs a mobile number; send the link by email (supplierEmail) or share it yourself (channel "link")`, { reason: 'phoneNotMobile', params: { value: e164 } });
   }
 }
 
@@ -29,14 +29,14 @@ const emailCheck = z.email();
 
 export function normalizeEmail(raw: string, field: string): string {
   const email = raw.trim().toLowerCase();
-  if (!emailCheck.safeParse(email).success) throw invalid(field, `"${raw}" is not a valid email address`);
+  if (!emailCheck.safeParse(email).success) throw invalid(field, `"${raw}" is not a valid email address`, { reason: 'invalidEmail', params: { value: raw } });
   return email;
 }
 
 /** A supplier's identifier: the phone when there is one, otherwise the email (docs/decisions.md). */
 export function supplierKeyOf(contact: { phone?: string | null; email?: string | null }): string {
   const key = contact.phone || contact.email;
-  if (!key) throw invalid('supplierPhone', 'a phone or an email is required');
+  if (!key) throw invalid('supplierPhone', 'a phone or an email is required', { reason: 'supplierContactRequired' });
   return key;
 }
 

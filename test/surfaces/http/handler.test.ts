@@ -100,7 +100,8 @@ test('GET on an operation that is not read-only is 405 with Allow: POST', async 
 test('an unknown operation is 404 not-found', async () => {
   const res = await post(origin, '/v1/noSuchThing', {}, h.owner.apiKey);
   assert.equal(res.status, 404);
-  assert.deepEqual(Object.keys(res.body.error).sort(), ['code', 'message']);
+  assert.deepEqual(Object.keys(res.body.error).sort(), ['code', 'details', 'message']);
+  assert.deepEqual(res.body.error.details, { reason: 'unknownOperation', params: { name: 'noSuchThing' } });
   assert.equal(res.body.error.code, 'not-found');
   assert.match(res.body.error.message, /noSuchThing/);
 });

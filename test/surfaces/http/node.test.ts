@@ -90,7 +90,7 @@ test('an answer with a header Node refuses is the envelope\'s internal error, no
   try {
     const res = await post(port, '/x', agent);
     assert.equal(res.status, 500);
-    assert.deepEqual(JSON.parse(res.body), { ok: false, error: { code: 'internal', message: 'internal error' } });
+    assert.deepEqual(JSON.parse(res.body), { ok: false, error: { code: 'internal', message: 'internal error', details: { reason: 'internal' } } });
   } finally {
     agent.destroy();
     server.close();

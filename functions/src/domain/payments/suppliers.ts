@@ -203,7 +203,8 @@ export function normalizeBankNumber(field: keyof typeof BANK_DIGITS, raw: string
   const digits = raw.replace(/[\s-]/g, '');
   const { min, max } = BANK_DIGITS[field];
   if (!/^\d+$/.test(digits) || digits.length < min || digits.length > max) {
-    throw invalid(field, `"${raw}" is not valid: expected ${min === max ? min : `${min} to ${max}`} digits`);
+    const why = min === max ? ({ reason: 'bankCodeDigits', params: { value: raw, digits: min } } as const) : ({ reason: 'digitsCount', params: { value: raw, min, max } } as const);
+    throw invalid(field, `"${raw}" is not valid: expected ${min === max ? min : `${min} to ${max}`} digits`, why);
   }
   return digits;
 }

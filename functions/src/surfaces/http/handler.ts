@@ -42,15 +42,15 @@ export const json = (status: number, body: unknown, headers?: Record<string, str
 });
 
 export const errorResponse = (e: ApiError, headers: Record<string, string> = {}, status = e.status) =>
-  json(status, { ok: false, error: { code: e.code, message: e.message } }, headers);
+  json(status, { ok: false, error: e.toJSON() }, headers);
 
 /** 405 and 413 keep their HTTP statuses; the envelope's code is invalid-argument, the nearest in the family. */
 const methodNotAllowed = (path: string, allow: string, method: string) =>
-  errorResponse(new ApiError('invalid-argument', `${path} accepts ${allow}, not ${method}`), { allow }, 405);
+  errorResponse(new ApiError('invalid-argument', `${path} accepts ${allow}, not ${method}`, { reason: 'methodNotAllowed', params: { allow } }), { allow }, 405);
 /** No Content-Length and no chunked body: 411 as HTTP says, in the envelope like every other answer of ours. */
 export const lengthRequired = () =>
-  errorResponse(new ApiError('invalid-argument', 'body: a POST needs a body with Content-Length (or chunked); send {} when the operation takes no fields'), {}, 411);
-export const tooLarge = () => errorResponse(new ApiError('invalid-argument', `body: over the ${MAX_BODY_BYTES} byte limit`), {}, 413);
+  errorResponse(new ApiError('invalid-argument', 'body: a POST needs a body with Content-Length (or chunked); send {} when the operation takes no fields', { reason: 'bodyRequired' }), {}, 411);
+export const tooLarge = () => errorResponse(new ApiError('invalid-argument', `body: over the ${MAX_BODY_BYTES} byte limit`, { reason: 'bodyTooLarge', params: { max: MAX_BODY_BYTES } }), {}, 413);
 
 const NO_OAUTH = 'this server offers no OAuth (no protected-resource, authorization-server or OpenID metadata): send an API key as Authorization: Bearer bfo_…';
 
@@ -70,7 +70,7 @@ async function expiredLinkPage(gone: { fileName: string; expiredAt: string }): P
 /** An unexpected failure: logged with its stack, answered with only a request id. */
 export function internalError(app: App, requestId: string, e: unknown, where: Record<string, unknown>): HttpResponse {
   app.services.logger.error('unexpected error', { requestId, ...where, error: e instanceof Error ? e.stack : String(e) });
-  return errorResponse(new ApiError('internal', `internal error; quote request id ${requestId}`));
+  return errorResponse(new ApiError('internal', `internal error; quote request id ${requestId}`, { reason: 'internal' }));
 }
 
 function parseBody(body: Buffer): Record<string, unknown> {
@@ -78,10 +78,10 @@ function parseBody(body: Buffer): Record<string, unknown> {
   try {
     value = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new ApiError('invalid-argument', 'body: not valid JSON; send a JSON object such as {}');
+    throw new ApiError('invalid-argument', 'body: not valid JSON; send a JSON object such as {}', { reason: 'badJson' });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError('invalid-argument', 'body: must be a JSON object such as {}');
+    throw new ApiError('invalid-argument', 'body: must be a JSON object such as {}', { reason: 'badJson' });
   }
   return value as Record<string, unknown>;
 }
@@ -111,7 +111,7 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
 
   async function apiCall(req: HttpRequest, name: string, requestId: string, meter: Meter, rateHeaders: Record<string, string>): Promise<HttpResponse> {
     const op = ops.get(name) ?? (await ops.load(name));
-    if (!op) throw new ApiError('not-found', `unknown operation ${name}; GET ${services.config.baseUrl} lists them`);
+    if (!op) throw new ApiError('not-found', `unknown operation ${name}; GET ${services.config.baseUrl} lists them`, { reason: 'unknownOperation', params: { name } });
     if (req.method === 'POST') {
       // A POST with no body at all is refused before auth, as the production front end does.
       if (req.body === undefined && req.readBody === undefined) return lengthRequired();
@@ -126,7 +126,7 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
       if (r.policies.length) Object.assign(rateHeaders, KeyRateLimiter.headers(r));
       if (!r.allowed) {
         rateHeaders['retry-after'] = String(r.resetSec);
-        throw new ApiError('resource-exhausted', KeyRateLimiter.refusal(r));
+        throw new ApiError('resource-exhausted', KeyRateLimiter.refusal(r), { reason: 'rateLimited', params: KeyRateLimiter.refusalParams(r) });
       }
     }
     // Only a known caller's body is read and parsed.
@@ -217,7 +217,7 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
         if (rest === '') return { ...json(200, { ok: true, result: null }), body: (catalogue ??= JSON.stringify({ ok: true, result: buildCatalogue(await ops.all(), services.config.baseUrl) })) };
         return { ...json(200, null), body: (openapi ??= JSON.stringify(buildOpenApi(await ops.all(), services.config))) };
       }
-      if (rest.includes('/')) throw new ApiError('not-found', `unknown path ${req.path}`);
+      if (rest.includes('/')) throw new ApiError('not-found', `unknown path ${req.path}`, { reason: 'unknownPath' });
       // Awaited here: an async function returning a promise costs two more microtask turns (every API call).
       return await apiCall(req, rest, requestId, meter, rateHeaders);
     }
@@ -226,7 +226,7 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
       const owner = (await import('../pages/ownerPages.ts')).ownerPage(req.path.slice(dashboardPrefix.length));
       if (owner) return req.method === 'HEAD' ? { ...owner, body: '' } : owner;
     }
-    throw new ApiError('not-found', `unknown path ${req.path}`);
+    throw new ApiError('not-found', `unknown path ${req.path}`, { reason: 'unknownPath' });
   }
 
   const cors = corsFor(new Set(services.config.allowedOrigins), API_BASES);

@@ -194,5 +194,5 @@ async function answer(res: ServerResponse, respond: () => HttpResponse | Promise
 /** The envelope's `internal` error, for a failure the handler did not turn into an answer itself. */
 function answerInternal(res: ServerResponse) {
   if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ ok: false, error: { code: 'internal', message: 'internal error' } }));
+  res.end(JSON.stringify({ ok: false, error: { code: 'internal', message: 'internal error', details: { reason: 'internal' } } }));
 }

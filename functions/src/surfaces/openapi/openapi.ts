@@ -3,6 +3,7 @@ import type { Registry } from '../../operations/index.ts';
 import type { Config } from '../../config.ts';
 import type { AnyOperation } from '../../core/defineOperation.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../../core/errors.ts';
+import { ERROR_REASONS, REASON_NAMES } from '../../core/errorReasons.ts';
 import { inputProperties } from '../http/query.ts';
 import { jsonSchemaOf, typeListsAsAnyOf } from './jsonSchema.ts';
 import { describeFields } from './fieldGlossary.ts';
@@ -108,6 +109,12 @@ const dedupeServers = (servers: { url: string; description: string }[]) =>
   servers.filter((s, i) => servers.findIndex((o) => o.url === s.url) === i);
 
 /** The OpenAPI 3.1 document of every operation, derived from the registry alone. */
+/** Each reason of the catalogue with its params and English template. */
+const REASON_DOC = `What went wrong, from a closed catalogue (a throw without a reason of its own gets its code's generic one):\n\n${REASON_NAMES.map((r) => {
+  const { params, en } = ERROR_REASONS[r];
+  return `- \`${r}\`${params.length ? ` (${params.join(', ')})` : ''}: ${en}`;
+}).join('\n')}`;
+
 export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' | 'aliasUrl' | 'directUrl'>) {
   const paths: Record<string, unknown> = {
     '/': {
@@ -183,8 +190,24 @@ export function buildOpenApi(registry: Registry, config: Pick<Config, 'baseUrl' 
             ok: { const: false },
             error: {
               type: 'object',
-              required: ['code', 'message'],
-              properties: { code: { type: 'string', enum: ERROR_CODES }, message: { type: 'string' } },
+              required: ['code', 'message', 'details'],
+              properties: {
+                code: { type: 'string', enum: ERROR_CODES },
+                message: { type: 'string', description: 'English, for people and models; clients word the error from details instead.' },
+                details: {
+                  type: 'object',
+                  required: ['reason'],
+                  properties: {
+                    field: { type: 'string', description: 'The input field the error is about (a dotted path inside objects), when there is one.' },
+                    reason: { type: 'string', enum: REASON_NAMES, description: REASON_DOC },
+                    params: {
+                      type: 'object',
+                      description: "The reason's values, named as in its template.",
+                      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'string' } }] },
+                    },
+                  },
+                },
+              },
             },
           },
         },

@@ -1,0 +1,81 @@
+/**
+ * The closed list of error reasons: every error's `details.reason` is one of these, so a client can word it in
+ * its own language (the dashboard's i18n/errors.he.ts and errors.en.ts) with `details.params` filled in. Each
+ * names its params and an English template; the OpenAPI document lists them as the enum of `details.reason`.
+ */
+export const ERROR_REASONS = {
+  // Schema validation, one per kind of problem.
+  required: { params: [], en: 'is required' },
+  unknownField: { params: [], en: 'is not a field of this operation' },
+  empty: { params: [], en: 'must not be empty' },
+  tooLong: { params: ['max'], en: 'at most {max} characters' },
+  tooShort: { params: ['min'], en: 'at least {min} characters' },
+  tooMany: { params: ['max'], en: 'at most {max} items' },
+  tooFew: { params: ['min'], en: 'at least {min} items' },
+  tooLarge: { params: ['max'], en: 'must be at most {max}' },
+  tooSmall: { params: ['min'], en: 'must be at least {min}' },
+  notInteger: { params: [], en: 'expected a whole number' },
+  notIntegerAgorot: { params: [], en: 'expected an integer: amounts are in agorot, e.g. 1250 for 12.50' },
+  notOneOf: { params: ['options'], en: 'expected one of {options}' },
+  badEmail: { params: [], en: 'expected an email address' },
+  badFormat: { params: ['format'], en: 'not in the expected format ({format})' },
+  wrongType: { params: ['expected'], en: 'expected {expected}' },
+  invalidValue: { params: [], en: 'is not valid' },
+  // The domain's own refusals a user meets.
+  supplierContactRequired: { params: [], en: 'a phone or an email of the supplier is required' },
+  invalidPhone: { params: ['value'], en: '"{value}" is not a valid phone number' },
+  phoneNotMobile: { params: ['value'], en: '{value} is not a mobile number, which WhatsApp needs' },
+  invalidEmail: { params: ['value'], en: '"{value}" is not a valid email address' },
+  digitsCount: { params: ['value', 'min', 'max'], en: '"{value}" is not valid: expected {min} to {max} digits' },
+  bankCodeDigits: { params: ['value', 'digits'], en: '"{value}" is not valid: expected {digits} digits' },
+  bitShekelsOnly: { params: ['currency'], en: 'Bit pays shekels only; a {currency} payment needs bank' },
+  openAmountNotZero: { params: [], en: 'must be 0 when the supplier fills the amount' },
+  amountNotPositive: { params: [], en: 'must be a positive amount' },
+  supplierExists: { params: ['key'], en: 'a supplier with key {key} already exists' },
+  // The API's generic refusals.
+  notFound: { params: [], en: 'not found' },
+  unknownOperation: { params: ['name'], en: 'unknown operation {name}' },
+  unknownPath: { params: [], en: 'unknown path' },
+  notPossibleNow: { params: [], en: 'cannot be done in the current state' },
+  outOfRange: { params: [], en: 'out of range' },
+  alreadyExists: { params: [], en: 'already exists' },
+  conflictRetry: { params: [], en: 'a conflicting request is running; retry in a moment' },
+  unauthenticated: { params: [], en: 'not signed in' },
+  missingKey: { params: [], en: 'no API key or sign-in was sent' },
+  invalidKey: { params: [], en: 'invalid API key' },
+  keyRevoked: { params: [], en: 'this API key was revoked' },
+  signInInvalid: { params: [], en: 'the sign-in is invalid or expired' },
+  permissionDenied: { params: [], en: 'not allowed' },
+  adminOnly: { params: [], en: 'requires the admin role' },
+  rateLimited: { params: ['limit', 'retryAfterSec'], en: 'rate limit of {limit} requests a minute; retry in {retryAfterSec} s' },
+  quotaExhausted: { params: ['quota'], en: 'the daily {quota} quota is used up; it resets at midnight in Israel' },
+  limitReached: { params: [], en: 'a limit was reached' },
+  badJson: { params: [], en: 'the body is not a JSON object' },
+  bodyRequired: { params: [], en: 'a POST needs a body; send {}' },
+  bodyTooLarge: { params: ['max'], en: 'the body is over the {max} byte limit' },
+  methodNotAllowed: { params: ['allow'], en: 'use {allow}' },
+  internal: { params: [], en: 'internal error' },
+  unavailable: { params: [], en: 'the service is unavailable; retry later' },
+  timeout: { params: [], en: 'the request took too long' },
+} as const satisfies Record<string, { params: readonly string[]; en: string }>;
+
+export type ErrorReason = keyof typeof ERROR_REASONS;
+export const REASON_NAMES = Object.keys(ERROR_REASONS) as ErrorReason[];
+
+type ParamValue = string | number | string[];
+type ParamsOf<R extends ErrorReason> = (typeof ERROR_REASONS)[R]['params'][number];
+
+/** A reason with exactly its catalogue params (none for a reason without params). */
+export type Why = {
+  [R in ErrorReason]: ParamsOf<R> extends never ? { reason: R; params?: undefined } : { reason: R; params: Record<ParamsOf<R>, ParamValue> };
+}[ErrorReason];
+
+export type ErrorDetails = Why & { field?: string };
+
+/** The English wording of a reason with its params, as the OpenAPI document shows it. */
+export function reasonText(d: { reason: ErrorReason; params?: Record<string, ParamValue> }): string {
+  return ERROR_REASONS[d.reason].en.replace(/\{(\w+)\}/g, (_, k: string) => {
+    const v = d.params?.[k];
+    return v === undefined ? `{${k}}` : Array.isArray(v) ? v.join(', ') : String(v);
+  });
+}
