@@ -17,9 +17,9 @@ export default defineOperation({
   flags: { adminOnly: true, dangerous: true, idempotent: true },
   input: input({ from: keyField('The supplier that goes away'), into: keyField('The supplier that stays') }),
   output: z.object({
-    from: z.string(),
-    into: z.string(),
-    name: z.string(),
+    from: z.string().describe('The merged key, now an alias of into.'),
+    into: z.string().describe('The supplier that stays.'),
+    name: z.string().describe("into's name."),
     payments: z.int().min(0).describe('Payments moved by this call.'),
     invoices: z.int().min(0).describe('Invoices moved by this call.'),
     alreadyMerged: z.boolean().describe('The merge was already done; nothing changed.'),
