@@ -12,7 +12,15 @@ export interface ActivityRow {
   operation: string;
   targetIds: string[];
   summary: string;
+  /** The operation's name (the catalogue of actions is the mutating operations); rows written before it lack it. */
+  action?: string;
+  /** The operation's group: the log's "kind" filter. */
+  kind?: string;
+  /** What the dashboard fills its template with: names, counts, amounts in agorot with their currency; never secrets or ids. */
+  params?: ActivityParams;
 }
+
+export type ActivityParams = Record<string, string | number | boolean | null>;
 
 /** Cuts text to `max` code points, never inside a surrogate pair (a lone half is not valid Unicode and the store refuses it). */
 export function cutCodePoints(text: string, max: number): string {
@@ -27,7 +35,7 @@ export async function appendActivity(
   ids: IdSource,
   caller: Caller,
   at: number,
-  note: { operation: string; targetIds: string[]; summary: string },
+  note: { operation: string; kind?: string; targetIds: string[]; summary: string; params?: ActivityParams },
 ): Promise<void> {
   // Time-prefixed id keeps rows written in the same millisecond in a stable order.
   const id = `${String(at).padStart(15, '0')}-${ids()}`;
@@ -40,6 +48,9 @@ export async function appendActivity(
     operation: note.operation,
     targetIds: note.targetIds,
     summary: cutCodePoints(note.summary, 300),
+    action: note.operation,
+    ...(note.kind ? { kind: note.kind } : {}),
+    params: Object.fromEntries(Object.entries(note.params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? cutCodePoints(v, 200) : v])),
   };
   await store.set(activityPath(caller.businessId, id), { ...row });
 }

@@ -1,3 +1,4 @@
+import type { ActivityParams } from './activity.ts';
 import type { z } from 'zod';
 import type { Ctx } from './context.ts';
 
@@ -15,7 +16,9 @@ export interface OperationFlags {
 
 export interface ActivityNote {
   targetIds: string[];
+  /** English, for API scripts and old rows; the dashboard renders `params` in the chosen language. */
   summary: string;
+  params?: ActivityParams;
 }
 
 export interface Operation<I extends z.ZodObject = z.ZodObject, O = unknown> {

@@ -20,5 +20,5 @@ export default defineOperation({
     const { apiKey, record } = await issueApiKey(ctx.store, { businessId, userId, name }, ctx.clock.now());
     return { apiKey, key: apiKeyView(record, new Map([[userId, email]])) };
   },
-  activity: (input, result) => ({ targetIds: [result.key.keyId.slice(0, 16)], summary: `created API key "${input.name}" (${result.key.prefix})` }),
+  activity: (input, result) => ({ params: { name: input.name }, targetIds: [result.key.keyId.slice(0, 16)], summary: `created API key "${input.name}" (${result.key.prefix})` }),
 });

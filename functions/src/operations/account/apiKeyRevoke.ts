@@ -21,5 +21,5 @@ export default defineOperation({
     });
     return apiKeyView(record, new Map([[ctx.caller.userId, ctx.caller.email]]));
   },
-  activity: (_input, result) => ({ targetIds: [result.keyId.slice(0, 16)], summary: `revoked API key "${result.name}" (${result.prefix})` }),
+  activity: (_input, result) => ({ params: { name: result.name }, targetIds: [result.keyId.slice(0, 16)], summary: `revoked API key "${result.name}" (${result.prefix})` }),
 });

@@ -16,5 +16,5 @@ export default defineOperation({
     const removed = await forgetConsent(ctx.store, ctx.caller.businessId);
     return { connected: false as const, removed };
   },
-  activity: (_input, result) => ({ targetIds: ['ita'], summary: result.removed ? 'disconnected the tax authority' : 'tax authority was not connected' }),
+  activity: (_input, result) => ({ params: { removed: result.removed }, targetIds: ['ita'], summary: result.removed ? 'disconnected the tax authority' : 'tax authority was not connected' }),
 });

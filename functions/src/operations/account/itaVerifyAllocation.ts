@@ -84,5 +84,5 @@ export default defineOperation({
       ita: details ? { totalAgorot: details.totalAgorot ?? (details.beforeVatAgorot ?? 0) + (details.vatAgorot ?? 0), vatAgorot: details.vatAgorot } : null,
     };
   },
-  activity: ({ paymentId }, result) => ({ targetIds: [paymentId], summary: `tax authority check of allocation number: ${result.verdict}` }),
+  activity: ({ paymentId }, result) => ({ params: { verdict: result.verdict }, targetIds: [paymentId], summary: `tax authority check of allocation number: ${result.verdict}` }),
 });

@@ -59,5 +59,5 @@ export default defineOperation({
       return view;
     });
   },
-  activity: ({ provider, action }) => ({ targetIds: [provider], summary: action === 'disconnect' ? `disconnected ${provider}` : `saved ${provider} credentials` }),
+  activity: ({ provider, action }) => ({ params: { provider, disconnect: action === 'disconnect' }, targetIds: [provider], summary: action === 'disconnect' ? `disconnected ${provider}` : `saved ${provider} credentials` }),
 });

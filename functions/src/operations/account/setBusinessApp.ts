@@ -29,5 +29,5 @@ export default defineOperation({
       return { apps };
     });
   },
-  activity: ({ app, enabled }) => ({ targetIds: [app], summary: `${enabled ? 'enabled' : 'disabled'} the ${app} app` }),
+  activity: ({ app, enabled }) => ({ params: { app, enabled }, targetIds: [app], summary: `${enabled ? 'enabled' : 'disabled'} the ${app} app` }),
 });

@@ -28,5 +28,5 @@ export default defineOperation({
     });
     return { slug, url: publicLinkUrl(ctx.config.publicLinkBase, slug) };
   },
-  activity: ({ slug }) => ({ targetIds: [slug], summary: `set the public link slug to ${slug}` }),
+  activity: ({ slug }) => ({ params: { slug }, targetIds: [slug], summary: `set the public link slug to ${slug}` }),
 });

@@ -56,5 +56,5 @@ export default defineOperation({
     }
   },
   // Image fields are named, never their bytes.
-  activity: (fields) => ({ targetIds: [], summary: `updated ${Object.keys(fields).join(', ') || 'nothing'}` }),
+  activity: (fields) => ({ params: { count: Object.keys(fields).length }, targetIds: [], summary: `updated ${Object.keys(fields).join(', ') || 'nothing'}` }),
 });

@@ -32,5 +32,5 @@ export default defineOperation({
     });
     return accView(accTree(folders).find((e) => e.folder.id === id)!);
   },
-  activity: (input, result) => ({ targetIds: [result.id], summary: `created accountant folder ${result.name}` }),
+  activity: (input, result) => ({ params: { name: result.name }, targetIds: [result.id], summary: `created accountant folder ${result.name}` }),
 });

@@ -21,5 +21,5 @@ export default defineOperation({
       return { deletedIds: ids };
     });
   },
-  activity: (input, result) => ({ targetIds: result.deletedIds, summary: `deleted ${result.deletedIds.length} accountant folder(s)` }),
+  activity: (input, result) => ({ params: { count: result.deletedIds.length }, targetIds: result.deletedIds, summary: `deleted ${result.deletedIds.length} accountant folder(s)` }),
 });

@@ -27,5 +27,5 @@ export default defineOperation({
     });
     return accView(accTree(folders).find((e) => e.folder.id === folderId)!);
   },
-  activity: (input) => ({ targetIds: [input.id], summary: `moved an accountant folder ${input.parentId ? `under ${input.parentId}` : 'to the top level'}` }),
+  activity: (input) => ({ params: { toTop: !input.parentId }, targetIds: [input.id], summary: `moved an accountant folder ${input.parentId ? `under ${input.parentId}` : 'to the top level'}` }),
 });

@@ -23,5 +23,5 @@ export default defineOperation({
     });
     return accView(accTree(folders).find((e) => e.folder.id === folderId)!);
   },
-  activity: (input) => ({ targetIds: [input.id], summary: `renamed accountant folder to ${input.name}` }),
+  activity: (input) => ({ params: { name: input.name }, targetIds: [input.id], summary: `renamed accountant folder to ${input.name}` }),
 });

@@ -21,5 +21,5 @@ export default defineOperation({
     });
     return accView(accTree(folders).find((e) => e.folder.id === folderId)!);
   },
-  activity: (input) => ({ targetIds: [input.id], summary: input.source ? `set the accountant folder's source to ${input.source.kind}` : 'made the accountant folder a plain folder' }),
+  activity: (input) => ({ params: { source: input.source?.kind ?? null }, targetIds: [input.id], summary: input.source ? `set the accountant folder's source to ${input.source.kind}` : 'made the accountant folder a plain folder' }),
 });

@@ -64,5 +64,5 @@ export default defineOperation({
     });
     return { created, folders: accTree(folders).map(accView) };
   },
-  activity: (_input, result) => ({ targetIds: [], summary: `accountant template: ${result.created} folder(s) added` }),
+  activity: (_input, result) => ({ params: { count: result.created }, targetIds: [], summary: `accountant template: ${result.created} folder(s) added` }),
 });

@@ -30,5 +30,5 @@ export default defineOperation({
     const { file, entries: n, missing } = await buildAccZip(ctx, businessId, folderId, { from, to }, ctx.clock.now());
     return { fileId: file.fileId, fileName: file.fileName, url: file.url, expiresAt: file.expiresAt!, size: file.size, entries: n, missing };
   },
-  activity: (input, result) => ({ targetIds: [result.fileId], summary: `built an accountant ZIP of ${result.entries} file(s) (${rangeText(input)})` }),
+  activity: (input, result) => ({ params: { count: result.entries, from: input.from ?? null, to: input.to ?? null }, targetIds: [result.fileId], summary: `built an accountant ZIP of ${result.entries} file(s) (${rangeText(input)})` }),
 });

@@ -47,5 +47,5 @@ export default defineOperation({
     const messageIds = await ctx.store.runTransaction(async (tx) => emails.map((mail) => ctx.outbox(tx, mail, { reason: 'accZipSend' }).split('/').at(-1)!));
     return { from, to, recipients: rcpt, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries, missing, attached: file.size < ATTACH_ZIP_UNDER_BYTES, messageIds };
   },
-  activity: (input, result) => ({ targetIds: result.messageIds, summary: `sent the accountant's package ${result.from} – ${result.to} (${result.entries} file(s)) to ${result.recipients.length} recipient(s)` }),
+  activity: (input, result) => ({ params: { from: result.from, to: result.to, count: result.entries, recipients: result.recipients.length }, targetIds: result.messageIds, summary: `sent the accountant's package ${result.from} – ${result.to} (${result.entries} file(s)) to ${result.recipients.length} recipient(s)` }),
 });

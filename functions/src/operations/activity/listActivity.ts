@@ -7,6 +7,9 @@ import type { Where } from '../../ports/store.ts';
 
 export const ACTIVITY_PAGE = 60;
 
+/** The groups with mutating operations: a row's `kind` (a test keeps the list in step with operations/). */
+export const ACTIVITY_KINDS = ['account', 'accountant', 'employees', 'folders', 'invoices', 'mailboxes', 'payments', 'reports', 'signupDocs', 'software', 'statements', 'suppliers', 'team'] as const;
+
 /**
  * The cursor resumes right after a row by (at, id): rows sharing a millisecond are all shown, which `before`
  * (at < the last row's at) cannot promise. Opaque to clients: base64url of the JSON `[at, id]` of the last row.
@@ -36,15 +39,23 @@ export default defineOperation({
   input: input({
     before: unixMs().optional().describe('Unix ms: only rows older than this (the `at` of the last row seen); omit for the newest page.'),
     cursor: z.string().max(200).optional().describe("The previous page's nextCursor: continues right after its last row."),
+    kind: z.enum(ACTIVITY_KINDS).optional().describe("Only rows of this operation group (rows written before kinds existed have none)."),
+    actor: z.string().min(1).max(128).optional().describe("Only rows by this member's userId."),
   }),
   output: z.object({
-    items: z.array(z.object({ id: z.string(), at: z.number(), actorUserId: z.string(), actorEmail: z.string(), keyName: z.string(), operation: z.string(), targetIds: z.array(z.string()), summary: z.string() })),
+    items: z.array(z.object({ id: z.string(), at: z.number(), actorUserId: z.string(), actorEmail: z.string(), keyName: z.string(), operation: z.string(), targetIds: z.array(z.string()), summary: z.string(),
+      action: z.string().nullable().describe('The operation name, for a template; null on rows older than actions.'),
+      kind: z.string().nullable(),
+      params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable().describe("The action's names, counts and amounts (agorot with currency)."),
+    })),
     nextBefore: z.number().nullable(),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page.'),
   }),
-  async run({ before, cursor }, ctx) {
+  async run({ before, cursor, kind, actor }, ctx) {
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     const where: Where[] = before === undefined ? [] : [['at', '<', before]];
+    if (kind) where.push(['kind', '==', kind]);
+    if (actor) where.push(['actorUserId', '==', actor]);
     // One row past the page tells whether there is a next one.
     const docs = await ctx.store.query({
       collection: activityPath(ctx.caller.businessId),
@@ -53,7 +64,10 @@ export default defineOperation({
       ...(after ? { startAfter: after } : {}),
       limit: ACTIVITY_PAGE + 1,
     });
-    const items = docs.slice(0, ACTIVITY_PAGE).map((d) => d.data as unknown as ActivityRow);
+    const items = docs.slice(0, ACTIVITY_PAGE).map((d) => {
+      const r = d.data as unknown as ActivityRow;
+      return { ...r, action: r.action ?? null, kind: r.kind ?? null, params: r.params ?? null };
+    });
     const last = docs.length > ACTIVITY_PAGE ? items[items.length - 1] : null;
     return { items, nextBefore: last ? last.at : null, nextCursor: last ? encodeCursor(last.at, last.id) : null };
   },

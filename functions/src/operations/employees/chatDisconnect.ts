@@ -16,5 +16,5 @@ export default defineOperation({
     const r = await disconnectChat(ctx, ctx.caller.businessId);
     return { connected: false as const, ...r };
   },
-  activity: (_input, result) => ({ targetIds: ['chat'], summary: result.removed ? 'disconnected Slack' : 'Slack was not connected' }),
+  activity: (_input, result) => ({ params: { removed: result.removed }, targetIds: ['chat'], summary: result.removed ? 'disconnected Slack' : 'Slack was not connected' }),
 });

@@ -19,5 +19,5 @@ export default defineOperation({
     const r = await importChatUsers(ctx, ctx.caller, ids);
     return { created: r.created, updated: r.updated, items: r.items.map(employeeView) };
   },
-  activity: (_input, result) => ({ targetIds: result.items.slice(0, 20).map((e) => e.id), summary: `imported ${result.items.length} employees from Slack (${result.created} new)` }),
+  activity: (_input, result) => ({ params: { count: result.items.length, created: result.created }, targetIds: result.items.slice(0, 20).map((e) => e.id), summary: `imported ${result.items.length} employees from Slack (${result.created} new)` }),
 });

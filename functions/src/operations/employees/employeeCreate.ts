@@ -26,5 +26,5 @@ export default defineOperation({
     await ctx.store.create(employeePath(businessId, id), { ...record });
     return employeeView(record);
   },
-  activity: (_input, result) => ({ targetIds: [result.id], summary: `added employee ${result.name}` }),
+  activity: (_input, result) => ({ params: { name: result.name }, targetIds: [result.id], summary: `added employee ${result.name}` }),
 });

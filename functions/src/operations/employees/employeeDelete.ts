@@ -21,5 +21,5 @@ export default defineOperation({
       return { id: employeeId, name: (doc.data as unknown as EmployeeRecord).name, deleted: true as const };
     });
   },
-  activity: (_input, result) => ({ targetIds: [result.id], summary: `deleted employee ${result.name}` }),
+  activity: (_input, result) => ({ params: { name: result.name }, targetIds: [result.id], summary: `deleted employee ${result.name}` }),
 });

@@ -30,5 +30,5 @@ export default defineOperation({
       return employeeView(record);
     });
   },
-  activity: (_input, result) => ({ targetIds: [result.id], summary: `updated employee ${result.name}` }),
+  activity: (_input, result) => ({ params: { name: result.name }, targetIds: [result.id], summary: `updated employee ${result.name}` }),
 });

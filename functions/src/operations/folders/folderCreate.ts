@@ -45,5 +45,5 @@ export default defineOperation({
       return folderView(folder);
     });
   },
-  activity: (_input, result) => ({ targetIds: [result.id], summary: `created folder "${result.name}"${result.parentId ? ` in ${result.parentId}` : ''}` }),
+  activity: (_input, result) => ({ params: { name: result.name }, targetIds: [result.id], summary: `created folder "${result.name}"${result.parentId ? ` in ${result.parentId}` : ''}` }),
 });

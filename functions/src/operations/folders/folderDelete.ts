@@ -74,6 +74,7 @@ export default defineOperation({
     return { id: folderId, deletedFolderIds: subtree, movedTo: dest, movedInvoices: moved, retargetedRules: retargeted };
   },
   activity: (_input, result) => ({
+    params: { count: result.deletedFolderIds.length, moved: result.movedInvoices },
     targetIds: [...result.deletedFolderIds, result.movedTo],
     summary: `deleted ${result.deletedFolderIds.length} folder(s); ${result.movedInvoices} invoice(s) moved to ${result.movedTo}`,
   }),

@@ -55,5 +55,5 @@ export default defineOperation({
       return folderView({ ...found.folder, parentId });
     });
   },
-  activity: (input, result) => ({ targetIds: [result.id, ...(input.parentId ? [input.parentId] : [])], summary: `moved folder "${result.name}" ${input.parentId ? `into ${input.parentId}` : 'to the top level'}` }),
+  activity: (input, result) => ({ params: { name: result.name, toTop: !input.parentId }, targetIds: [result.id, ...(input.parentId ? [input.parentId] : [])], summary: `moved folder "${result.name}" ${input.parentId ? `into ${input.parentId}` : 'to the top level'}` }),
 });

@@ -30,5 +30,5 @@ export default defineOperation({
       return folderView(renamed);
     });
   },
-  activity: (_input, result) => ({ targetIds: [result.id], summary: `renamed folder to "${result.name}"` }),
+  activity: (_input, result) => ({ params: { name: result.name }, targetIds: [result.id], summary: `renamed folder to "${result.name}"` }),
 });

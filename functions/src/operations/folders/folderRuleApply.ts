@@ -18,5 +18,5 @@ export default defineOperation({
     const step = await refileByRule(ctx.store, ctx.caller.businessId, ruleId, iso(ctx.clock.now()));
     return { id: ruleId, ...step };
   },
-  activity: (_input, result) => ({ targetIds: [result.id, ...result.createdFolders], summary: `applied folder rule: ${result.refiled} re-filed, ${result.remaining} remaining` }),
+  activity: (_input, result) => ({ params: { refiled: result.refiled, remaining: result.remaining }, targetIds: [result.id, ...result.createdFolders], summary: `applied folder rule: ${result.refiled} re-filed, ${result.remaining} remaining` }),
 });

@@ -34,5 +34,5 @@ export default defineOperation({
       return { rules: ordered.map((r) => (byId.get(r.id)!.order !== r.order ? { ...r, updatedAt: now } : r)).map(ruleView) };
     });
   },
-  activity: (input) => ({ targetIds: input.ids, summary: `reordered ${input.ids.length} folder rule(s)` }),
+  activity: (input) => ({ params: { count: input.ids.length }, targetIds: input.ids, summary: `reordered ${input.ids.length} folder rule(s)` }),
 });

@@ -59,6 +59,7 @@ export default defineOperation({
     return { rule: ruleView(saved.rule), created: saved.created, applied: applied && { refiled: applied.refiled, remaining: applied.remaining } };
   },
   activity: (_input, result) => ({
+    params: { created: result.created, refiled: result.applied ? result.applied.refiled : null },
     targetIds: [result.rule.id, ...(result.rule.folderId ? [result.rule.folderId] : [])],
     summary:
       `${result.created ? 'created' : 'updated'} folder rule → ${result.rule.folderId || '(mail body only)'}` +

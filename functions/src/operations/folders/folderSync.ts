@@ -38,6 +38,7 @@ export default defineOperation({
     return { ...step, remaining };
   },
   activity: (_input, result) => ({
+    params: { created: result.created.length, filed: result.filed, remaining: result.remaining },
     targetIds: result.created,
     summary: `folder sync: ${result.created.length} built-in folder(s) created, ${result.filed} invoice(s) filed, ${result.remaining} remaining`,
   }),

@@ -71,6 +71,7 @@ export default defineOperation({
     return viewWithUrl(ctx.files, ctx.store, doc);
   },
   activity: (input, result) => ({
+    params: { fileName: result.fileName, status: result.readingStatus },
     targetIds: [result.docId, ...(input.paymentId ? [input.paymentId] : [])],
     summary: `AI reading of ${result.source} invoice ${result.fileName}: ${result.readingStatus}${result.vendorKey ? ` (${result.vendorKey})` : ''}`,
   }),

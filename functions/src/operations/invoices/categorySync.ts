@@ -115,6 +115,7 @@ export default defineOperation({
     return { ...counts, remaining, needsAi };
   },
   activity: (_input, result) => ({
+    params: { classified: result.classified, unclassified: result.unclassified, remaining: result.remaining },
     targetIds: [],
     summary: `category sync: ${result.classified} classified, ${result.unclassified} left to the user, ${result.remaining} remaining${result.needsAi ? `, ${result.needsAi} waiting for AI` : ''}`,
   }),

@@ -41,5 +41,5 @@ export default defineOperation({
     const made = await createUpload(ctx, { purpose, fileName: name, maxBytes: spec.maxBytes, types: spec.types });
     return { ...made, method: 'PUT' as const, maxBytes: spec.maxBytes, contentTypes: [...spec.types] };
   },
-  activity: (input, result) => ({ targetIds: [result.fileId], summary: `made an upload URL for ${input.purpose} ${input.fileName}` }),
+  activity: (input, result) => ({ params: { purpose: input.purpose, fileName: input.fileName }, targetIds: [result.fileId], summary: `made an upload URL for ${input.purpose} ${input.fileName}` }),
 });

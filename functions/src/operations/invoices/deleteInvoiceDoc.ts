@@ -35,5 +35,5 @@ export default defineOperation({
     if (fileRemoved) await ctx.files.remove(businessId, doc.fileId);
     return { docId, fileName: doc.fileName, deleted: true as const, fileRemoved };
   },
-  activity: (input, result) => ({ targetIds: [input.docId], summary: `deleted invoice ${result.fileName}${result.fileRemoved ? ' and its file' : ' (the file stays on its payment)'}` }),
+  activity: (input, result) => ({ params: { fileName: result.fileName, fileRemoved: result.fileRemoved }, targetIds: [input.docId], summary: `deleted invoice ${result.fileName}${result.fileRemoved ? ' and its file' : ' (the file stays on its payment)'}` }),
 });

@@ -55,6 +55,7 @@ export default defineOperation({
     return { updated: ids.length, rules: keys, propagated };
   },
   activity: (input, result) => ({
+    params: { rule: input.rule, count: result.updated, remembered: result.rules.length },
     targetIds: [...new Set(input.docIds)],
     summary: `pay rule ${input.rule} on ${result.updated} invoice(s)${result.rules.length ? `; remembered for ${result.rules.length} issuer(s)` : ''}`,
   }),

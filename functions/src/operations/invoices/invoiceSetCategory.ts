@@ -50,6 +50,7 @@ export default defineOperation({
     return { updated: ids.length, rules: keys, propagated };
   },
   activity: (input, result) => ({
+    params: { category: input.category || null, count: result.updated, remembered: result.rules.length },
     targetIds: [...new Set(input.docIds)],
     summary: `category ${input.category || '(none)'} on ${result.updated} invoice(s) by hand${result.rules.length ? `; remembered for ${result.rules.length} issuer(s)` : ''}`,
   }),

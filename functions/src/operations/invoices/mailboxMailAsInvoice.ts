@@ -71,5 +71,5 @@ export default defineOperation({
       ruleId,
     };
   },
-  activity: (_i, r) => ({ targetIds: [r.seenId, ...(r.docId ? [r.docId] : [])], summary: `turned a mail body into an invoice: ${r.outcome}${r.ruleId ? ', sender remembered' : ''}` }),
+  activity: (_i, r) => ({ params: { outcome: r.outcome, remembered: !!r.ruleId }, targetIds: [r.seenId, ...(r.docId ? [r.docId] : [])], summary: `turned a mail body into an invoice: ${r.outcome}${r.ruleId ? ', sender remembered' : ''}` }),
 });

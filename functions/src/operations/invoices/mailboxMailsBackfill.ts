@@ -40,5 +40,5 @@ export default defineOperation({
     }
     return { filled, failed, remaining: await ctx.store.count(missing) };
   },
-  activity: (_i, r) => ({ targetIds: [], summary: `filled ${r.filled} older scanned mail(s); ${r.remaining} left` }),
+  activity: (_i, r) => ({ params: { count: r.filled, remaining: r.remaining }, targetIds: [], summary: `filled ${r.filled} older scanned mail(s); ${r.remaining} left` }),
 });

@@ -161,8 +161,9 @@ export default defineOperation({
   },
   activity: (input, result) =>
     result.skipped
-      ? { targetIds: [result.duplicateOf], summary: `skipped ${input.fileName ?? input.fileId}: a duplicate (${result.reason}) of ${result.duplicateOf}` }
+      ? { params: { fileName: input.fileName ?? null, skipped: true, status: null, duplicate: true }, targetIds: [result.duplicateOf], summary: `skipped ${input.fileName ?? input.fileId}: a duplicate (${result.reason}) of ${result.duplicateOf}` }
       : {
+          params: { fileName: result.fileName, skipped: false, status: result.readingStatus, duplicate: !!result.duplicateOf },
           targetIds: [result.docId, result.folderId],
           summary: `uploaded ${result.fileName} (${result.readingStatus}${result.duplicateOf ? `, duplicate of ${result.duplicateOf}` : ''}) into folder ${result.folderId}`,
         },

@@ -30,6 +30,7 @@ export default defineOperation({
     return { key, name: rule.name, payRule: rule.payRule, category: rule.category, ...step };
   },
   activity: (input, result) => ({
+    params: { category: result.category ?? null, count: result.updated },
     targetIds: [result.key],
     summary: `${result.category ? `category rule ${result.category}` : 'forgot the category rule'} for ${result.key}; ${result.updated} invoice(s) updated`,
   }),

@@ -30,6 +30,7 @@ export default defineOperation({
     return { key, name: rule.name, payRule: rule.payRule, category: rule.category, ...step };
   },
   activity: (input, result) => ({
+    params: { rule: input.rule ?? null, count: result.updated },
     targetIds: [result.key],
     summary: `${input.rule ? `pay rule ${input.rule}` : 'forgot the pay rule'} for ${result.key}; ${result.updated} invoice(s) updated`,
   }),

@@ -27,5 +27,5 @@ export default defineOperation({
   async run({ config, name }, ctx) {
     return createMailboxAutomation(ctx, ctx.caller.businessId, { accountId: config.accountId, labelId: config.labelId ?? null, labelName: config.labelName, name });
   },
-  activity: (_input, r) => ({ targetIds: [r.id], summary: `created automation ${r.name}`.slice(0, 200) }),
+  activity: (_input, r) => ({ params: { name: r.name }, targetIds: [r.id], summary: `created automation ${r.name}`.slice(0, 200) }),
 });

@@ -32,5 +32,5 @@ export default defineOperation({
   async run({ id: automationId, ...patch }, ctx) {
     return updateAutomation(ctx, ctx.caller.businessId, automationId, patch);
   },
-  activity: (_input, r) => ({ targetIds: [r.id], summary: `updated automation ${r.name} (${r.enabled ? 'enabled' : 'paused'})`.slice(0, 200) }),
+  activity: (_input, r) => ({ params: { name: r.name, enabled: r.enabled }, targetIds: [r.id], summary: `updated automation ${r.name} (${r.enabled ? 'enabled' : 'paused'})`.slice(0, 200) }),
 });

@@ -15,5 +15,5 @@ export default defineOperation({
     const r = await disconnectMailbox(ctx.store, ctx.caller.businessId, accountId);
     return { accountId, removed: true as const, automationsRemoved: r.automationsRemoved };
   },
-  activity: (input, result) => ({ targetIds: [input.accountId], summary: `disconnected a mailbox and ${result.automationsRemoved} automation(s)` }),
+  activity: (input, result) => ({ params: { automations: result.automationsRemoved }, targetIds: [input.accountId], summary: `disconnected a mailbox and ${result.automationsRemoved} automation(s)` }),
 });

@@ -46,5 +46,5 @@ export default defineOperation({
     const r = record.status === 'running' ? await waitForImport(ctx, ctx.caller.businessId, importId, ctx.config.mailboxImportWaitMs) : record;
     return importView(r, ctx);
   },
-  activity: (_input, r) => ({ targetIds: [r.importId, r.accountId], summary: `mailbox import ${r.importId}: ${r.status}, ${r.seen}/${r.total} mails, ${r.invoices} invoices` }),
+  activity: (_input, r) => ({ params: { status: r.status, seen: r.seen, total: r.total, invoices: r.invoices }, targetIds: [r.importId, r.accountId], summary: `mailbox import ${r.importId}: ${r.status}, ${r.seen}/${r.total} mails, ${r.invoices} invoices` }),
 });

@@ -24,5 +24,5 @@ export default defineOperation({
     });
     return paymentView(updated, viewDeps(ctx));
   },
-  activity: (_input, result) => ({ targetIds: [result.id], summary: `canceled the payment to ${result.supplierName}` }),
+  activity: (_input, result) => ({ params: { supplier: result.supplierName }, targetIds: [result.id], summary: `canceled the payment to ${result.supplierName}` }),
 });

@@ -108,6 +108,7 @@ export default defineOperation({
     return paymentView(updated, viewDeps(ctx));
   },
   activity: (input, result) => ({
+    params: { supplier: result.supplierName, amountAgorot: paymentAmounts(result).totalAgorot, currency: result.currency, proof: !!input.proof },
     targetIds: [result.id],
     summary: `marked the payment to ${result.supplierName} paid (${formatAmount(paymentAmounts(result).totalAgorot, result.currency)})${input.proof ? ' with a proof' : ''}`,
   }),

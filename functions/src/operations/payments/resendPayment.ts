@@ -38,5 +38,5 @@ export default defineOperation({
     });
     return paymentView(updated, viewDeps(ctx));
   },
-  activity: (input, result) => ({ targetIds: [result.id], summary: `resent the payment link to ${result.supplierName} by ${input.channel === 'wa' ? 'WhatsApp' : 'email'}` }),
+  activity: (input, result) => ({ params: { supplier: result.supplierName, channel: input.channel === 'wa' ? 'wa' : 'email' }, targetIds: [result.id], summary: `resent the payment link to ${result.supplierName} by ${input.channel === 'wa' ? 'WhatsApp' : 'email'}` }),
 });

@@ -56,5 +56,5 @@ export default defineOperation({
     }
     return paymentView(after, viewDeps(ctx));
   },
-  activity: (input, result) => ({ targetIds: [result.id], summary: `reverted the payment to ${result.supplierName} from paid to ${input.status}` }),
+  activity: (input, result) => ({ params: { supplier: result.supplierName, status: input.status }, targetIds: [result.id], summary: `reverted the payment to ${result.supplierName} from paid to ${input.status}` }),
 });

@@ -117,6 +117,6 @@ export default defineOperation({
   },
   activity: (input, result) => {
     const fields = Object.keys(input).filter((k) => k !== 'paymentId' && input[k as keyof typeof input] !== undefined);
-    return { targetIds: [result.id], summary: `updated ${fields.join(', ') || 'nothing'} on the payment to ${result.supplierName}` };
+    return { params: { supplier: result.supplierName }, targetIds: [result.id], summary: `updated ${fields.join(', ') || 'nothing'} on the payment to ${result.supplierName}` };
   },
 });

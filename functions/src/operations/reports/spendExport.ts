@@ -24,5 +24,5 @@ export default defineOperation({
     const file = await ctx.files.save(businessId, { fileName: `spend-${by}-${from}_${to}.csv`, contentType: 'text/csv; charset=utf-8', bytes: spendCsv(summary), lifetimeMs: ZIP_LIFETIME_MS });
     return { fileId: file.fileId, fileName: file.fileName, url: file.url, expiresAt: file.expiresAt!, size: file.size, rows: summary.rows.length };
   },
-  activity: (input, result) => ({ targetIds: [result.fileId], summary: `exported spend by ${input.by} for ${input.from} – ${input.to} (${result.rows} row(s))` }),
+  activity: (input, result) => ({ params: { by: input.by, from: input.from, to: input.to, rows: result.rows }, targetIds: [result.fileId], summary: `exported spend by ${input.by} for ${input.from} – ${input.to} (${result.rows} row(s))` }),
 });

@@ -124,6 +124,7 @@ export default defineOperation({
     return signupView(record, urls);
   },
   activity: (input, result) => ({
+    params: { fileName: result.fileName, again: !!input.docId, fields: result.analysisStatus === 'analyzed' ? result.fields.length : null },
     targetIds: [result.docId],
     summary: `${input.docId ? 'analyzed again' : 'uploaded and analyzed'} form ${result.fileName}: ${result.analysisStatus === 'analyzed' ? `${result.fields.length} fields` : 'analysis failed'}`,
   }),

@@ -23,5 +23,5 @@ export default defineOperation({
     for (const f of files) await ctx.files.remove(businessId, f);
     return { docId, fileName: doc.fileName, deleted: true as const, filesRemoved: files.length };
   },
-  activity: (input, result) => ({ targetIds: [input.docId], summary: `deleted form ${result.fileName} and ${result.filesRemoved - 1} filled copies` }),
+  activity: (input, result) => ({ params: { fileName: result.fileName, copies: result.filesRemoved - 1 }, targetIds: [input.docId], summary: `deleted form ${result.fileName} and ${result.filesRemoved - 1} filled copies` }),
 });

@@ -104,5 +104,5 @@ export default defineOperation({
     for (const f of evicted) await ctx.files.remove(businessId, f.fileId);
     return { docId: doc.docId, fileId: ref.fileId, fileName: ref.fileName, contentType: doc.contentType, size: bytes.length, url: ref.url, createdAt: at };
   },
-  activity: (input, result) => ({ targetIds: [input.docId, result.fileId], summary: `filled form as ${result.fileName}` }),
+  activity: (input, result) => ({ params: { fileName: result.fileName }, targetIds: [input.docId, result.fileId], summary: `filled form as ${result.fileName}` }),
 });

@@ -82,6 +82,7 @@ export default defineOperation({
     return { classified: ask.length, software, suppliers: ask.length - software, remaining };
   },
   activity: (input, r) => ({
+    params: { classified: r.classified, software: r.software, suppliers: r.suppliers, remaining: r.remaining },
     targetIds: [],
     summary: `software sync${input.force ? ' (forced)' : ''}: ${r.classified} issuer(s) classified, ${r.software} software, ${r.suppliers} supplier(s), ${r.remaining} remaining`,
   }),

@@ -22,5 +22,5 @@ export default defineOperation({
     if (!doc) throw notFound(`suggestion ${suggestionId}`);
     return suggestionRow(doc.data as unknown as SuggestionRecord, await countInvoicesOf(ctx.store, businessId, 'suggestionId', suggestionId));
   },
-  activity: (_input, r) => ({ targetIds: [r.id], summary: `software moved to the supplier suggestions with ${r.docCount} invoice(s)` }),
+  activity: (_input, r) => ({ params: { name: r.name, count: r.docCount }, targetIds: [r.id], summary: `software moved to the supplier suggestions with ${r.docCount} invoice(s)` }),
 });

@@ -37,6 +37,7 @@ export default defineOperation({
   },
   // Field names only, as for supplier cards.
   activity: (input, r) => ({
+    params: { name: r.name },
     targetIds: [r.id],
     summary: `software ${r.id} updated: ${(['name', 'hidden', 'cadence'] as const).filter((f) => input[f] !== undefined).join(', ') || 'nothing'}`,
   }),

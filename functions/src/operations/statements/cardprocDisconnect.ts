@@ -13,5 +13,5 @@ export default defineOperation({
   input: input({ accountId: syncInput.accountId() }),
   output: disconnectOutput,
   run: ({ accountId }, ctx) => disconnectSource(ctx, 'cardproc', accountId),
-  activity: (input, result) => ({ targetIds: result.removedAccountIds, summary: `disconnected cardproc (${result.removedAccountIds.length} accounts)` }),
+  activity: (input, result) => ({ params: { accounts: result.removedAccountIds.length }, targetIds: result.removedAccountIds, summary: `disconnected cardproc (${result.removedAccountIds.length} accounts)` }),
 });

@@ -13,5 +13,5 @@ export default defineOperation({
   input: input({ accountId: syncInput.accountId(), month: syncInput.month() }),
   output: statementOutput,
   run: ({ accountId, month }, ctx) => requestStatementSync(ctx, ctx.caller.businessId, 'cardproc', accountId, month),
-  activity: (input, result) => ({ targetIds: [result.id], summary: `requested the cardproc statement of ${input.month}` }),
+  activity: (input, result) => ({ params: { month: input.month }, targetIds: [result.id], summary: `requested the cardproc statement of ${input.month}` }),
 });

@@ -17,5 +17,5 @@ export default defineOperation({
   }),
   output: connectOutput,
   run: ({ token, sandbox }, ctx) => connectSource(ctx, 'fxwallet', { token, sandbox: sandbox ? '1' : '' }, { sandbox }),
-  activity: (_input, result) => ({ targetIds: result.accounts.map((a) => a.id), summary: `connected the multi-currency account (${result.accounts.length} balances)` }),
+  activity: (_input, result) => ({ params: { accounts: result.accounts.length }, targetIds: result.accounts.map((a) => a.id), summary: `connected the multi-currency account (${result.accounts.length} balances)` }),
 });

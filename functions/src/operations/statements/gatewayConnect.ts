@@ -18,5 +18,5 @@ export default defineOperation({
   }),
   output: connectOutput,
   run: ({ username, password, sandbox }, ctx) => connectSource(ctx, 'gateway', { username, password, sandbox: sandbox ? '1' : '' }, { sandbox }),
-  activity: (_input, result) => ({ targetIds: result.accounts.map((a) => a.id), summary: `connected the payment gateway (${result.accounts.length} merchants)` }),
+  activity: (_input, result) => ({ params: { accounts: result.accounts.length }, targetIds: result.accounts.map((a) => a.id), summary: `connected the payment gateway (${result.accounts.length} merchants)` }),
 });

@@ -14,5 +14,5 @@ export default defineOperation({
   input: input({ accountId: syncInput.accountId(), month: syncInput.month() }),
   output: statementOutput,
   run: ({ accountId, month }, ctx) => requestStatementSync(ctx, ctx.caller.businessId, 'gateway', accountId, month),
-  activity: (input, result) => ({ targetIds: [result.id], summary: `requested the gateway payout reports of ${input.month}` }),
+  activity: (input, result) => ({ params: { month: input.month }, targetIds: [result.id], summary: `requested the gateway payout reports of ${input.month}` }),
 });

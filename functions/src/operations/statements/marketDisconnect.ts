@@ -13,5 +13,5 @@ export default defineOperation({
   input: input({ accountId: syncInput.accountId() }),
   output: disconnectOutput,
   run: ({ accountId }, ctx) => disconnectSource(ctx, 'market', accountId),
-  activity: (_input, result) => ({ targetIds: result.removedAccountIds, summary: `disconnected market (${result.removedAccountIds.length} accounts)` }),
+  activity: (_input, result) => ({ params: { accounts: result.removedAccountIds.length }, targetIds: result.removedAccountIds, summary: `disconnected market (${result.removedAccountIds.length} accounts)` }),
 });

@@ -20,5 +20,5 @@ export default defineOperation({
     marketSettings(ctx.config); // a server without Upwork credentials could not refresh the token
     return requestStatementSync(ctx, ctx.caller.businessId, 'market', accountId, month);
   },
-  activity: (input, result) => ({ targetIds: [result.id], summary: `requested the market transactions of ${input.month}` }),
+  activity: (input, result) => ({ params: { month: input.month }, targetIds: [result.id], summary: `requested the market transactions of ${input.month}` }),
 });

@@ -36,5 +36,5 @@ export default defineOperation({
     await recordSend(ctx.store, businessId, m, { at, to, messageIds, zipFileId: zip.fileId, accounts: zip.accounts, missing: zip.missing });
     return { month: m, to, url: zip.url, expiresAt: zip.expiresAt, accounts: zip.accounts, missing: zip.missing, messageIds };
   },
-  activity: (input, result) => ({ targetIds: result.messageIds, summary: `sent the ${result.month} package to ${result.to.length} recipient(s)` }),
+  activity: (input, result) => ({ params: { month: result.month, recipients: result.to.length }, targetIds: result.messageIds, summary: `sent the ${result.month} package to ${result.to.length} recipient(s)` }),
 });

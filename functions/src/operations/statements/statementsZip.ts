@@ -27,5 +27,5 @@ export default defineOperation({
     const { fileId, fileName, url, expiresAt, size, entries, accounts, missing } = await buildStatementsZip(ctx, businessId, m, accountId ? [accountId] : []);
     return { fileId, fileName, url, expiresAt, size, entries, accounts, missing };
   },
-  activity: (input, result) => ({ targetIds: [result.fileId], summary: `built the statements ZIP of ${input.month}: ${result.entries} file(s)` }),
+  activity: (input, result) => ({ params: { month: input.month, count: result.entries }, targetIds: [result.fileId], summary: `built the statements ZIP of ${input.month}: ${result.entries} file(s)` }),
 });

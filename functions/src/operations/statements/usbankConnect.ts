@@ -13,5 +13,5 @@ export default defineOperation({
   input: input({ token: headerCredential(1000).describe('Mercury read-only API token; stored sealed, never shown again.') }),
   output: connectOutput,
   run: ({ token }, ctx) => connectSource(ctx, 'usbank', { token }),
-  activity: (_input, result) => ({ targetIds: result.accounts.map((a) => a.id), summary: `connected the online bank (${result.accounts.length} accounts)` }),
+  activity: (_input, result) => ({ params: { accounts: result.accounts.length }, targetIds: result.accounts.map((a) => a.id), summary: `connected the online bank (${result.accounts.length} accounts)` }),
 });

@@ -73,6 +73,6 @@ export default defineOperation({
   // Field names only: card values (bank details above all) stay out of the activity log.
   activity: (fields, result) => {
     const sent = Object.keys(fields).filter((k) => k !== 'supplierKey');
-    return { targetIds: [result.key], summary: `updated supplier card ${result.key}: ${sent.join(', ') || 'nothing'}` };
+    return { params: { supplier: result.name }, targetIds: [result.key], summary: `updated supplier card ${result.key}: ${sent.join(', ') || 'nothing'}` };
   },
 });

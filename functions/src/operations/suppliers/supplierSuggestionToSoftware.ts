@@ -30,5 +30,5 @@ export default defineOperation({
     if (!sw) throw notFound(`software ${softwareId}`); // moved back by a parallel call
     return softwareRow(sw.data as unknown as SoftwareRecord, await countInvoicesOf(ctx.store, businessId, 'softwareId', softwareId));
   },
-  activity: (_input, r) => ({ targetIds: [r.id], summary: `suggestion moved to software ${r.name} with ${r.docCount} invoice(s)` }),
+  activity: (_input, r) => ({ params: { name: r.name, count: r.docCount }, targetIds: [r.id], summary: `suggestion moved to software ${r.name} with ${r.docCount} invoice(s)` }),
 });

@@ -129,6 +129,7 @@ export default defineOperation({
     return out;
   },
   activity: (_input, r) => ({
+    params: { count: r.created.length, assigned: r.created.reduce((n, c) => n + c.assigned, 0), needsContact: r.needsContact.length },
     targetIds: r.created.flatMap((c) => [c.id, c.supplierKey]),
     summary:
       `${r.created.length} supplier(s) from suggestions (${r.created.filter((c) => c.existing).length} existing), ` +

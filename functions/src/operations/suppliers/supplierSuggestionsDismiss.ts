@@ -40,6 +40,7 @@ export default defineOperation({
     });
   },
   activity: (_input, r) => ({
+    params: { count: r.dismissed.length },
     targetIds: r.dismissed,
     summary: `${r.dismissed.length} suggestion(s) dismissed; ${r.notFound.length} not found, ${r.skipped.length} skipped`,
   }),

@@ -33,5 +33,5 @@ export default defineOperation({
     Object.assign(caller, { businessId: member.businessId, userId: member.userId, role: member.role });
     return { businessId: member.businessId, userId: member.userId, email: member.email, role: member.role, joinedAt: member.joinedAt };
   },
-  activity: (_input, result) => ({ targetIds: [result.userId], summary: `${result.email} joined as ${result.role}` }),
+  activity: (_input, result) => ({ params: { email: result.email, role: result.role }, targetIds: [result.userId], summary: `${result.email} joined as ${result.role}` }),
 });

@@ -44,5 +44,5 @@ export default defineOperation({
       return inviteView(invite, now);
     });
   },
-  activity: (input, result) => ({ targetIds: [result.inviteId], summary: `invited ${input.email} as ${input.role}` }),
+  activity: (input, result) => ({ params: { email: input.email, role: input.role }, targetIds: [result.inviteId], summary: `invited ${input.email} as ${input.role}` }),
 });

@@ -30,5 +30,5 @@ export default defineOperation({
     const keysRevoked = await revokeUserKeys(ctx.store, businessId, removed.userId, ctx.clock.now());
     return { ...removed, keysRevoked };
   },
-  activity: ({ email: who }, result) => ({ targetIds: [result.userId], summary: `removed ${who}` }),
+  activity: ({ email: who }, result) => ({ params: { email: who }, targetIds: [result.userId], summary: `removed ${who}` }),
 });

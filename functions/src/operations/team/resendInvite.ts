@@ -31,5 +31,5 @@ export default defineOperation({
       return inviteView(updated, now);
     });
   },
-  activity: ({ inviteId }, result) => ({ targetIds: [inviteId], summary: `resent the invite to ${result.email}` }),
+  activity: ({ inviteId }, result) => ({ params: { email: result.email }, targetIds: [inviteId], summary: `resent the invite to ${result.email}` }),
 });

@@ -24,5 +24,5 @@ export default defineOperation({
       return { inviteId, email: invite.email, status: 'revoked' as const };
     });
   },
-  activity: ({ inviteId }, result) => ({ targetIds: [inviteId], summary: `revoked the invite to ${result.email}` }),
+  activity: ({ inviteId }, result) => ({ params: { email: result.email }, targetIds: [inviteId], summary: `revoked the invite to ${result.email}` }),
 });

@@ -27,5 +27,5 @@ export default defineOperation({
       return { userId: member.userId, email: member.email, role };
     });
   },
-  activity: ({ email: who, role }, result) => ({ targetIds: [result.userId], summary: `set ${who} to ${role}` }),
+  activity: ({ email: who, role }, result) => ({ params: { email: who, role }, targetIds: [result.userId], summary: `set ${who} to ${role}` }),
 });
