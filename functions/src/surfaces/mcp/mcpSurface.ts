@@ -81,10 +81,16 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 /**
  * A failed call: isError with the error as text, and no structuredContent, which would have to match
  * the tool's outputSchema (SDK 1.x clients and the Inspector check it and would hide the message).
+ * The details (field, reason, params) ride in `_meta`, which every client passes through untouched.
  */
-function toolError(code: ErrorCode, message: string, extra: Record<string, unknown> = {}): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ code, message, ...extra }) }] };
+function toolError(code: ErrorCode, message: string, extra: Record<string, unknown> = {}, details?: unknown): CallToolResult {
+  const result: CallToolResult = { isError: true, content: [{ type: 'text', text: JSON.stringify({ code, message, ...extra }) }] };
+  if (details) result._meta = { [ERROR_DETAILS_META]: details };
+  return result;
 }
+
+/** The `_meta` key of an error's details (a prefixed name, as the MCP spec asks of implementation keys). */
+export const ERROR_DETAILS_META = 'bfo/errorDetails';
 
 const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}): HttpResponse => ({
   status,
@@ -95,7 +101,7 @@ const jsonRpcError = (status: number, code: number, message: string, headers: Re
 const envelope = (e: ApiError, headers: Record<string, string> = {}): HttpResponse => ({
   status: e.status,
   headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  body: JSON.stringify({ ok: false, error: { code: e.code, message: e.message } }),
+  body: JSON.stringify({ ok: false, error: e.toJSON() }),
 });
 
 /** The exchange rides the SDK's pass-through authInfo to the per-request server factory. */
@@ -178,7 +184,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
     if (limiter.enabled) {
       const r = limiter.take(exchange.caller);
       if (r.policies.length) exchange.rate = r;
-      if (!r.allowed) return toolError('resource-exhausted', KeyRateLimiter.refusal(r), { retryAfterSec: r.resetSec });
+      if (!r.allowed) return toolError('resource-exhausted', KeyRateLimiter.refusal(r), { retryAfterSec: r.resetSec }, { reason: 'rateLimited', params: KeyRateLimiter.refusalParams(r) });
     }
     if (!entry) return enableToolsets((params.arguments ?? {}) as Record<string, unknown>, exchange, ctx);
     let result: CallToolResult;
@@ -188,7 +194,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
       let out: unknown;
       if (idempotencyKey === undefined || entry.op.flags.readOnly) out = await run();
       else {
-        if (typeof idempotencyKey !== 'string') throw new ApiError('invalid-argument', 'idempotencyKey: expected a string');
+        if (typeof idempotencyKey !== 'string') throw new ApiError('invalid-argument', 'idempotencyKey: expected a string', { reason: 'wrongType', params: { expected: 'string' } });
         checkIdempotencyKey(idempotencyKey, 'idempotencyKey');
         const o = await withIdempotency(exchange.store, exchange.caller, entry.op.name, idempotencyKey, args, () => services.clock.now(), async () => {
           try {
@@ -199,20 +205,20 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
             return outcome;
           }
         }, services.config.credentialsKey);
-        if (!o.body.ok) return toolError(o.body.error.code as ErrorCode, o.body.error.message);
+        if (!o.body.ok) return toolError(o.body.error.code as ErrorCode, o.body.error.message, {}, o.body.error.details);
         out = o.body.result;
       }
       result = { content: [{ type: 'text', text: JSON.stringify(out ?? null) }] };
       if (entry.structured && isPlainObject(out)) result.structuredContent = out;
     } catch (e) {
-      if (isApiError(e)) return toolError(e.code, e.message);
+      if (isApiError(e)) return toolError(e.code, e.message, {}, e.details);
       services.logger.error('unexpected error', {
         requestId: exchange.requestId,
         surface: 'mcp',
         operation: entry.op.name,
         error: e instanceof Error ? e.stack : String(e),
       });
-      return toolError('internal', `internal error; quote request id ${exchange.requestId}`);
+      return toolError('internal', `internal error; quote request id ${exchange.requestId}`, {}, { reason: 'internal' });
     }
     return server.projectCallToolResult(result, undefined);
   }
@@ -352,7 +358,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
       res = await serve(req, requestId, meter);
     } catch (e) {
       services.logger.error('unexpected error', { requestId, surface: 'mcp', error: e instanceof Error ? e.stack : String(e) });
-      res = envelope(new ApiError('internal', `internal error; quote request id ${requestId}`));
+      res = envelope(new ApiError('internal', `internal error; quote request id ${requestId}`, { reason: 'internal' }));
     }
     res.headers['x-request-id'] = requestId;
     res.headers['x-doc-reads'] = String(meter.reads);
