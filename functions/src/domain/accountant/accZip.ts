@@ -11,6 +11,7 @@ import { docPayMark, PAY_MARK_LABELS, paymentPayMark, type PayMarkBy } from '../
 import { categoryLabel } from '../invoices/categories.ts';
 import { paymentsPath, type PaymentRecord } from '../payments/payments.ts';
 import { certainFigures, paymentsOfDocs } from '../invoices/readingMismatch.ts';
+import { figuresCorrected } from '../invoices/corrections.ts';
 import { accTree, readAccFolders, type AccFolderRecord, type AccSource, type ACC_PAY_METHODS } from './accountant.ts';
 // Types only: the statements and signup modules pull in provider SDKs and PDF libraries a ZIP never needs.
 import type { StatementRecord } from '../statements/statements.ts';
@@ -113,7 +114,8 @@ const invoices: SourceResolver = async (s, businessId, source, range) => {
           date: d.date,
           supplier: d.supplierName || d.reading?.issuer.name || null,
           number: d.reading?.number ?? null,
-          ...certainFigures(d.reading, payments.get(d.paymentId ?? '')),
+          // Figures the owner corrected are stated as corrected, even against the payment.
+          ...certainFigures(d.reading, figuresCorrected(d.corrections) ? null : payments.get(d.paymentId ?? '')),
           category: d.category ? categoryLabel(d.category) : null,
           payMethod: PAY_MARK_LABELS[inForce.mark],
         },

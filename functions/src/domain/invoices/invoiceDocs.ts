@@ -21,6 +21,7 @@ import { fileDocument, loadRules, type Placement } from './folderRules.ts';
 import { foldersPath, missingBuiltInFolders, type FolderRecord } from './folders.ts';
 import { paymentsOfDocs, readingMismatch, readingMismatchSchema } from './readingMismatch.ts';
 import type { PaymentRecord } from '../payments/payments.ts';
+import { correctionsSchema, keepCorrections, vatIsTotal } from './corrections.ts';
 
 /**
  * Invoice documents as the invoice operations create, derive, read and show them. Transport-free:
@@ -345,7 +346,8 @@ export async function storeReading(
       return { ...previous, ...changes };
     }
     const base: InvoiceDoc = { ...(previous ?? fresh!) };
-    if (r.ok) Object.assign(base, { reading: r.value, readingStatus: 'read', readingError: null, readAt: at });
+    // A field corrected by hand keeps its correction; the AI fills the others.
+    if (r.ok) Object.assign(base, { ...keepCorrections(r.value, previous?.reading ?? null, previous?.corrections), readingStatus: 'read', readingError: null, readAt: at });
     else Object.assign(base, { readingStatus: 'failed', readingError: r.reason, readAt: at });
     // The supplier match was made for the document as read before the transaction; a hand change since then wins.
     const m = previous?.supplierBy === 'hand' ? undefined : matched;
@@ -435,6 +437,8 @@ const rowShape = {
   supplierBy: z.enum(['hand', 'auto']).nullable(),
   /** The reading disagrees with the payment this invoice is attached to (paymentId): its total or currency. */
   readingMismatch: readingMismatchSchema,
+  corrections: correctionsSchema,
+  vatIsTotal: z.boolean().describe('VAT equals the total: likely misread.'),
   createdAt: z.string(),
   updatedAt: z.string(),
 };
@@ -493,6 +497,8 @@ export function invoiceRow(d: InvoiceDoc, payment: PaymentRecord | null = null):
     supplierName: d.supplierName ?? '',
     supplierBy: d.supplierBy ?? null,
     readingMismatch: readingMismatch(d.reading, payment),
+    corrections: d.corrections ?? {},
+    vatIsTotal: vatIsTotal(d.reading),
     createdAt: d.createdAt,
     updatedAt: d.updatedAt ?? d.createdAt,
   };

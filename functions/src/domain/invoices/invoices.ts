@@ -1,5 +1,6 @@
 import type { InvoiceReading } from '../../ports/invoiceReading.ts';
 import { sha256 } from '../../core/ids.ts';
+import type { ReadingCorrections } from './corrections.ts';
 
 // What the AI port answers; it lives with the port so ports/ai.ts does not import the domain.
 export { AI_PAY_METHODS, DOC_TYPES, readingSchema, type AiPayMethod, type DocType, type InvoiceReading } from '../../ports/invoiceReading.ts';
@@ -37,7 +38,10 @@ export interface InvoiceDoc {
   source: InvoiceSource;
   /** Set for supplier attachments (source `supplier`). */
   paymentId: string | null;
+  /** The values in force: the AI's, with `corrections` written over them. */
   reading: InvoiceReading | null;
+  /** Fields corrected by hand (domain/invoices/corrections.ts); absent = none. */
+  corrections?: ReadingCorrections;
   readingStatus: ReadingStatus;
   readingError: string | null;
   readAt: string | null;

@@ -7,6 +7,7 @@ import { categoryLabel } from '../invoices/categories.ts';
 import { isRealDay } from '../invoices/invoiceDocs.ts';
 import { invoicesPath, type InvoiceDoc, type PayMark } from '../invoices/invoices.ts';
 import { docPayMark, PAY_MARK_LABELS } from '../invoices/payMarks.ts';
+import { vatIsTotal } from '../invoices/corrections.ts';
 
 /**
  * Spend reports (issue 19): invoice totals by month and by one dimension, per currency. Amounts are
@@ -42,6 +43,8 @@ export interface SpendRow {
   vatMinor: number;
   netMinor: number;
   withoutVat: number;
+  /** Invoices counted here whose VAT equals their total (counted as read, but likely misread). */
+  vatIsTotal: number;
   filter: SpendFilter;
   /** Whether invoicesList with `filter` lists exactly these invoices; false when it lists more (other currencies, "no supplier" rows, unread invoices, duplicates). */
   exact: boolean;
@@ -58,6 +61,8 @@ export interface SpendSummary {
   /** Invoices of the range left out: no total or currency read (unread, failed, or partial), and stored duplicates. */
   withoutAmount: number;
   duplicates: number;
+  /** The counted invoices whose VAT equals their total, newest first: flagged, not refused. */
+  vatIsTotal: string[];
 }
 
 const dayMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
@@ -99,14 +104,17 @@ export function summarize(docs: readonly InvoiceDoc[], from: string, to: string,
   const totals = new Map<string, SpendRow>();
   let withoutAmount = 0;
   let duplicates = 0;
+  const flagged: string[] = [];
   // How many invoices invoicesList lists for each filter (every invoice of the range, counted or not): a row is exact when it counted them all.
   const listed = new Map<string, number>();
   const filterId = (f: Partial<SpendFilter>) => JSON.stringify([f.from, f.to, f.category, f.supplierKey, f.payMark]);
   const clampMonth = (m: string) => ({ from: `${m}-01` < from ? from : `${m}-01`, to: lastDayOf(m) > to ? to : lastDayOf(m) });
-  const add = (map: Map<string, SpendRow>, id: string, base: () => Omit<SpendRow, 'count' | 'totalMinor' | 'vatMinor' | 'netMinor' | 'withoutVat'>, total: number, vat: number | null) => {
+  let flag = false;
+  const add = (map: Map<string, SpendRow>, id: string, base: () => Omit<SpendRow, 'count' | 'totalMinor' | 'vatMinor' | 'netMinor' | 'withoutVat' | 'vatIsTotal'>, total: number, vat: number | null) => {
     let r = map.get(id);
-    if (!r) map.set(id, (r = { ...base(), count: 0, totalMinor: 0, vatMinor: 0, netMinor: 0, withoutVat: 0 }));
+    if (!r) map.set(id, (r = { ...base(), count: 0, totalMinor: 0, vatMinor: 0, netMinor: 0, withoutVat: 0, vatIsTotal: 0 }));
     r.count++;
+    if (flag) r.vatIsTotal++;
     r.totalMinor += total;
     if (vat === null) r.withoutVat++;
     else {
@@ -134,6 +142,8 @@ export function summarize(docs: readonly InvoiceDoc[], from: string, to: string,
     const sign = r.docType === 'credit_note' ? -1 : 1;
     const total = sign * Math.abs(r.totalMinor);
     const vat = r.vatMinor === null || r.vatMinor === undefined ? null : sign * Math.abs(r.vatMinor);
+    flag = vatIsTotal(r);
+    if (flag) flagged.push(d.docId);
     add(rows, `${month}\u0000${k.key}\u0000${currency}`, () => ({ month, key: k.key, label: k.label, currency, filter: { ...clampMonth(month), ...k.filter }, exact: false }), total, vat);
     add(byMonth, `${month}\u0000${currency}`, () => ({ month, key: null, label: null, currency, filter: clampMonth(month), exact: false }), total, vat);
     add(byKey, `${k.key}\u0000${currency}`, () => ({ month: null, key: k.key, label: k.label, currency, filter: { from, to, ...k.filter }, exact: false }), total, vat);
@@ -153,6 +163,7 @@ export function summarize(docs: readonly InvoiceDoc[], from: string, to: string,
     totals: [...totals.values()].sort(byCurrency),
     withoutAmount,
     duplicates,
+    vatIsTotal: flagged,
   };
 }
 
@@ -204,9 +215,10 @@ export function spendCsv(s: SpendSummary): Buffer {
     { he: 'מע"מ', en: 'VAT' },
     { he: 'לפני מע"מ', en: 'Net' },
     { he: 'בלי מע"מ ידוע', en: 'Without VAT' },
+    { he: 'מע"מ = סכום', en: 'VAT = total' },
   ];
   return csvFile(
     columns,
-    s.rows.map((r) => [r.filter.from, r.filter.to, r.key, r.label, r.currency, r.count, majorUnits(r.totalMinor), majorUnits(r.vatMinor), majorUnits(r.netMinor), r.withoutVat]),
+    s.rows.map((r) => [r.filter.from, r.filter.to, r.key, r.label, r.currency, r.count, majorUnits(r.totalMinor), majorUnits(r.vatMinor), majorUnits(r.netMinor), r.withoutVat, r.vatIsTotal]),
   );
 }

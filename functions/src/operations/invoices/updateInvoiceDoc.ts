@@ -8,15 +8,19 @@ import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppli
 import { invoicesPath, PAY_MARKS, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 import { softwarePath, suggestionsPath } from '../../domain/invoices/issuers.ts';
 import { effectivePayMark } from '../../domain/invoices/payMarks.ts';
-import { getInvoice, invoiceSearchTokens, viewWithUrl, invoiceViewSchema, placementOf, planRefile, writeBuiltIns } from '../../domain/invoices/invoiceDocs.ts';
+import { getInvoice, invoiceSearchTokens, isRealDay, matchSupplier, settleDocument, viewWithUrl, invoiceViewSchema, placementOf, planRefile, writeBuiltIns } from '../../domain/invoices/invoiceDocs.ts';
+import { correctReading, readingInput, type ReadingInput } from '../../domain/invoices/corrections.ts';
+import { israeliVatNumber } from '../../domain/invoices/ita.ts';
 
 export default defineOperation({
   name: 'updateInvoiceDoc',
   group: 'invoices',
-  summary: 'Reassign the supplier, edit the note or override the pay mark',
+  summary: 'Reassign the supplier, edit the note or pay mark, correct the reading',
   description:
     'Edit an invoice document: reassign its supplier (supplierKey, a phone or email of an existing supplier; "" clears the assignment), ' +
-    'rename the supplier shown (supplierName), edit the note, or set the pay mark (payMark; "" lets the AI reading and the pay rules decide).',
+    'rename the supplier shown (supplierName), edit the note, or set the pay mark (payMark; "" lets the AI reading and the pay rules decide). ' +
+    'reading corrects what the AI read (issuerName, issuerId, number, date, totalAgorot, vatAgorot, currency): a corrected field is marked ' +
+    '(corrections: by, at, and the AI value) and a later analyzeInvoice keeps it; null gives back the AI value. Reports, ZIPs and duplicate checks use the corrected values.',
   flags: { idempotent: true },
   input: input({
     docId: id().describe('Invoice document id (from uploadInvoiceDoc or invoicesList).'),
@@ -24,14 +28,16 @@ export default defineOperation({
     supplierName: text().optional().describe('Supplier name to show with the assignment.'),
     note: multilineText(LIMITS.text).optional().describe('Free note; new lines allowed.'),
     payMark: z.enum(['', ...PAY_MARKS]).optional().describe("How it was paid; \"\" lets the AI reading and the issuer's rule decide."),
+    reading: readingInput.optional(),
   }),
   output: invoiceViewSchema,
   async run(input, ctx) {
     const { businessId } = ctx.caller;
     const { docId } = input;
-    if (input.supplierKey === undefined && input.supplierName === undefined && input.note === undefined && input.payMark === undefined) {
-      throw invalid('body', 'send at least one of supplierKey, supplierName, note, payMark');
+    if (input.supplierKey === undefined && input.supplierName === undefined && input.note === undefined && input.payMark === undefined && input.reading === undefined) {
+      throw invalid('body', 'send at least one of supplierKey, supplierName, note, payMark, reading');
     }
+    const correction = input.reading && checkReading(input.reading);
     const key = input.supplierKey?.trim() ? normalizeSupplierKey(input.supplierKey) : input.supplierKey === undefined ? undefined : '';
     const at = iso(ctx.clock.now());
     const doc = await ctx.store.runTransaction(async (tx) => {
@@ -62,6 +68,16 @@ export default defineOperation({
       }
       if (input.payMark !== undefined) next.payMark = input.payMark;
       next.effectivePayMark = effectivePayMark({ payMark: next.payMark ?? '', paymentMark: next.paymentMark, payRule: next.payRule ?? '', aiPayMethod: next.reading?.payMethod });
+      if (correction) {
+        Object.assign(next, correctReading(cur.reading, cur.corrections, correction, { by: ctx.caller.email, at }));
+        // A corrected issuer is matched again, unless the supplier was given by hand or is the payment's.
+        const issuer = correction.issuerName !== undefined || correction.issuerId !== undefined;
+        const matched = issuer && next.supplierBy !== 'hand' && next.source !== 'supplier' ? await matchSupplier(tx, businessId, next.reading) : undefined;
+        // The issuer key, date, duplicates, rules and folder follow the corrected values.
+        const settled = await settleDocument(tx, { businessId, at, doc: next, previous: cur, matched, refile: next.folderBy !== 'hand' });
+        settled.commit();
+        return settled.doc;
+      }
       // Folder rules can name a supplier.
       const plan = supplierChanged ? await planRefile(tx, businessId, [next], at) : null;
 
@@ -78,7 +94,21 @@ export default defineOperation({
     return viewWithUrl(ctx.files, ctx.store, doc);
   },
   activity: (input, result) => ({
+    params: { fileName: result.fileName },
     targetIds: [result.docId],
-    summary: `edited invoice ${result.fileName}: ${(['supplierKey', 'supplierName', 'note', 'payMark'] as const).filter((f) => input[f] !== undefined).join(', ')}`,
+    summary: `edited invoice ${result.fileName}: ${[
+      ...(['supplierKey', 'supplierName', 'note', 'payMark'] as const).filter((f) => input[f] !== undefined),
+      ...Object.keys(input.reading ?? {}).map((f) => `reading.${f}`),
+    ].join(', ')}`,
   }),
 });
+
+/** The checks zod cannot state: a real calendar day, an Israeli business number (normalized to its 9 digits). */
+function checkReading(r: ReadingInput): ReadingInput {
+  if (!Object.values(r).some((v) => v !== undefined)) throw invalid('reading', 'send at least one field to correct');
+  if (r.date != null && !isRealDay(r.date)) throw invalid('reading.date', `"${r.date}" is not a real date (YYYY-MM-DD)`);
+  if (r.issuerId == null) return r;
+  const issuerId = israeliVatNumber(r.issuerId);
+  if (!issuerId) throw invalid('reading.issuerId', `"${r.issuerId}" is not an Israeli business number (8 or 9 digits)`);
+  return { ...r, issuerId };
+}

@@ -15,6 +15,7 @@ export const spendRowSchema = z.object({
   vatMinor: z.int(),
   netMinor: z.int(),
   withoutVat: z.int(),
+  vatIsTotal: z.int().describe('Invoices here whose VAT equals their total.'),
   filter: z.object({ from: z.string(), to: z.string(), category: z.string().optional(), supplierKey: z.string().optional(), payMark: z.enum(PAY_MARKS).optional() }),
   exact: z.boolean(),
 });
@@ -52,6 +53,7 @@ export default defineOperation({
     totals: z.array(spendRowSchema),
     withoutAmount: z.int(),
     duplicates: z.int(),
+    vatIsTotal: z.array(z.string()).describe('docIds whose VAT equals their total (likely misread).'),
   }),
   async run({ from, to, by }, ctx) {
     return spendSummary(ctx.store, ctx.caller.businessId, from, to, by);

@@ -129,7 +129,7 @@ export const FIELD_GLOSSARY: Record<string, string> = {
   quantity: 'Quantity, as read; null when not printed.',
   lineItems: 'Lines of the document, as read by the AI.',
   issuer: 'The issuer of the document, as read by the AI.',
-  reading: 'What the AI read from the document; null when not read.',
+  reading: 'What the AI read from the document, with any hand corrections (corrections); null when not read.',
   softwareId: 'Identifier of the software tool (softwareList).',
   suggestionId: 'Identifier of the supplier suggestion (supplierSuggestionsList).',
   folderRuleId: 'Identifier of the folder rule that filed it; null when none.',
