@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 export const EMULATOR_PROJECT = 'demo-bfo';
 const FIREBASE = fileURLToPath(new URL('../../node_modules/firebase-tools/lib/bin/firebase.js', import.meta.url));
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

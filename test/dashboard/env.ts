@@ -38,6 +38,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface DashboardEnv {
   origin: string;
   authOrigin: string;
+  /** The Auth emulator's project (the emulator answers the browser's calls in its default project only). */
+  project: string;
   dataDir: string;
   smtp: Awaited<ReturnType<typeof startSmtp>>;
   gemini: FakeGemini;
@@ -52,9 +54,17 @@ export interface DashboardEnv {
   close(): Promise<void>;
 }
 
-export async function dashboardEnv(opts: { env?: Record<string, string> } = {}): Promise<DashboardEnv> {
+/**
+ * `npm test` starts one Auth emulator for every file (test/globalSetup.ts), which saves each file the
+ * emulator's boot. The files share its users (an email is one account there, and each server links it in its
+ * own store), and each takes only the sign-in links that lead back to its own server. A file run alone, or one
+ * that asks for `ownEmulator`, lets its server start one as `npm start` does.
+ */
+export async function dashboardEnv(opts: { env?: Record<string, string>; ownEmulator?: boolean } = {}): Promise<DashboardEnv> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bfo-dash-'));
-  const [port, authPort] = await Promise.all([freePort(), freePort()]);
+  const shared = opts.ownEmulator ? undefined : process.env.TEST_AUTH_EMULATOR_HOST;
+  const project = PROJECT;
+  const [port, authPort] = await Promise.all([freePort(), shared ? Number(shared.split(':')[1]) : freePort()]);
   const smtp = await startSmtp();
   const gemini = await startFakeGemini({ apiKey: 'test-gemini-key', model: 'gemini-2.5-flash' });
   const env = {
@@ -71,13 +81,15 @@ export async function dashboardEnv(opts: { env?: Record<string, string> } = {}):
     ...opts.env,
   };
   delete (env as Record<string, string | undefined>).FIREBASE_AUTH_EMULATOR_HOST;
+  if (shared) Object.assign(env, { FIREBASE_AUTH_EMULATOR_HOST: shared });
   let out = '';
   const server: ChildProcess = spawn(process.execPath, [join(ROOT, 'functions/src/server.ts')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout!.on('data', (c) => (out += c));
   server.stderr!.on('data', (c) => (out += c));
   const origin = `http://127.0.0.1:${port}`;
   const started = Date.now();
-  while (!out.includes('Auth emulator ready')) {
+  const authReady = async () => (shared ? Boolean(await fetch(`http://${shared}/`).catch(() => null)) : out.includes('Auth emulator ready'));
+  while (!(await authReady())) {
     if (server.exitCode !== null) throw new Error(`npm start exited:\n${out.slice(-3000)}`);
     if (Date.now() - started > BOOT_MS) throw new Error(`the server or its Auth emulator did not start in time:\n${out.slice(-3000)}`);
     await sleep(200);
@@ -98,9 +110,10 @@ export async function dashboardEnv(opts: { env?: Record<string, string> } = {}):
   async function oobLink(email: string, after: number): Promise<string> {
     const until = Date.now() + 20_000;
     for (;;) {
-      const res = await fetch(`${authOrigin}/emulator/v1/projects/${PROJECT}/oobCodes`);
+      const res = await fetch(`${authOrigin}/emulator/v1/projects/${project}/oobCodes`);
       const { oobCodes } = (await res.json()) as { oobCodes: { email: string; oobLink: string; requestType: string }[] };
-      const mine = oobCodes.filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN');
+      // Other files sign the same addresses in on the shared emulator: a link is ours when it returns here.
+      const mine = oobCodes.filter((c) => c.email === email && c.requestType === 'EMAIL_SIGNIN' && new URL(c.oobLink).searchParams.get('continueUrl')?.startsWith(origin + '/'));
       if (mine.length > after) return mine[mine.length - 1].oobLink;
       if (Date.now() > until) throw new Error(`no sign-in link for ${email}`);
       await sleep(100);
@@ -111,6 +124,7 @@ export async function dashboardEnv(opts: { env?: Record<string, string> } = {}):
   return {
     origin,
     authOrigin,
+    project,
     dataDir,
     smtp,
     gemini,

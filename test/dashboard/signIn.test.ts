@@ -31,7 +31,7 @@ describe('Google sign-in (browser, npm start, Auth emulator)', { skip: skipBrows
     assert.equal(new URL(page.url()).pathname, '/');
     // The emulator recorded a google.com account for the owner: the sign-in really went through that provider.
     const users = (await (
-      await fetch(`${env.authOrigin}/identitytoolkit.googleapis.com/v1/projects/demo-bfo/accounts:query`, {
+      await fetch(`${env.authOrigin}/identitytoolkit.googleapis.com/v1/projects/${env.project}/accounts:query`, {
         method: 'POST',
         headers: { authorization: 'Bearer owner', 'content-type': 'application/json' },
         body: '{}',
