@@ -15,16 +15,17 @@ export default defineOperation({
   description: 'File invoices into one folder by hand, as invoiceSetFolder does for one; an unknown id moves nothing. Rules never move them again.',
   flags: { idempotent: true },
   input: input({ docIds: bulkDocIds(), folderId: id().describe('Destination folder id (foldersList).') }),
-  output: z.object({ folderId: z.string(), moved: z.int() }),
+  output: z.object({ folderId: z.string(), folderName: z.string(), moved: z.int() }),
   async run({ docIds, folderId }, ctx) {
     const { businessId } = ctx.caller;
     refuseRepeats(docIds);
     const now = iso(ctx.clock.now());
     // A built-in folder is stored first, so that the move itself fits one commit.
-    await ctx.store.runTransaction(async (tx) => {
+    const folderName = await ctx.store.runTransaction(async (tx) => {
       const target = await readFolder(tx, businessId, folderId, now);
       if (!target) throw notFound(`folderId: folder ${folderId}`);
       if (!target.stored) tx.set(foldersPath(businessId, folderId), { ...target.folder });
+      return target.folder.name;
     });
     await ctx.store.runTransaction(async (tx) => {
       if (!(await tx.get(foldersPath(businessId, folderId)))) throw notFound(`folderId: folder ${folderId}`);
@@ -34,7 +35,11 @@ export default defineOperation({
         tx.update(invoicesPath(businessId, d.docId), { folderId, folderBy: 'hand', folderRuleId: null, updatedAt: now });
       }
     });
-    return { folderId, moved: docIds.length };
+    return { folderId, folderName, moved: docIds.length };
   },
-  activity: (input, result) => ({ targetIds: [...input.docIds, result.folderId], summary: `filed ${result.moved} invoice(s) into ${result.folderId} by hand` }),
+  activity: (input, result) => ({
+    params: { count: result.moved, folder: result.folderName },
+    targetIds: [...input.docIds, result.folderId],
+    summary: `filed ${result.moved} invoice(s) into ${result.folderId} by hand`,
+  }),
 });

@@ -58,5 +58,9 @@ export default defineOperation({
     }
     return { supplierKey: key, supplierName: name, assigned: docIds.length };
   },
-  activity: (input, result) => ({ targetIds: [...input.docIds, result.supplierKey], summary: `assigned ${result.assigned} invoice(s) to supplier ${result.supplierKey} by hand` }),
+  activity: (input, result) => ({
+    params: { count: result.assigned, supplier: result.supplierName },
+    targetIds: [...input.docIds, result.supplierKey],
+    summary: `assigned ${result.assigned} invoice(s) to supplier ${result.supplierKey} by hand`,
+  }),
 });
