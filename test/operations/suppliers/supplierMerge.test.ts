@@ -7,6 +7,7 @@ import { connectMcp } from '../../surfaces/mcp/client.ts';
 import { invoicePdf } from '../../fakes/pdfs.ts';
 import { MERGE_CHUNK, mergeSuppliers } from '../../../functions/src/domain/payments/supplierMerge.ts';
 import { paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
+import { fileStandingRequest, newSubmissionId } from '../../../functions/src/domain/payments/supplierSubmission.ts';
 
 const PHONE = '+972521110001';
 const EMAIL = 'dana@studio.example';
@@ -63,6 +64,16 @@ for (const engine of engines) {
       assert.deepEqual(later.supplier, { key: PHONE, name: 'Dana Studio' });
       assert.deepEqual(await listed(h), [PHONE]);
       assert.equal((await h.call('suppliersList')).items[0].paymentCount, 2);
+
+      // So does a request filed through the business's standing link with that email.
+      await h.call('setMyPublicLink', { slug: `merge-${engine.name.toLowerCase()}` });
+      const filed = await fileStandingRequest(h.app.services, {
+        slug: `merge-${engine.name.toLowerCase()}`, submissionId: newSubmissionId(), name: 'Dana', email: EMAIL, amount: '100', description: 'Logo',
+        payout: { method: 'bank', bankCode: '10', bankBranch: '600', bankAccount: '111222333', bankBeneficiary: 'Dana' },
+      });
+      assert.ok(filed);
+      assert.equal((await h.call('paymentsList', { supplierKey: PHONE })).items.length, 3);
+      assert.deepEqual(await listed(h), [PHONE]);
 
       // A repeat changes nothing and says so.
       const again = await h.call('supplierMerge', { from: EMAIL, into: PHONE });

@@ -11,6 +11,7 @@ import { normalizeEmail, supplierKeyOf } from '../contacts.ts';
 import { businessPath } from '../business.ts';
 import { businessContact, businessNotifications, type BusinessContact } from './paymentMessages.ts';
 import { countAnonymousPayment, knownPayout, recordPaymentToSupplier, suppliersPath, type SupplierRecord } from './suppliers.ts';
+import { currentSupplierKey } from './supplierAliases.ts';
 import { publicSlugPath } from '../publicLink.ts';
 import { supplierInvoiceArrived } from '../invoices/supplierInvoices.ts';
 import { filerReceiptEmail } from '../../emails/messages.ts';
@@ -375,7 +376,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
   const file = input.invoice ? await checkInvoice(input.invoice, problems) : null;
   if (Object.keys(problems).length || !payout || amount === null) throw new SubmissionInvalid(problems);
 
-  const supplierKey = supplierKeyOf({ phone, email });
+  const contactKey = supplierKeyOf({ phone, email });
   const contentKey = createHash('sha256')
     .update(JSON.stringify([name, phone, email, amount, description, input.vatIncluded === true, input.noVat === true, payout]))
     .digest('hex')
@@ -395,6 +396,8 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           const first = await tx.get(paymentsPath(businessId, String(sameForm.data.paymentId)));
           if (first) return replayed(first.data as unknown as PaymentRecord);
         }
+        // A merged supplier's contact files under the supplier it was merged into (supplierMerge).
+        const supplierKey = await currentSupplierKey(tx, businessId, contactKey);
         const supplierDoc = await tx.get(suppliersPath(businessId, supplierKey));
         const contact = await businessContact(tx, businessId);
 

@@ -7,6 +7,7 @@ import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.
 import { newPaymentLink, normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, type Channel, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { paymentRequestMessages, businessContact, supplierLang } from '../../domain/payments/paymentMessages.ts';
 import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
+import { currentSupplierKey } from '../../domain/payments/supplierAliases.ts';
 import { PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 import { defaultNoVat, paymentAmounts } from '../../domain/vat.ts';
 
@@ -48,14 +49,14 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     // Everything is checked before the transaction, so a refused call writes nothing.
     if (input.currency && input.currency !== 'ILS' && input.payMethods?.length === 1 && input.payMethods[0] === 'bit') {
-      throw invalid('payMethods', `Bit pays shekels only; a ${input.currency} payment needs bank`);
+      throw invalid('payMethods', `Bit pays shekels only; a ${input.currency} payment needs bank`, { reason: 'bitShekelsOnly', params: { currency: input.currency } });
     }
-    if (input.openAmount && input.amountAgorot !== 0) throw invalid('amountAgorot', 'must be 0 when openAmount is true (the supplier fills the amount)');
-    if (!input.openAmount && input.amountAgorot <= 0) throw invalid('amountAgorot', 'must be a positive integer (or 0 with openAmount true)');
+    if (input.openAmount && input.amountAgorot !== 0) throw invalid('amountAgorot', 'must be 0 when openAmount is true (the supplier fills the amount)', { reason: 'openAmountNotZero' });
+    if (!input.openAmount && input.amountAgorot <= 0) throw invalid('amountAgorot', 'must be a positive integer (or 0 with openAmount true)', { reason: 'amountNotPositive' });
     const phone = input.supplierPhone?.trim() ? normalizePhone(input.supplierPhone, 'supplierPhone') : null;
     const email = input.supplierEmail?.trim() ? normalizeEmail(input.supplierEmail, 'supplierEmail') : null;
-    if (!phone && !email) throw invalid('supplierPhone', 'a supplierPhone or a supplierEmail is required');
-    const supplierKey = supplierKeyOf({ phone, email });
+    if (!phone && !email) throw invalid('supplierPhone', 'a supplierPhone or a supplierEmail is required', { reason: 'supplierContactRequired' });
+    const contactKey = supplierKeyOf({ phone, email });
     const channel: Channel = input.channel === 'link' ? 'link' : phone ? 'wa' : 'em';
     if (channel === 'wa') requireMobileForWhatsApp(phone!, 'supplierPhone');
 
@@ -82,6 +83,8 @@ export default defineOperation({
     const record = await ctx.store.runTransaction(async (tx) => {
       const business = await businessContact(tx, businessId);
       if (!business) throw notFound('business');
+      // A merged supplier's contact files under the supplier it was merged into (supplierMerge).
+      const supplierKey = await currentSupplierKey(tx, businessId, contactKey);
       const supplierDoc = await tx.get(suppliersPath(businessId, supplierKey));
       const supplier = (supplierDoc?.data as unknown as SupplierRecord | undefined) ?? null;
       // The uploaded document names its payment (the first one), so its view can compare its reading with it.
@@ -138,6 +141,7 @@ export default defineOperation({
     return { ...(await paymentView(record, viewDeps(ctx))), supplier: { key: record.supplierKey, name: supplierName } };
   },
   activity: (input, result) => ({
+    params: { supplier: result.supplierName, amountAgorot: result.openAmount ? null : paymentAmounts(result).totalAgorot, currency: result.currency, channel: result.channel },
     targetIds: [result.id],
     summary: `payment request to ${result.supplierName}: ${result.openAmount ? 'open amount' : formatAmount(paymentAmounts(result).totalAgorot, result.currency)}, channel ${result.channel}`,
   }),
