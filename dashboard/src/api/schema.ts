@@ -1565,6 +1565,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoicesAssignSupplier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign many invoices to one supplier by hand
+         * @description Assign invoices to an existing supplier by hand, as updateInvoiceDoc does for one. An unknown id assigns nothing.
+         */
+        post: operations["invoicesAssignSupplier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invoiceSetCategory": {
         parameters: {
             query?: never;
@@ -1623,6 +1643,26 @@ export interface paths {
          * @description Newest upload first; by invoice date, then upload, when from/to is given. Filters combine. Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. With q plus more than one other filter (or q with from/to plus another filter), total is an upper bound (totalIsEstimate: true). Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth, where a deep offset is billed for every skipped document.
          */
         post: operations["invoicesList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoicesMove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move many invoices to a folder by hand, all or none
+         * @description File invoices into one folder by hand, as invoiceSetFolder does for one; an unknown id moves nothing. Rules never move them again.
+         */
+        post: operations["invoicesMove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2665,6 +2705,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/supplierMerge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge two records of the same supplier into one (admin)
+         * @description Moves from's payments and invoices to into, fills into's empty card fields and rules from from's, and removes from from suppliersList. Later payments and invoices to from's phone or email land on into. Admin only: it rewrites history. Safe to repeat; an interrupted merge resumes where it stopped.
+         */
+        post: operations["supplierMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/suppliersList": {
         parameters: {
             query?: never;
@@ -2674,13 +2734,13 @@ export interface paths {
         };
         /**
          * Suppliers and freelancers, from payments and by hand
-         * @description All suppliers and freelancers, derived from payments plus hand-created ones, sorted by name.
+         * @description All suppliers and freelancers, derived from payments plus hand-created ones, sorted by name. q keeps those whose name words start with its words, or whose email or phone (or a merged one's) holds it; exact is the key of the supplier q is the phone or email of.
          */
         get: operations["suppliersListGet"];
         put?: never;
         /**
          * Suppliers and freelancers, from payments and by hand
-         * @description All suppliers and freelancers, derived from payments plus hand-created ones, sorted by name.
+         * @description All suppliers and freelancers, derived from payments plus hand-created ones, sorted by name. q keeps those whose name words start with its words, or whose email or phone (or a merged one's) holds it; exact is the key of the supplier q is the phone or email of.
          */
         post: operations["suppliersList"];
         delete?: never;
@@ -2803,8 +2863,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reassign the supplier, edit the note or override the pay mark
-         * @description Edit an invoice document: reassign its supplier (supplierKey, a phone or email of an existing supplier; "" clears the assignment), rename the supplier shown (supplierName), edit the note, or set the pay mark (payMark; "" lets the AI reading and the pay rules decide).
+         * Reassign the supplier, edit the note or pay mark, correct the reading
+         * @description Edit an invoice document: reassign its supplier (supplierKey, a phone or email of an existing supplier; "" clears the assignment), rename the supplier shown (supplierName), edit the note, or set the pay mark (payMark; "" lets the AI reading and the pay rules decide). reading corrects what the AI read (issuerName, issuerId, number, date, totalAgorot, vatAgorot, currency): a corrected field is marked (corrections: by, at, and the AI value) and a later analyzeInvoice keeps it; null gives back the AI value. Reports, ZIPs and duplicate checks use the corrected values.
          */
         post: operations["updateInvoiceDoc"];
         delete?: never;
@@ -3055,7 +3115,72 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "invalid-argument" | "failed-precondition" | "out-of-range" | "unauthenticated" | "permission-denied" | "not-found" | "already-exists" | "aborted" | "resource-exhausted" | "internal" | "unavailable" | "deadline-exceeded";
+                /** @description English, for people and models; clients word the error from details instead. */
                 message: string;
+                details: {
+                    /** @description The input field the error is about (a dotted path inside objects), when there is one. */
+                    field?: string;
+                    /**
+                     * @description What went wrong, from a closed catalogue (a throw without a reason of its own gets its code's generic one):
+                     *
+                     *     - `required`: is required
+                     *     - `unknownField`: is not a field of this operation
+                     *     - `empty`: must not be empty
+                     *     - `tooLong` (max): at most {max} characters
+                     *     - `tooShort` (min): at least {min} characters
+                     *     - `tooMany` (max): at most {max} items
+                     *     - `tooFew` (min): at least {min} items
+                     *     - `tooLarge` (max): must be at most {max}
+                     *     - `tooSmall` (min): must be at least {min}
+                     *     - `notInteger`: expected a whole number
+                     *     - `notIntegerAgorot`: expected an integer: amounts are in agorot, e.g. 1250 for 12.50
+                     *     - `notOneOf` (options): expected one of {options}
+                     *     - `badEmail`: expected an email address
+                     *     - `badFormat` (format): not in the expected format ({format})
+                     *     - `wrongType` (expected): expected {expected}
+                     *     - `invalidValue`: is not valid
+                     *     - `supplierContactRequired`: a phone or an email of the supplier is required
+                     *     - `invalidPhone` (value): "{value}" is not a valid phone number
+                     *     - `phoneNotMobile` (value): {value} is not a mobile number, which WhatsApp needs
+                     *     - `invalidEmail` (value): "{value}" is not a valid email address
+                     *     - `digitsCount` (value, min, max): "{value}" is not valid: expected {min} to {max} digits
+                     *     - `bankCodeDigits` (value, digits): "{value}" is not valid: expected {digits} digits
+                     *     - `bitShekelsOnly` (currency): Bit pays shekels only; a {currency} payment needs bank
+                     *     - `openAmountNotZero`: must be 0 when the supplier fills the amount
+                     *     - `amountNotPositive`: must be a positive amount
+                     *     - `supplierExists` (key): a supplier with key {key} already exists
+                     *     - `notFound`: not found
+                     *     - `unknownOperation` (name): unknown operation {name}
+                     *     - `unknownPath`: unknown path
+                     *     - `notPossibleNow`: cannot be done in the current state
+                     *     - `outOfRange`: out of range
+                     *     - `alreadyExists`: already exists
+                     *     - `conflictRetry`: a conflicting request is running; retry in a moment
+                     *     - `unauthenticated`: not signed in
+                     *     - `missingKey`: no API key or sign-in was sent
+                     *     - `invalidKey`: invalid API key
+                     *     - `keyRevoked`: this API key was revoked
+                     *     - `signInInvalid`: the sign-in is invalid or expired
+                     *     - `permissionDenied`: not allowed
+                     *     - `adminOnly`: requires the admin role
+                     *     - `rateLimited` (limit, retryAfterSec): rate limit of {limit} requests a minute; retry in {retryAfterSec} s
+                     *     - `quotaExhausted` (quota): the daily {quota} quota is used up; it resets at midnight in Israel
+                     *     - `limitReached`: a limit was reached
+                     *     - `badJson`: the body is not a JSON object
+                     *     - `bodyRequired`: a POST needs a body; send {}
+                     *     - `bodyTooLarge` (max): the body is over the {max} byte limit
+                     *     - `methodNotAllowed` (allow): use {allow}
+                     *     - `internal`: internal error
+                     *     - `unavailable`: the service is unavailable; retry later
+                     *     - `timeout`: the request took too long
+                     * @enum {string}
+                     */
+                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
+                    /** @description The reason's values, named as in its template. */
+                    params?: {
+                        [key: string]: string | number | string[];
+                    };
+                };
             };
         };
     };
@@ -5026,6 +5151,17 @@ export interface operations {
                                 /** @description true: the reading's currency differs from the payment's. */
                                 currency: boolean;
                             } | null;
+                            /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                            corrections: {
+                                [key: string]: {
+                                    by: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    ai: (string | number) | null;
+                                };
+                            };
+                            /** @description VAT equals the total: likely misread. */
+                            vatIsTotal: boolean;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -5034,7 +5170,7 @@ export interface operations {
                             fileId: string;
                             /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
-                            /** @description What the AI read from the document; null when not read. */
+                            /** @description What the AI read from the document, with any hand corrections (corrections); null when not read. */
                             reading: {
                                 /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
@@ -6328,6 +6464,17 @@ export interface operations {
                                         /** @description true: the reading's currency differs from the payment's. */
                                         currency: boolean;
                                     } | null;
+                                    /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                                    corrections: {
+                                        [key: string]: {
+                                            by: string;
+                                            /** @description When it happened (ISO 8601, UTC). */
+                                            at: string;
+                                            ai: (string | number) | null;
+                                        };
+                                    };
+                                    /** @description VAT equals the total: likely misread. */
+                                    vatIsTotal: boolean;
                                     /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
                                     /** @description When it last changed (ISO 8601, UTC). */
@@ -6766,6 +6913,17 @@ export interface operations {
                                         /** @description true: the reading's currency differs from the payment's. */
                                         currency: boolean;
                                     } | null;
+                                    /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                                    corrections: {
+                                        [key: string]: {
+                                            by: string;
+                                            /** @description When it happened (ISO 8601, UTC). */
+                                            at: string;
+                                            ai: (string | number) | null;
+                                        };
+                                    };
+                                    /** @description VAT equals the total: likely misread. */
+                                    vatIsTotal: boolean;
                                     /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
                                     /** @description When it last changed (ISO 8601, UTC). */
@@ -7663,8 +7821,14 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "running" | "done" | "failed";
-                            /** @description One line saying what happened. */
+                            /** @description English; outcome and params say it for a translation. */
                             summary: string;
+                            /** @enum {string} */
+                            outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
+                            /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                            params: {
+                                [key: string]: string | number | null;
+                            };
                             /** @description When it started (ISO 8601, UTC). */
                             startedAt: string;
                             /** @description When it finished (ISO 8601, UTC); null while running. */
@@ -7870,8 +8034,14 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "running" | "done" | "failed";
-                                /** @description One line saying what happened. */
+                                /** @description English; outcome and params say it for a translation. */
                                 summary: string;
+                                /** @enum {string} */
+                                outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
+                                /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                                params: {
+                                    [key: string]: string | number | null;
+                                };
                                 /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
                                 /** @description When it finished (ISO 8601, UTC); null while running. */
@@ -8082,8 +8252,14 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "running" | "done" | "failed";
-                                /** @description One line saying what happened. */
+                                /** @description English; outcome and params say it for a translation. */
                                 summary: string;
+                                /** @enum {string} */
+                                outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
+                                /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                                params: {
+                                    [key: string]: string | number | null;
+                                };
                                 /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
                                 /** @description When it finished (ISO 8601, UTC); null while running. */
@@ -19121,6 +19297,17 @@ export interface operations {
                                 /** @description true: the reading's currency differs from the payment's. */
                                 currency: boolean;
                             } | null;
+                            /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                            corrections: {
+                                [key: string]: {
+                                    by: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    ai: (string | number) | null;
+                                };
+                            };
+                            /** @description VAT equals the total: likely misread. */
+                            vatIsTotal: boolean;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -19129,7 +19316,7 @@ export interface operations {
                             fileId: string;
                             /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
-                            /** @description What the AI read from the document; null when not read. */
+                            /** @description What the AI read from the document, with any hand corrections (corrections); null when not read. */
                             reading: {
                                 /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
@@ -19415,6 +19602,17 @@ export interface operations {
                                 /** @description true: the reading's currency differs from the payment's. */
                                 currency: boolean;
                             } | null;
+                            /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                            corrections: {
+                                [key: string]: {
+                                    by: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    ai: (string | number) | null;
+                                };
+                            };
+                            /** @description VAT equals the total: likely misread. */
+                            vatIsTotal: boolean;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -19423,7 +19621,7 @@ export interface operations {
                             fileId: string;
                             /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
-                            /** @description What the AI read from the document; null when not read. */
+                            /** @description What the AI read from the document, with any hand corrections (corrections); null when not read. */
                             reading: {
                                 /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
@@ -19501,6 +19699,150 @@ export interface operations {
                             softwareId: string | null;
                             /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
                             url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    invoicesAssignSupplier: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Invoice document ids (invoicesList), at most 500, each once. */
+                    docIds: string[];
+                    /** @description The supplier's phone or email (suppliersList). */
+                    supplierKey: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                            supplierKey: string;
+                            /** @description Name of the supplier as shown to the business. */
+                            supplierName: string;
+                            assigned: number;
                         };
                     };
                 };
@@ -20041,6 +20383,17 @@ export interface operations {
                                     /** @description true: the reading's currency differs from the payment's. */
                                     currency: boolean;
                                 } | null;
+                                /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                                corrections: {
+                                    [key: string]: {
+                                        by: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        ai: (string | number) | null;
+                                    };
+                                };
+                                /** @description VAT equals the total: likely misread. */
+                                vatIsTotal: boolean;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                                 /** @description When it last changed (ISO 8601, UTC). */
@@ -20297,6 +20650,17 @@ export interface operations {
                                     /** @description true: the reading's currency differs from the payment's. */
                                     currency: boolean;
                                 } | null;
+                                /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                                corrections: {
+                                    [key: string]: {
+                                        by: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        ai: (string | number) | null;
+                                    };
+                                };
+                                /** @description VAT equals the total: likely misread. */
+                                vatIsTotal: boolean;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                                 /** @description When it last changed (ISO 8601, UTC). */
@@ -20311,6 +20675,149 @@ export interface operations {
                             offset: number;
                             /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    invoicesMove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Invoice document ids (invoicesList), at most 500, each once. */
+                    docIds: string[];
+                    /** @description Destination folder id (foldersList). */
+                    folderId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of the invoice folder (foldersList); empty for the default folder. */
+                            folderId: string;
+                            folderName: string;
+                            moved: number;
                         };
                     };
                 };
@@ -20853,6 +21360,10 @@ export interface operations {
                 before?: number;
                 /** @description The previous page's nextCursor: continues right after its last row. */
                 cursor?: string;
+                /** @description Only rows of this operation group (rows written before kinds existed have none). */
+                kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "payments" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
+                /** @description Only rows by this member's userId. */
+                actor?: string;
             };
             header?: never;
             path?: never;
@@ -20887,6 +21398,14 @@ export interface operations {
                                 targetIds: string[];
                                 /** @description One line saying what happened. */
                                 summary: string;
+                                /** @description The operation name, for a template; null on rows older than actions. */
+                                action: string | null;
+                                /** @description Kind of record (one of the listed values). */
+                                kind: string | null;
+                                /** @description The action's names, counts and amounts (agorot with currency). */
+                                params: {
+                                    [key: string]: string | number | boolean | null;
+                                } | null;
                             }[];
                             nextBefore: number | null;
                             /** @description Pass as cursor for the next page; null on the last page. */
@@ -21007,6 +21526,13 @@ export interface operations {
                     before?: number;
                     /** @description The previous page's nextCursor: continues right after its last row. */
                     cursor?: string;
+                    /**
+                     * @description Only rows of this operation group (rows written before kinds existed have none).
+                     * @enum {string}
+                     */
+                    kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "payments" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
+                    /** @description Only rows by this member's userId. */
+                    actor?: string;
                 };
             };
         };
@@ -21038,6 +21564,14 @@ export interface operations {
                                 targetIds: string[];
                                 /** @description One line saying what happened. */
                                 summary: string;
+                                /** @description The operation name, for a template; null on rows older than actions. */
+                                action: string | null;
+                                /** @description Kind of record (one of the listed values). */
+                                kind: string | null;
+                                /** @description The action's names, counts and amounts (agorot with currency). */
+                                params: {
+                                    [key: string]: string | number | boolean | null;
+                                } | null;
                             }[];
                             nextBefore: number | null;
                             /** @description Pass as cursor for the next page; null on the last page. */
@@ -30742,6 +31276,8 @@ export interface operations {
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
+                                /** @description Invoices here whose VAT equals their total. */
+                                vatIsTotal: number;
                                 filter: {
                                     /** @description Sender of the mail. */
                                     from: string;
@@ -30778,6 +31314,8 @@ export interface operations {
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
+                                /** @description Invoices here whose VAT equals their total. */
+                                vatIsTotal: number;
                                 filter: {
                                     /** @description Sender of the mail. */
                                     from: string;
@@ -30814,6 +31352,8 @@ export interface operations {
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
+                                /** @description Invoices here whose VAT equals their total. */
+                                vatIsTotal: number;
                                 filter: {
                                     /** @description Sender of the mail. */
                                     from: string;
@@ -30850,6 +31390,8 @@ export interface operations {
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
+                                /** @description Invoices here whose VAT equals their total. */
+                                vatIsTotal: number;
                                 filter: {
                                     /** @description Sender of the mail. */
                                     from: string;
@@ -30870,6 +31412,8 @@ export interface operations {
                             withoutAmount: number;
                             /** @description How many were duplicates of earlier records. */
                             duplicates: number;
+                            /** @description docIds whose VAT equals their total (likely misread). */
+                            vatIsTotal: string[];
                         };
                     };
                 };
@@ -31035,6 +31579,8 @@ export interface operations {
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
+                                /** @description Invoices here whose VAT equals their total. */
+                                vatIsTotal: number;
                                 filter: {
                                     /** @description Sender of the mail. */
                                     from: string;
@@ -31071,6 +31617,8 @@ export interface operations {
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
+                                /** @description Invoices here whose VAT equals their total. */
+                                vatIsTotal: number;
                                 filter: {
                                     /** @description Sender of the mail. */
                                     from: string;
@@ -31107,6 +31655,8 @@ export interface operations {
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
+                                /** @description Invoices here whose VAT equals their total. */
+                                vatIsTotal: number;
                                 filter: {
                                     /** @description Sender of the mail. */
                                     from: string;
@@ -31143,6 +31693,8 @@ export interface operations {
                                 vatMinor: number;
                                 netMinor: number;
                                 withoutVat: number;
+                                /** @description Invoices here whose VAT equals their total. */
+                                vatIsTotal: number;
                                 filter: {
                                     /** @description Sender of the mail. */
                                     from: string;
@@ -31163,6 +31715,8 @@ export interface operations {
                             withoutAmount: number;
                             /** @description How many were duplicates of earlier records. */
                             duplicates: number;
+                            /** @description docIds whose VAT equals their total (likely misread). */
+                            vatIsTotal: string[];
                         };
                     };
                 };
@@ -32095,9 +32649,163 @@ export interface operations {
             };
         };
     };
-    suppliersListGet: {
+    supplierMerge: {
         parameters: {
             query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The supplier that goes away: a supplierKey (phone or email). */
+                    from: string;
+                    /** @description The supplier that stays: a supplierKey (phone or email). */
+                    into: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description The merged key, now an alias of into. */
+                            from: string;
+                            /** @description The supplier that stays. */
+                            into: string;
+                            /** @description into's name. */
+                            name: string;
+                            /** @description Payments moved by this call. */
+                            payments: number;
+                            /** @description Invoices moved by this call. */
+                            invoices: number;
+                            /** @description The merge was already done; nothing changed. */
+                            alreadyMerged: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    suppliersListGet: {
+        parameters: {
+            query?: {
+                /** @description Name words, or part of a phone or email. */
+                q?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -32139,6 +32847,8 @@ export interface operations {
                             }[];
                             /** @description How many records match in all (not only on this page). */
                             total: number;
+                            /** @description With q: the key of the supplier whose phone or email q is, else null. */
+                            exact?: string | null;
                         };
                     };
                 };
@@ -32250,7 +32960,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /** @description Name words, or part of a phone or email. */
+                    q?: string;
+                };
             };
         };
         responses: {
@@ -32289,6 +33002,8 @@ export interface operations {
                             }[];
                             /** @description How many records match in all (not only on this page). */
                             total: number;
+                            /** @description With q: the key of the supplier whose phone or email q is, else null. */
+                            exact?: string | null;
                         };
                     };
                 };
@@ -33462,6 +34177,16 @@ export interface operations {
                      * @enum {string}
                      */
                     payMark?: "" | "unpaid" | "paid_card" | "paid_paypal" | "paid_transfer" | "paid_other" | "not_payable";
+                    /** @description Fixes to the AI reading (agorot). A null field restores the AI value; corrected fields survive re-reads. */
+                    reading?: {
+                        issuerName?: string | null;
+                        issuerId?: string | null;
+                        number?: string | null;
+                        date?: string | null;
+                        totalAgorot?: number | null;
+                        vatAgorot?: number | null;
+                        currency?: ("ILS" | "USD" | "EUR") | null;
+                    };
                 };
             };
         };
@@ -33558,6 +34283,17 @@ export interface operations {
                                 /** @description true: the reading's currency differs from the payment's. */
                                 currency: boolean;
                             } | null;
+                            /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                            corrections: {
+                                [key: string]: {
+                                    by: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    ai: (string | number) | null;
+                                };
+                            };
+                            /** @description VAT equals the total: likely misread. */
+                            vatIsTotal: boolean;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -33566,7 +34302,7 @@ export interface operations {
                             fileId: string;
                             /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
-                            /** @description What the AI read from the document; null when not read. */
+                            /** @description What the AI read from the document, with any hand corrections (corrections); null when not read. */
                             reading: {
                                 /** @description The issuer of the document, as read by the AI. */
                                 issuer: {
@@ -34371,6 +35107,17 @@ export interface operations {
                                 /** @description true: the reading's currency differs from the payment's. */
                                 currency: boolean;
                             } | null;
+                            /** @description Hand-corrected reading fields: by (email), at, ai (the AI value). */
+                            corrections: {
+                                [key: string]: {
+                                    by: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    ai: (string | number) | null;
+                                };
+                            };
+                            /** @description VAT equals the total: likely misread. */
+                            vatIsTotal: boolean;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -34379,7 +35126,7 @@ export interface operations {
                             fileId: string;
                             /** @description SHA-256 of the file bytes (hex). */
                             sha256: string;
-                            /** @description What the AI read from the document; null when not read. */
+                            /** @description What the AI read from the document, with any hand corrections (corrections); null when not read. */
                             reading: {
                                 /** @description The issuer of the document, as read by the AI. */
                                 issuer: {

@@ -1,12 +1,17 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Button, Card, Checkbox, Grid, Group, Radio, SegmentedControl, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../../ui/api.ts';
+import { ApiError } from '../../api/client.ts';
 import { ErrorAlert, Money, PageTitle } from '../../ui/common.tsx';
 import { MoneyInput } from '../../ui/MoneyInput.tsx';
 import { NO_VAT_CURRENCIES, parseAgorot, vatOf } from '../../money.ts';
 import { VatNote } from '../../ui/Amount.tsx';
+import { KnownSupplier, SupplierMatches, type SupplierRow } from './SupplierLookup.tsx';
+import { fieldErrors } from '../../ui/fieldErrors.ts';
+
+const FIELDS = ['supplierName', 'supplierPhone', 'supplierEmail', 'description', 'payMethods'] as const;
 
 type Currency = 'ILS' | 'USD' | 'EUR';
 
@@ -17,11 +22,36 @@ export default function PaymentNew() {
   const create = useApiMutation('createPayment', ['paymentsList', 'attention', 'suppliersList']);
   const [f, setF] = useState({ supplierName: '', supplierPhone: '', supplierEmail: '', description: '', amount: '', currency: 'ILS' as Currency, vatIncluded: true, noVat: null as boolean | null, openAmount: false, invoiceRequired: true, bank: true, bit: false, channel: 'auto' as 'auto' | 'link' });
   const set = <K extends keyof typeof f>(k: K, v: (typeof f)[K]) => setF((o) => ({ ...o, [k]: v }));
+  // What the owner types last in the supplier's name, phone or email drives the completion list.
+  const [typed, setTyped] = useState('');
+  const type = (k: 'supplierName' | 'supplierPhone' | 'supplierEmail', v: string) => {
+    set(k, v);
+    setTyped(v);
+  };
+  // A known supplier's name, and its contacts where the form has none (what the owner typed stays).
+  const use = (s: { name: string; phone: string | null; email: string | null }) => {
+    setF((o) => ({ ...o, supplierName: s.name || o.supplierName, supplierPhone: o.supplierPhone || (s.phone ?? ''), supplierEmail: o.supplierEmail || (s.email ?? '') }));
+    setTyped('');
+  };
+  const pick = (s: SupplierRow) => {
+    setF((o) => ({ ...o, supplierName: s.name, supplierPhone: s.phone ?? '', supplierEmail: s.email ?? '' }));
+    setTyped('');
+  };
+  // "New payment to this supplier" on the supplier card opens /payments/new?supplier=<key>.
+  const [params] = useSearchParams();
+  const prefillKey = params.get('supplier') ?? '';
+  const prefill = useApi('getSupplierContact', { supplierKey: prefillKey }, { enabled: prefillKey !== '' });
+  useEffect(() => {
+    if (prefill.data) use(prefill.data);
+  }, [prefill.data]);
   const agorot = parseAgorot(f.amount);
   const amountOk = f.openAmount ? f.amount.trim() === '' || agorot !== null : agorot !== null && agorot > 0;
   // Required for a link-only request too (spec, createPayment): the paid notice goes to it.
   const contactOk = f.supplierPhone.trim() !== '' || f.supplierEmail.trim() !== '';
   const business = me.data?.items[0]?.businessName ?? '';
+  // The API's refusal in the user's language, under the field it names; the rest in the alert.
+  const { byField, rest } = fieldErrors(create.error, FIELDS);
+  const general = create.isError && (!(create.error instanceof ApiError) || create.error.code !== 'invalid-argument' || rest.length > 0);
   // Until the owner says, no VAT applies to USD and EUR (the supplier is abroad), as the API defaults it.
   const noVat = f.noVat ?? NO_VAT_CURRENCIES.includes(f.currency);
 
@@ -55,12 +85,15 @@ export default function PaymentNew() {
         <Grid.Col span={{ base: 12, md: 7 }}>
           <form onSubmit={submit} noValidate>
             <Stack>
-              <TextInput label={m.newPayment.supplierName} value={f.supplierName} onChange={(e) => set('supplierName', e.currentTarget.value)} required />
+              <TextInput label={m.newPayment.supplierName} value={f.supplierName} onChange={(e) => type('supplierName', e.currentTarget.value)} error={byField.supplierName} required />
               <Group grow wrap="wrap">
-                <TextInput label={m.newPayment.supplierPhone} type="tel" dir="ltr" value={f.supplierPhone} onChange={(e) => set('supplierPhone', e.currentTarget.value)} autoComplete="off" />
-                <TextInput label={m.newPayment.supplierEmail} type="email" dir="ltr" value={f.supplierEmail} onChange={(e) => set('supplierEmail', e.currentTarget.value)} autoComplete="off" />
+                <TextInput label={m.newPayment.supplierPhone} type="tel" dir="ltr" value={f.supplierPhone} onChange={(e) => type('supplierPhone', e.currentTarget.value)} error={byField.supplierPhone} autoComplete="off" />
+                <TextInput label={m.newPayment.supplierEmail} type="email" dir="ltr" value={f.supplierEmail} onChange={(e) => type('supplierEmail', e.currentTarget.value)} error={byField.supplierEmail} autoComplete="off" />
               </Group>
-              <Textarea label={m.newPayment.description} value={f.description} onChange={(e) => set('description', e.currentTarget.value)} required autosize minRows={2} />
+              <SupplierMatches q={typed} onPick={pick} />
+              <KnownSupplier kind="phone" value={f.supplierPhone} name={f.supplierName} onUse={use} />
+              <KnownSupplier kind="email" value={f.supplierEmail} name={f.supplierName} onUse={use} />
+              <Textarea label={m.newPayment.description} value={f.description} onChange={(e) => set('description', e.currentTarget.value)} error={byField.description} required autosize minRows={2} />
               <Group grow wrap="wrap" align="flex-start">
                 <MoneyInput label={m.newPayment.amount} value={f.amount} onChange={(v) => set('amount', v)} currency={f.currency} required={!f.openAmount} />
                 <Stack gap={4}>
@@ -74,7 +107,7 @@ export default function PaymentNew() {
               {!noVat && <Switch label={m.money.vatIncluded} checked={f.vatIncluded} onChange={(e) => set('vatIncluded', e.currentTarget.checked)} />}
               <Switch label={m.newPayment.openAmount} checked={f.openAmount} onChange={(e) => set('openAmount', e.currentTarget.checked)} />
               <Switch label={m.newPayment.invoiceRequired} checked={f.invoiceRequired} onChange={(e) => set('invoiceRequired', e.currentTarget.checked)} />
-              <Checkbox.Group label={m.newPayment.payMethods} value={[...(f.bank ? ['bank'] : []), ...(f.bit ? ['bit'] : [])]} onChange={(v) => setF((o) => ({ ...o, bank: v.includes('bank'), bit: v.includes('bit') }))}>
+              <Checkbox.Group label={m.newPayment.payMethods} error={byField.payMethods} value={[...(f.bank ? ['bank'] : []), ...(f.bit ? ['bit'] : [])]} onChange={(v) => setF((o) => ({ ...o, bank: v.includes('bank'), bit: v.includes('bit') }))}>
                 <Group mt={4}>
                   <Checkbox value="bank" label={m.newPayment.bank} />
                   <Checkbox value="bit" label={m.newPayment.bit} />
@@ -91,7 +124,7 @@ export default function PaymentNew() {
                   {m.newPayment.contactNeeded}
                 </Text>
               )}
-              {create.isError && <ErrorAlert error={create.error} />}
+              {general && <ErrorAlert error={create.error} />}
               <Button type="submit" loading={create.isPending} disabled={!amountOk || !contactOk || !f.supplierName.trim() || !f.description.trim()}>
                 {f.channel === 'link' ? m.newPayment.submitLink : m.newPayment.submit}
               </Button>

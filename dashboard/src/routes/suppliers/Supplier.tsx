@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useParams } from 'react-router';
-import { Button, Card, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../../ui/common.tsx';
@@ -16,6 +17,10 @@ export default function Supplier() {
   const payments = useApi('paymentsList', { supplierKey: key, limit: 20 });
   const invoices = useApi('invoicesList', { supplierKey: key, limit: 20 });
   const save = useApiMutation('saveSupplierContact', ['getSupplierContact']);
+  // Merging rewrites history (payments, invoices): admins only, as the API says.
+  const business = useApi('getBusiness', {});
+  const admin = business.data?.role === 'admin';
+  const [merging, setMerging] = useState(false);
   const [f, setF] = useState<Record<Field, string> | null>(null);
   useEffect(() => {
     if (card.data) setF(Object.fromEntries(FIELDS.map((k) => [k, card.data[k] ?? ''])) as Record<Field, string>);
@@ -26,6 +31,17 @@ export default function Supplier() {
     <>
       <PageTitle>{c.name}</PageTitle>
       <Stack gap="lg">
+        <Group gap="xs">
+          <Button component={Link} to={`/payments/new?supplier=${encodeURIComponent(c.key)}`}>
+            {m.supplierTools.newPayment}
+          </Button>
+          {admin && (
+            <Button variant="light" color="red.9" onClick={() => setMerging(true)}>
+              {m.supplierTools.mergeInto}
+            </Button>
+          )}
+        </Group>
+        {admin && <MergeInto from={c.key} name={c.name} opened={merging} onClose={() => setMerging(false)} />}
         <Card withBorder>
           <Title order={2} size="h4" mb="xs">
             {m.suppliers.card}
@@ -73,5 +89,45 @@ export default function Supplier() {
         </section>
       </Stack>
     </>
+  );
+}
+
+/** Picks the supplier this one merges into; on success the page moves to it (this one no longer exists). */
+function MergeInto({ from, name, opened, onClose }: { from: string; name: string; opened: boolean; onClose(): void }) {
+  const { m, fill } = useI18n();
+  const navigate = useNavigate();
+  const list = useApi('suppliersList', {}, { enabled: opened });
+  const qc = useQueryClient();
+  const merge = useApiMutation('supplierMerge', ['suppliersList', 'paymentsList', 'invoicesList']);
+  // The cards go stale without a refetch: this one is gone (a refetch would be a 404), the kept one reloads when shown.
+  const done = (into: string) => {
+    void qc.invalidateQueries({ queryKey: ['getSupplierContact'], refetchType: 'none' });
+    onClose();
+    void navigate(`/suppliers/${encodeURIComponent(into)}`);
+  };
+  const [into, setInto] = useState<string | null>(null);
+  const others = (list.data?.items ?? []).filter((s) => s.key !== from).map((s) => ({ value: s.key, label: `${s.name} · \u2066${s.phone ?? s.email ?? ''}\u2069` })); // the contact isolated left-to-right inside Hebrew
+  return (
+    <Modal opened={opened} onClose={onClose} title={fill(m.supplierTools.mergeTitle, { name })} centered closeButtonProps={{ 'aria-label': m.close }}>
+      <Stack>
+        <Text size="sm">{fill(m.supplierTools.mergeBody, { name })}</Text>
+        {list.isSuccess && !others.length ? (
+          <Text c="dimmed">{m.supplierTools.mergeNone}</Text>
+        ) : (
+          <Select label={m.supplierTools.mergeTarget} data={others} value={into} onChange={setInto} searchable comboboxProps={{ withinPortal: true }} />
+        )}
+        {merge.isError && <ErrorAlert error={merge.error} />}
+        <Group justify="flex-end">
+          <Button
+            color="red.9"
+            disabled={!into}
+            loading={merge.isPending}
+            onClick={() => into && merge.mutate({ from, into }, { onSuccess: (r) => done(r.into) })}
+          >
+            {m.supplierTools.merge}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }
