@@ -44,7 +44,7 @@ describe('activity: load more shows every row (browser, npm start, Auth emulator
     t.diagnostic(`paging by before shows ${byBefore} of ${all} rows`);
     const { page, problems } = await env.context();
     await env.signIn(page, env.owner.email, '/activity');
-    const rows = page.locator('.mantine-Card-root', { hasText: /created supplier Supplier \d{3}/ });
+    const rows = page.locator('.mantine-Card-root', { hasText: /Supplier \d{3}/ });
     await rows.first().waitFor();
     const more = page.getByRole('button', { name: 'טעינת עוד' });
     for (let i = 0; i < 10 && (await more.count()); i++) {

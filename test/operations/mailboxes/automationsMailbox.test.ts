@@ -73,6 +73,7 @@ test('a mailbox automation imports a mail arriving after it was created, on the 
   assert.equal(runs.length, 1, 'empty scheduled polls are not runs');
   assert.equal(runs[0].trigger, 'schedule');
   assert.deepEqual({ found: runs[0].import.found, seen: runs[0].import.seen, invoices: runs[0].import.invoices, status: runs[0].import.status }, { found: 1, seen: 1, invoices: 1, status: 'done' });
+  assert.deepEqual([runs[0].outcome, runs[0].params], ['pollImported', { found: 1 }]);
   const listed = (await h.call('automationList', {}, biz)).items.find((x: any) => x.id === a.id);
   assert.equal(listed.lastRun.runId, runs[0].runId);
   assert.ok(listed.lastPolledAt);
@@ -84,6 +85,7 @@ test('a mailbox automation imports a mail arriving after it was created, on the 
   assert.equal(manual.trigger, 'manual');
   assert.equal(manual.import, null);
   assert.match(manual.summary, /no new mail/);
+  assert.deepEqual([manual.outcome, manual.params], ['pollNothingNew', {}]);
   await h.app.queue!.drain();
   assert.deepEqual(await numbers(biz), [`AUTO-${seq}`]);
   assert.equal(fake.gets(mail.id), gets);

@@ -81,6 +81,8 @@ test('scheduled run, onlyWhenComplete: one account fails, so nothing is mailed; 
   assert.match(run.accounts[2].reason, /no statement/);
   assert.equal(run.mailed, null);
   assert.match(run.summary, /not mailed: Treasury failed and onlyWhenComplete is on/);
+  // The same in words the dashboard translates.
+  assert.deepEqual([run.outcome, run.params], ['statementsNotMailed', { month, synced: 2, total: 3, failed: 'Treasury', why: 'incomplete' }]);
   assert.deepEqual(await outbox(biz), []);
   const { items } = await h.call('automationList', {}, biz);
   assert.equal(items[0].lastRun.runId, run.runId);
@@ -99,6 +101,7 @@ test('scheduled run, not onlyWhenComplete: the package is mailed through the out
   assert.equal(run.status, 'done');
   assert.deepEqual(run.mailed.to, ['books@example.com', 'cpa2@example.com']);
   assert.deepEqual(run.mailed.missing, ['Treasury']);
+  assert.deepEqual([run.outcome, run.params], ['statementsMailed', { month, synced: 2, total: 3, failed: 'Treasury', recipients: 2, missing: 1 }]);
   assert.equal(run.mailed.accountantZip, null, "the accountant's ZIP is off by default");
   assert.equal(run.mailed.messageIds.length, 2);
   const staged = await outbox(biz);
@@ -125,6 +128,7 @@ test('automationRunNow: the month is strict and closed; the default is the last 
   assert.equal(run.trigger, 'manual');
   assert.equal(run.status, 'running');
   assert.equal(run.accounts.length, 3);
+  assert.equal(run.outcome, 'statementsRunning');
   const again = await h.call('automationRunNow', { id: 'system_statements' }, biz);
   assert.equal(again.runId, run.runId, 'a second run now while the month is being pulled joins that run');
   await h.app.queue!.drain();
@@ -132,6 +136,7 @@ test('automationRunNow: the month is strict and closed; the default is the last 
   assert.equal(done.runId, run.runId);
   assert.equal(done.status, 'done');
   assert.match(done.summary, /2 of 3 account\(s\) synced; not mailed: the automation has no recipients/);
+  assert.deepEqual([done.outcome, done.params.why], ['statementsNotMailed', 'noRecipients']);
   assert.deepEqual(await outbox(biz), []);
 });
 

@@ -6,6 +6,7 @@ import { useI18n } from '../../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../../ui/common.tsx';
 import { ActionButton } from '../../ui/ActionButton.tsx';
+import { RunOutcomeText } from '../../ui/TemplateText.tsx';
 import type { OperationName, Output } from '../../api/client.ts';
 import { closedMonths, StateBadge, useMonthLabel } from '../statements/statementsShared.tsx';
 
@@ -38,8 +39,8 @@ function RunCard({ run }: { run: Run }) {
           </Text>
           <RunStatus status={run.status} />
         </Group>
-        <Text size="sm" className="wrap-anywhere" dir="auto">
-          {run.summary}
+        <Text size="sm" className="wrap-anywhere">
+          <RunOutcomeText outcome={run.outcome} params={run.params} summary={run.summary} />
         </Text>
         <Text size="xs" c="dimmed">
           {fill(m.automations.runTimes, { start: date(run.startedAt, true), end: run.finishedAt ? date(run.finishedAt, true) : '…' })}

@@ -129,6 +129,28 @@ export interface RunRecord {
   /** Mailbox polls: the import fed with the new mails. */
   importId: string | null;
   found: number;
+  /** A finished statements run that mailed nothing: why (absent on runs before it was kept). */
+  notMailed?: 'noRecipients' | 'incomplete';
+}
+
+export const RUN_OUTCOMES = ['statementsRunning', 'statementsMailed', 'statementsNotMailed', 'statementsFailed', 'pollRunning', 'pollFailed', 'pollImported', 'pollNothingNew'] as const;
+
+/**
+ * The run in words the dashboard translates: an outcome and its params (a month, counts, account names), read from
+ * the run's own fields, so runs written before outcomes existed get them too.
+ */
+export function runOutcome(r: RunRecord): { outcome: (typeof RUN_OUTCOMES)[number]; params: Record<string, string | number | null> } {
+  if (r.month) {
+    const failed = r.accounts.filter((a) => a.status === 'failed');
+    const base = { month: r.month, synced: r.accounts.filter((a) => a.status === 'ready').length, total: r.accounts.length, failed: failed.map((a) => a.name).join(', ') || null };
+    if (r.status === 'running') return { outcome: 'statementsRunning', params: base };
+    if (r.status === 'failed') return { outcome: 'statementsFailed', params: base };
+    if (r.mailed) return { outcome: 'statementsMailed', params: { ...base, recipients: r.mailed.to.length, missing: r.mailed.missing.length } };
+    return { outcome: 'statementsNotMailed', params: { ...base, why: r.notMailed ?? null } };
+  }
+  if (r.status === 'running') return { outcome: 'pollRunning', params: {} };
+  if (r.status === 'failed') return { outcome: 'pollFailed', params: {} };
+  return r.importId ? { outcome: 'pollImported', params: { found: r.found } } : { outcome: 'pollNothingNew', params: {} };
 }
 
 export const nowIso = (s: Services) => iso(s.clock.now());
@@ -285,6 +307,7 @@ export async function runView(s: Services, r: RunRecord) {
     trigger: r.trigger,
     status: r.status,
     summary: r.summary,
+    ...runOutcome(r),
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,
     month: r.month,
@@ -371,7 +394,9 @@ export const runOutput = z.object({
   automationId: z.string(),
   trigger: z.enum(['schedule', 'manual']),
   status: z.enum(['running', 'done', 'failed']),
-  summary: z.string(),
+  summary: z.string().describe('English; outcome and params say it for a translation.'),
+  outcome: z.enum(RUN_OUTCOMES),
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.null()])).describe('month, synced, total, failed (account names), recipients, missing, why, found.'),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   month: z.string().nullable(),

@@ -154,6 +154,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
   const complete = failed.length === 0;
   let summary = `${run.month}: ${accounts.length - failed.length} of ${accounts.length} account(s) synced`;
   let mail = false;
+  const notMailed = !recipients.length ? 'noRecipients' : onlyWhenComplete && !complete ? 'incomplete' : null;
   if (!recipients.length) summary += '; not mailed: the automation has no recipients';
   else if (onlyWhenComplete && !complete) summary += `; not mailed: ${failed.map((a) => a.name).join(', ')} failed and onlyWhenComplete is on`;
   else mail = true;
@@ -174,7 +175,7 @@ export async function checkStatementsRun(s: Services, payload: Record<string, un
     const mailed = zip ? { to: recipients, at, messageIds: paths.map((p) => p.split('/').at(-1)!), missing: zip.missing, accountantZip } : null;
     if (mailed) summary += `; mailed to ${recipients.join(', ')}${zip!.missing.length ? ` (missing: ${zip!.missing.join(', ')})` : ''}`;
     if (mailed && accountantZip) summary += `, with the accountant's ZIP of the month (${accountantZip.entries} file(s))`;
-    tx.update(path, { status: 'done', accounts, summary, finishedAt: at, mailed });
+    tx.update(path, { status: 'done', accounts, summary, finishedAt: at, mailed, ...(notMailed && !mailed ? { notMailed } : {}) });
     return { paths, mailed };
   });
   if (!staged) return;

@@ -36,5 +36,5 @@ export default defineOperation({
     if (!run) throw precondition('id: the automation was paused or deleted meanwhile');
     return runView(ctx, run);
   },
-  activity: (_input, r) => ({ targetIds: [r.automationId, ...(r.runId ? [r.runId] : [])], summary: `ran automation ${r.automationId}: ${r.summary}`.slice(0, 200) }),
+  activity: (_input, r) => ({ params: { ...r.params, outcome: r.outcome }, targetIds: [r.automationId, ...(r.runId ? [r.runId] : [])], summary: `ran automation ${r.automationId}: ${r.summary}`.slice(0, 200) }),
 });

@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/i18n.tsx';
+import { Money } from './common.tsx';
+import { fillNodes } from './fillNodes.tsx';
+import { activityTemplate, type ActivityParams, type ActivityTemplates } from './activityText.ts';
+import { activityHe, runOutcomeHe } from '../i18n/activity.he.ts';
+import { activityEn, runOutcomeEn } from '../i18n/activity.en.ts';
+
+/**
+ * A template of the chosen language filled with params: people's text isolated (<bdi>), counts as numbers, `{amount}`
+ * as the Money component shows it. Without a template (an older row) the English fallback shows.
+ */
+function TemplateText({ templates, name, params, fallback }: { templates: ActivityTemplates; name: string | null; params: ActivityParams | null; fallback: string }) {
+  const { number } = useI18n();
+  const t = activityTemplate(templates, name, params);
+  if (!t || !params) return <>{fallback}</>;
+  const vars: Record<string, ReactNode> = {};
+  for (const [k, v] of Object.entries(params)) vars[k] = typeof v === 'number' ? number(v) : <bdi>{String(v ?? '')}</bdi>;
+  if (typeof params.amountAgorot === 'number' && typeof params.currency === 'string') vars.amount = <Money agorot={params.amountAgorot} currency={params.currency} />;
+  return <>{fillNodes(t, vars)}</>;
+}
+
+/** An activity row in the chosen language (its summary when it is older than actions). */
+export function ActivityText({ action, params, summary }: { action: string | null; params: ActivityParams | null; summary: string }) {
+  const { lang } = useI18n();
+  return <TemplateText templates={lang === 'he' ? activityHe : activityEn} name={action} params={params} fallback={summary} />;
+}
+
+/** An automation run's outcome in the chosen language. */
+export function RunOutcomeText({ outcome, params, summary }: { outcome: string; params: ActivityParams; summary: string }) {
+  const { lang } = useI18n();
+  return <TemplateText templates={lang === 'he' ? runOutcomeHe : runOutcomeEn} name={outcome} params={params} fallback={summary} />;
+}
