@@ -1,11 +1,12 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema.ts';
+import type { ErrorDetails } from './errorTypes.ts';
 import { OPERATION_FLAGS, type OperationName } from './flags.ts';
 
 /**
  * The only way the dashboard talks to the API: openapi-fetch over the types generated from the service's
  * OpenAPI document (`npm run -w dashboard generate`). `call` unwraps the `{ok, result}` envelope and throws
- * `ApiError` with the API's code and message.
+ * `ApiError` with the API's code, message and details.
  */
 type Post<O extends OperationName> = paths[`/${O}`] extends { post: infer P } ? P : never;
 export type Input<O extends OperationName> = Post<O> extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
@@ -16,6 +17,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly status: number,
+    readonly details?: ErrorDetails,
   ) {
     super(message);
   }
@@ -61,7 +63,7 @@ export async function call<O extends OperationName>(op: O, body: Input<O>): Prom
   if (r.json && r.json.ok === true) return r.json.result as Output<O>;
   const error = r.json?.error ?? { code: 'internal', message: `HTTP ${r.status}` };
   if (r.status === 401) session?.onUnauthenticated();
-  throw new ApiError(error.code, error.message, r.status);
+  throw new ApiError(error.code, error.message, r.status, error.details);
 }
 
 export const isDangerous = (op: OperationName) => OPERATION_FLAGS[op].dangerous;

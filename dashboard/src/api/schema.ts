@@ -7821,14 +7821,8 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "running" | "done" | "failed";
-                            /** @description English; outcome and params say it for a translation. */
+                            /** @description One line saying what happened. */
                             summary: string;
-                            /** @enum {string} */
-                            outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
-                            /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
-                            params: {
-                                [key: string]: string | number | null;
-                            };
                             /** @description When it started (ISO 8601, UTC). */
                             startedAt: string;
                             /** @description When it finished (ISO 8601, UTC); null while running. */
@@ -8034,14 +8028,8 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "running" | "done" | "failed";
-                                /** @description English; outcome and params say it for a translation. */
+                                /** @description One line saying what happened. */
                                 summary: string;
-                                /** @enum {string} */
-                                outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
-                                /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
-                                params: {
-                                    [key: string]: string | number | null;
-                                };
                                 /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
                                 /** @description When it finished (ISO 8601, UTC); null while running. */
@@ -8252,14 +8240,8 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "running" | "done" | "failed";
-                                /** @description English; outcome and params say it for a translation. */
+                                /** @description One line saying what happened. */
                                 summary: string;
-                                /** @enum {string} */
-                                outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
-                                /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
-                                params: {
-                                    [key: string]: string | number | null;
-                                };
                                 /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
                                 /** @description When it finished (ISO 8601, UTC); null while running. */

@@ -3,11 +3,13 @@ import { useSearchParams } from 'react-router';
 import { Alert, Button, EmptyState, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { ApiError } from '../api/client.ts';
 import { useI18n } from '../i18n/i18n.tsx';
+import { GENERIC_REASONS, reasonText } from './fieldErrors.ts';
 
-/** The API's error in the user's language, with the server's own words and what to try. */
+/** The API's error in the user's language: its reason when it has one, else its code with the server's own words. */
 export function errorText(error: unknown, m: ReturnType<typeof useI18n>['m'], fill: ReturnType<typeof useI18n>['fill']): string {
   if (!(error instanceof ApiError)) return m.error.title;
   if (error.code === 'network') return m.error.network;
+  if (error.details) return reasonText(error.details);
   const known = (m.error as Record<string, string>)[error.code];
   return fill(known ?? m.error.other, { message: error.message });
 }
@@ -15,14 +17,19 @@ export function errorText(error: unknown, m: ReturnType<typeof useI18n>['m'], fi
 export function ErrorAlert({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const { m, fill } = useI18n();
   const text = errorText(error, m, fill);
-  const detail = error instanceof ApiError && !text.includes(error.message) && error.code !== 'network' ? fill(m.error.detail, { message: error.message }) : '';
+  // The server's English words only where its reason is a generic one (they hold the specifics), kept left-to-right.
+  const generic = error instanceof ApiError && (!error.details || GENERIC_REASONS.has(error.details.reason));
+  const detail = generic && error instanceof ApiError && !text.includes(error.message) && error.code !== 'network' ? error.message : '';
   return (
     <Alert color="red" title={m.error.title} role="alert">
       <Stack gap="xs">
         <Text size="sm">{text}</Text>
         {detail && (
           <Text size="xs" c="dimmed">
-            {detail}
+            {fill(m.error.detail, { message: '' })}
+            <span lang="en" dir="ltr">
+              {detail}
+            </span>
           </Text>
         )}
         {onRetry && (
