@@ -7,6 +7,8 @@ import { useApi, useApiMutation } from '../../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm, useListParams } from '../../ui/common.tsx';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { FileName } from '../../ui/FileName.tsx';
+import { fillNodes } from '../../ui/fillNodes.tsx';
+import { Address } from '../../ui/Ltr.tsx';
 import { call, type Output } from '../../api/client.ts';
 import { calendarDay, israelToday } from '../statements/statementsShared.tsx';
 
@@ -253,7 +255,7 @@ function MailCard({ mail, email, onBody, onView }: { mail: Mail; email: string; 
             <bdi>{mail.subject || m.mailboxes.noSubject}</bdi>
           </Text>
           <Text size="sm" c="dimmed" className="wrap-anywhere">
-            <bdi>{mail.from}</bdi> · {date(mail.date, true)}
+            <Address value={mail.from} /> · {date(mail.date, true)}
             {email ? ` · ${email}` : ''}
           </Text>
           <Group gap={6}>
@@ -307,7 +309,7 @@ function MailView({ seenId }: { seenId: string }) {
   return (
     <Stack gap="xs" data-testid="mail-view">
       <Text size="sm" className="wrap-anywhere">
-        {m.mailboxes.from}: <bdi>{headers.from}</bdi>
+        {m.mailboxes.from}: <Address value={headers.from} />
       </Text>
       <Text size="sm" className="wrap-anywhere">
         {m.mailboxes.date}: <bdi>{headers.date}</bdi>
@@ -393,7 +395,7 @@ function Mails() {
         {body && (
           <Stack>
             <Text size="sm">{fill(m.mailboxes.bodyExplain, { subject: body.subject || m.mailboxes.noSubject })}</Text>
-            <Checkbox label={fill(m.mailboxes.rememberSender, { from: body.from })} checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
+            <Checkbox label={fillNodes(m.mailboxes.rememberSender, { from: <Address value={body.from} /> })} checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
             {asInvoice.isError && <ErrorAlert error={asInvoice.error} />}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setBody(null)}>

@@ -11,8 +11,9 @@ import { StatusBadge } from '../../ui/cards.tsx';
 import { agorotToInput, parseAgorot } from '../../money.ts';
 import type { OperationName } from '../../api/client.ts';
 import { FileName } from '../../ui/FileName.tsx';
+import { fillNodes } from '../../ui/fillNodes.tsx';
+import { Ltr, Masked } from '../../ui/Ltr.tsx';
 
-const mask = (s: string | undefined) => (s ? '•'.repeat(Math.max(0, s.length - 3)) + s.slice(-3) : '');
 const AFTER: OperationName[] = ['paymentGet', 'paymentsList', 'attention', 'listActivity'];
 
 function FilePreview({ f }: { f: { fileName: string; contentType: string; url: string | null } }) {
@@ -102,7 +103,7 @@ export default function Payment() {
               </Anchor>
               <CopyButton value={p.link}>
                 {({ copied, copy }) => (
-                  <Button size="compact-xs" variant="subtle" onClick={copy}>
+                  <Button size="compact-xs" variant="subtle" onClick={copy} style={{ flexShrink: 0 }}>
                     {copied ? m.copied : m.copy}
                   </Button>
                 )}
@@ -167,12 +168,12 @@ export default function Payment() {
                 {p.payout.method === 'bank' ? (
                   <>
                     <Text dir="auto" data-testid="payout">
-                      {fill(m.payment.bank, { bank: p.payout.bankCode ?? '', branch: p.payout.bankBranch ?? '', account: reveal ? (p.payout.bankAccount ?? '') : mask(p.payout.bankAccount) })}
+                      {fillNodes(m.payment.bank, { bank: p.payout.bankCode ?? '', branch: p.payout.bankBranch ?? '', account: reveal ? <Ltr>{p.payout.bankAccount ?? ''}</Ltr> : <Masked value={p.payout.bankAccount ?? ''} /> })}
                     </Text>
                     <Text>{fill(m.payment.beneficiary, { name: p.payout.bankBeneficiary ?? '' })}</Text>
                   </>
                 ) : (
-                  <Text>{fill(m.payment.bit, { phone: reveal ? (p.payout.bitPhone ?? '') : mask(p.payout.bitPhone) })}</Text>
+                  <Text>{fillNodes(m.payment.bit, { phone: reveal ? <Ltr>{p.payout.bitPhone ?? ''}</Ltr> : <Masked value={p.payout.bitPhone ?? ''} /> })}</Text>
                 )}
                 <Group>
                   <Button size="compact-sm" variant="subtle" onClick={() => setReveal((r) => !r)} aria-pressed={reveal}>
@@ -220,7 +221,7 @@ export default function Payment() {
               {p.messages.map((msg) => (
                 <Group key={msg.id} justify="space-between" wrap="wrap">
                   <Text size="sm" className="wrap-anywhere">
-                    {msg.channel === 'email' ? '✉' : '☎'} <bdi>{msg.to}</bdi> · {date(msg.createdAt, true)}
+                    {msg.channel === 'email' ? '✉' : '☎'} <Ltr>{msg.to}</Ltr> · {date(msg.createdAt, true)}
                   </Text>
                   <Badge color={msg.status === 'delivered' ? 'green' : msg.status === 'failed' ? 'red' : msg.status === 'undelivered' ? 'orange' : 'gray'} variant="light" style={{ textTransform: 'none' }}>
                     {m.payment.messageState[msg.status]}

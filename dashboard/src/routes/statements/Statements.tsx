@@ -9,6 +9,8 @@ import { ActionButton } from '../../ui/ActionButton.tsx';
 import { call, type OperationName, type Output } from '../../api/client.ts';
 import { closedMonths, StateBadge, useAccounts, useMonthLabel, type AccountRow, type Source, type StatementRow } from './statementsShared.tsx';
 import { FileName } from '../../ui/FileName.tsx';
+import { fillNodes } from '../../ui/fillNodes.tsx';
+import { Steps } from '../../ui/Ltr.tsx';
 
 const TABS = ['months', 'sources', 'market'] as const;
 type Tab = (typeof TABS)[number];
@@ -212,7 +214,7 @@ function SourceCard({ source, open, children }: { source: Source; open: boolean;
         {t.what}
       </Text>
       <Text size="sm" c="dimmed" mb="sm">
-        {t.where}
+        {fillNodes(t.where, { steps: <Steps steps={'steps' in t ? t.steps : []} /> })}
       </Text>
       {children}
     </Card>

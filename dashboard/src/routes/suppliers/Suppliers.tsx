@@ -5,6 +5,7 @@ import { useI18n } from '../../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../../ui/common.tsx';
 import { ActionButton } from '../../ui/ActionButton.tsx';
+import { Ltr } from '../../ui/Ltr.tsx';
 
 export default function Suppliers() {
   const { m, fill } = useI18n();
@@ -59,8 +60,8 @@ export default function Suppliers() {
                   <Text fw={600} className="wrap-anywhere">
                     {s.name}
                   </Text>
-                  <Text size="sm" c="dimmed" dir="ltr" className="wrap-anywhere">
-                    {s.phone ?? s.email ?? ''}
+                  <Text size="sm" c="dimmed" className="wrap-anywhere">
+                    <Ltr>{s.phone ?? s.email ?? ''}</Ltr>
                   </Text>
                 </Stack>
                 <Stack gap={2} align="flex-end">
@@ -89,7 +90,7 @@ export default function Suppliers() {
             <Card key={s.id} withBorder padding="sm">
               <Text fw={600}>{s.name}</Text>
               <Text size="sm" c="dimmed">
-                {fill(m.suppliers.docs, { n: s.docCount })} {s.phone || s.email ? `· ${s.phone ?? s.email}` : ''}
+                {fill(m.suppliers.docs, { n: s.docCount })} {s.phone || s.email ? <>· <Ltr>{s.phone ?? s.email}</Ltr></> : ''}
               </Text>
               {!s.phone && !s.email && (
                 <Text size="xs" c="dimmed">
