@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { Anchor, Badge, Button, Card, Checkbox, Grid, Group, NativeSelect, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Checkbox, Grid, Group, NativeSelect, Select, Stack, TextInput, Textarea, Title } from '@mantine/core';
 import { categoryName, folderPath } from '../../ui/names.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../../ui/api.ts';
-import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
+import { ErrorAlert, ListSkeleton, PageTitle } from '../../ui/common.tsx';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import type { OperationName } from '../../api/client.ts';
 import { FileName } from '../../ui/FileName.tsx';
+import { ReadingCard } from './ReadingCard.tsx';
 
 const PAY_MARKS = ['', 'unpaid', 'paid_card', 'paid_paypal', 'paid_transfer', 'paid_other', 'not_payable'] as const;
 const AFTER: OperationName[] = ['invoiceGet', 'invoicesList', 'attention'];
@@ -15,7 +16,7 @@ const AFTER: OperationName[] = ['invoiceGet', 'invoicesList', 'attention'];
 /** The file beside what the AI read from it, and the owner's edits. */
 export default function Invoice() {
   const { docId = '' } = useParams();
-  const { m, date } = useI18n();
+  const { m } = useI18n();
   const navigate = useNavigate();
   const q = useApi('invoiceGet', { docId });
   const categories = useApi('categoriesList', {});
@@ -32,7 +33,6 @@ export default function Invoice() {
   if (q.isPending) return <ListSkeleton />;
   if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
   const d = q.data;
-  const r = d.reading;
   const failed = [update, setCategory, setFolder, del].find((x) => x.isError);
   return (
     <>
@@ -78,52 +78,7 @@ export default function Invoice() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Stack>
-            <Card withBorder data-testid="reading">
-              <Title order={2} size="h4" mb="xs">
-                {m.invoices.aiReading}
-              </Title>
-              {!r ? (
-                <Text c="dimmed">{d.readingError ?? m.invoices.noReading}</Text>
-              ) : (
-                <Stack gap={4}>
-                  <Text>
-                    {m.invoices.issuer}: {r.issuer.name ?? '—'} {r.issuer.vatId ? `(${r.issuer.vatId})` : ''}
-                  </Text>
-                  <Text>
-                    {m.invoices.number}: {r.number ?? '—'}
-                  </Text>
-                  <Text>
-                    {m.invoices.date}: {r.date ? date(r.date) : '—'}
-                  </Text>
-                  <Text>
-                    {m.invoices.total}: {r.totalMinor !== null && r.currency ? <Money agorot={r.totalMinor} currency={r.currency} /> : '—'}
-                  </Text>
-                  {r.vatMinor !== null && r.currency && (
-                    <Text>
-                      {m.invoices.vat}: <Money agorot={r.vatMinor} currency={r.currency} />
-                    </Text>
-                  )}
-                  {r.lineItems.length > 0 && (
-                    <Table mt="xs" striped>
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>{m.invoices.lineItems}</Table.Th>
-                          <Table.Th>{m.invoices.total}</Table.Th>
-                        </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {r.lineItems.map((l, i) => (
-                          <Table.Tr key={i}>
-                            <Table.Td className="wrap-anywhere">{l.description}</Table.Td>
-                            <Table.Td>{l.totalMinor !== null && r.currency ? <Money agorot={l.totalMinor} currency={r.currency} /> : '—'}</Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  )}
-                </Stack>
-              )}
-            </Card>
+            <ReadingCard d={d} />
             <Card withBorder>
               <form
                 onSubmit={(e) => {

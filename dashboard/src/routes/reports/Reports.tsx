@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
-import { Anchor, Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { categoryName } from '../../ui/names.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../../ui/api.ts';
@@ -99,6 +99,11 @@ function RowsTable({ caption, rows, dim }: { caption: string; rows: Row[]; dim: 
                   {fill(m.reports.withoutVat, { n: r.withoutVat })}
                 </Text>
               )}
+              {r.vatIsTotal > 0 && (
+                <Text size="xs" fw={600}>
+                  {fill(m.readingFix.rowFlag, { n: r.vatIsTotal })}
+                </Text>
+              )}
             </Table.Td>
           </Table.Tr>
         ))}
@@ -160,6 +165,16 @@ function Report({ s }: { s: Summary }) {
           <Text size="sm" c="dimmed">
             {fill(m.reports.duplicates, { n: s.duplicates })}
           </Text>
+        )}
+        {s.vatIsTotal.length > 0 && (
+          <Alert color="orange" data-testid="vat-is-total">
+            {fill(m.readingFix.reportFlag, { n: s.vatIsTotal.length })}{' '}
+            {s.vatIsTotal.map((id, i) => (
+              <Anchor key={id} component={Link} to={`/invoices/${id}`} me="xs" c="inherit" underline="always">
+                {fill(m.readingFix.openInvoice, { n: i + 1 })}
+              </Anchor>
+            ))}
+          </Alert>
         )}
       </Stack>
     </>
