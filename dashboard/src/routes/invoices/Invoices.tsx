@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Box, Button, Card, Group, NativeSelect, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Box, Button, Card, Checkbox, Group, NativeSelect, Progress, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { categoryName, folderPath } from '../../ui/names.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
@@ -9,6 +9,7 @@ import { DropZone, Empty, ErrorAlert, ListSkeleton, PageTitle, errorText, Pager,
 import { call } from '../../api/client.ts';
 import { InvoiceCard, type InvoiceRow } from '../../ui/cards.tsx';
 import { InvoicesNav } from './invoicesNav.tsx';
+import { BulkBar } from './BulkBar.tsx';
 
 type Upload = { name: string; state: 'queued' | 'uploading' | 'done' | 'duplicate' | 'failed'; docId?: string; duplicateOf?: string; message?: string };
 const PAY_MARKS = ['', 'unpaid', 'paid_card', 'paid_paypal', 'paid_transfer', 'paid_other', 'not_payable'] as const;
@@ -125,6 +126,11 @@ export default function Invoices() {
   const filtered = Object.keys(filters).length > 0;
   const move = useApiMutation('invoiceSetFolder', ['invoicesList', 'foldersList', 'invoiceGet']);
   const folderOptions = (folders.data?.folders ?? []).map((f, _, all) => ({ value: f.id, label: folderPath(m, f, all) }));
+  // The selection is of this page's rows: one that leaves the page (a filter, another page) leaves it too.
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const pageIds = list.data?.items.map((d) => d.docId) ?? [];
+  const selected = pageIds.filter((id) => picked.has(id));
+  const toggle = (ids: string[], on: boolean) => setPicked((p) => new Set(on ? [...p, ...ids] : [...p].filter((x) => !ids.includes(x))));
   return (
     <>
       <PageTitle>{m.invoices.title}</PageTitle>
@@ -152,15 +158,29 @@ export default function Invoices() {
       ) : (
         <Stack gap="xs" data-testid="invoices-list">
           {move.isError && <ErrorAlert error={move.error} />}
-          <Text size="sm" c="dimmed">
-            {fill(m.folders.count, { n: (list.data.totalIsEstimate ? '~' : '') + number(list.data.total) })}
-          </Text>
+          <Group gap="md" wrap="wrap">
+            <Checkbox
+              label={m.invoiceBulk.selectAll}
+              checked={selected.length > 0 && selected.length === pageIds.length}
+              indeterminate={selected.length > 0 && selected.length < pageIds.length}
+              onChange={(e) => toggle(pageIds, e.currentTarget.checked)}
+              data-testid="select-page"
+            />
+            <Text size="sm" c="dimmed">
+              {fill(m.folders.count, { n: (list.data.totalIsEstimate ? '~' : '') + number(list.data.total) })}
+            </Text>
+          </Group>
+          {selected.length > 0 && <BulkBar docIds={selected} folders={folderOptions} onClear={() => setPicked(new Set())} />}
           {list.data.items.map((d) => (
             <Group key={d.docId} gap="xs" wrap="nowrap" align="center" data-testid="invoice-row">
-              <Box style={{ flex: 1, minWidth: 0 }}>
-                <InvoiceCard d={d} />
-              </Box>
-              <MoveSelect d={d} folders={folderOptions} moving={move.isPending && move.variables?.docId === d.docId} onMove={(folderId) => move.mutate({ docId: d.docId, folderId })} />
+              <Checkbox aria-label={fill(m.invoiceBulk.select, { name: d.issuerName || d.supplierName || d.fileName })} checked={picked.has(d.docId)} onChange={(e) => toggle([d.docId], e.currentTarget.checked)} />
+              {/* On a phone the move list wraps under the card, which keeps the width for the names. */}
+              <Group gap="xs" wrap="wrap" align="center" style={{ flex: 1, minWidth: 0 }}>
+                <Box style={{ flex: '1 1 200px', minWidth: 0 }}>
+                  <InvoiceCard d={d} />
+                </Box>
+                <MoveSelect d={d} folders={folderOptions} moving={move.isPending && move.variables?.docId === d.docId} onMove={(folderId) => move.mutate({ docId: d.docId, folderId })} />
+              </Group>
             </Group>
           ))}
           <Pager tokens={tokens} setTokens={setTokens} next={list.data.nextPageToken} />
