@@ -163,7 +163,10 @@ const ALLOWED_FROM: Record<PaymentAction, readonly PaymentStatus[]> = {
 /** Refuses an action from the wrong status with a message naming the current one. */
 export function assertAllowed(action: PaymentAction, status: PaymentStatus): void {
   if (!ALLOWED_FROM[action].includes(status)) {
-    throw precondition(`cannot ${action === 'cancel' ? 'cancel' : action} a payment whose status is ${status}; allowed from ${ALLOWED_FROM[action].join(', ')}`);
+    throw precondition(`cannot ${action === 'cancel' ? 'cancel' : action} a payment whose status is ${status}; allowed from ${ALLOWED_FROM[action].join(', ')}`, {
+      reason: 'paymentStatusNotAllowed',
+      params: { status, allowed: [...ALLOWED_FROM[action]] },
+    });
   }
 }
 

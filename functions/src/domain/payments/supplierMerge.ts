@@ -78,7 +78,7 @@ async function moveAll(store: DocStore, collection: string, from: string, into: 
  * A repeat after the end finds the alias done and moves whatever a racing write left behind.
  */
 export async function mergeSuppliers(store: DocStore, businessId: string, from: string, into: string, at: string): Promise<MergeResult> {
-  if (from === into) throw invalid('into', 'a supplier cannot be merged into itself');
+  if (from === into) throw invalid('into', 'a supplier cannot be merged into itself', { reason: 'mergeIntoSelf' });
   const fromPath = suppliersPath(businessId, from);
   const intoPath = suppliersPath(businessId, into);
   const aliasPath = supplierAliasesPath(businessId, from);
@@ -86,11 +86,11 @@ export async function mergeSuppliers(store: DocStore, businessId: string, from: 
   const start = await store.runTransaction(async (tx) => {
     const [fromDoc, intoDoc, aliasDoc] = await tx.getAll([fromPath, intoPath, aliasPath]);
     const alias = (aliasDoc?.data as unknown as SupplierAlias | undefined) ?? null;
-    if (alias && alias.into !== into) throw precondition(`from: supplier ${from} was already merged into ${alias.into}`);
+    if (alias && alias.into !== into) throw precondition(`from: supplier ${from} was already merged into ${alias.into}`, { reason: 'alreadyMerged', params: { into: alias.into } });
     if (!fromDoc && !alias) throw notFound(`from: supplier ${from}`);
     if (!intoDoc) throw notFound(`into: supplier ${into}`);
     const intoAlias = await tx.get(supplierAliasesPath(businessId, into));
-    if (intoAlias) throw precondition(`into: supplier ${into} is being merged into ${String(intoAlias.data.into)}`);
+    if (intoAlias) throw precondition(`into: supplier ${into} is being merged into ${String(intoAlias.data.into)}`, { reason: 'alreadyMerged', params: { into: String(intoAlias.data.into) } });
     const done = alias?.state === 'done';
     if (!alias) tx.set(aliasPath, { from, into, state: 'moving', at } satisfies SupplierAlias);
     return { done, name: String(intoDoc.data.name ?? '') };

@@ -21,21 +21,21 @@ type ProofType = (typeof PROOF_TYPES)[number];
 /** An open-amount payment whose amount nobody has filled yet has nothing to pay. */
 function assertPayable(p: PaymentRecord) {
   if (p.openAmount && p.amountAgorot === 0) {
-    throw precondition('amountAgorot: this open-amount payment has no amount yet; wait for the supplier to fill it, or set it with updatePaymentSettings');
+    throw precondition('amountAgorot: this open-amount payment has no amount yet; wait for the supplier to fill it, or set it with updatePaymentSettings', { reason: 'amountNotSet' });
   }
 }
 
 /** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB, a PDF within the inflation caps. */
 async function checkProof(proof: { fileName: string; mimeType: string; dataBase64: string }) {
   const declared = proof.mimeType.trim().toLowerCase();
-  if (!(PROOF_TYPES as readonly string[]).includes(declared)) throw invalid('proof.mimeType', `"${proof.mimeType}" is not accepted; send a PDF or an image (${PROOF_TYPES.join(', ')})`);
+  if (!(PROOF_TYPES as readonly string[]).includes(declared)) throw invalid('proof.mimeType', `"${proof.mimeType}" is not accepted; send a PDF or an image (${PROOF_TYPES.join(', ')})`, { reason: 'fileTypeNotAccepted', params: { types: [...PROOF_TYPES] } });
   const bytes = Buffer.from(proof.dataBase64, 'base64');
-  if (bytes.length === 0) throw invalid('proof.dataBase64', 'the file is empty');
-  if (bytes.length > PROOF_MAX_BYTES) throw invalid('proof.dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${PROOF_MAX_BYTES} bytes)`);
+  if (bytes.length === 0) throw invalid('proof.dataBase64', 'the file is empty', { reason: 'fileEmpty' });
+  if (bytes.length > PROOF_MAX_BYTES) throw invalid('proof.dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${PROOF_MAX_BYTES} bytes)`, { reason: 'fileTooLarge', params: { maxMb: 5 } });
   const actual = sniffFileType(bytes);
-  if (actual !== declared) throw invalid('proof.dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF or an image (${declared} declared)`);
+  if (actual !== declared) throw invalid('proof.dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF or an image (${declared} declared)`, { reason: 'fileContentMismatch' });
   const refused = actual === 'application/pdf' ? await pdfRefusal(bytes) : null;
-  if (refused) throw invalid('proof.dataBase64', `${proof.fileName.trim()}: ${refused}`);
+  if (refused) throw invalid('proof.dataBase64', `${proof.fileName.trim()}: ${refused}`, { reason: 'fileUnreadable' });
   return { fileName: proof.fileName.trim(), contentType: declared, bytes };
 }
 

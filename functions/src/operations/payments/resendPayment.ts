@@ -26,9 +26,9 @@ export default defineOperation({
       if (!business) throw notFound('business');
       const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
       assertAllowed('resend', p.status);
-      if (channel === 'wa' && !p.supplierPhone) throw precondition('channel wa needs a supplierPhone; this payment has none (add one with updatePaymentSettings)');
+      if (channel === 'wa' && !p.supplierPhone) throw precondition('channel wa needs a supplierPhone; this payment has none (add one with updatePaymentSettings)', { reason: 'channelNeedsPhone' });
       if (channel === 'wa') requireMobileForWhatsApp(p.supplierPhone!, 'channel');
-      if (channel === 'em' && !p.supplierEmail) throw precondition('channel em needs a supplierEmail; this payment has none (add one with updatePaymentSettings)');
+      if (channel === 'em' && !p.supplierEmail) throw precondition('channel em needs a supplierEmail; this payment has none (add one with updatePaymentSettings)', { reason: 'channelNeedsEmail' });
       const changes = { sentAt: at, updatedAt: at };
       tx.update(paymentsPath(businessId, paymentId), changes);
       const next: PaymentRecord = { ...p, ...changes };

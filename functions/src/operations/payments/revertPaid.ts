@@ -27,7 +27,7 @@ export default defineOperation({
       const p = await getPayment(tx, businessId, paymentId);
       assertAllowed('revertPaid', p.status);
       // ready and awaiting_invoice mean "the supplier gave payout details"; without them the link page would hide its form.
-      if (status !== 'sent' && !p.payout) throw precondition(`status: cannot revert to ${status}; the supplier never gave payout details, so revert to sent`);
+      if (status !== 'sent' && !p.payout) throw precondition(`status: cannot revert to ${status}; the supplier never gave payout details, so revert to sent`, { reason: 'revertNeedsSent' });
       // The paid notices of the payment being undone that reached the supplier or are on their way.
       const since = p.paidAt ? Date.parse(p.paidAt) : 0;
       const notices = (await tx.query({ collection: `businesses/${businessId}/outbox`, where: [['ref', '==', paymentId]] }))

@@ -71,7 +71,7 @@ export default defineOperation({
         const rule = SETTINGS_RULES.find((r) => (r.fields as readonly string[]).includes(field))!;
         if (!rule.allowed(p)) {
           const state = p.payout && rule.rule.startsWith('rule 3') ? `${p.status}, payout details filled` : p.status;
-          throw precondition(`${rule.rule}: ${field} can change only ${rule.when}; this payment is ${state}. Nothing was changed.`);
+          throw precondition(`${rule.rule}: ${field} can change only ${rule.when}; this payment is ${state}. Nothing was changed.`, { reason: 'settingLocked', params: { status: p.status } });
         }
       }
       if (changed.length === 0) return p;
@@ -79,16 +79,16 @@ export default defineOperation({
       const next: PaymentRecord = { ...p };
       for (const field of changed) (next as Record<Field, unknown>)[field] = wanted[field];
       if (!next.supplierPhone && !next.supplierEmail) {
-        throw invalid(wanted.supplierPhone === null ? 'supplierPhone' : 'supplierEmail', 'a payment needs a supplierPhone or a supplierEmail; this change would leave neither');
+        throw invalid(wanted.supplierPhone === null ? 'supplierPhone' : 'supplierEmail', 'a payment needs a supplierPhone or a supplierEmail; this change would leave neither', { reason: 'supplierContactRequired' });
       }
       if (changed.includes('amountAgorot')) {
         // A fixed amount ends the supplier's choice; 0 is only meaningful while the supplier fills it.
         if (next.amountAgorot > 0) next.openAmount = false;
-        else if (!next.openAmount) throw invalid('amountAgorot', 'must be a positive integer (0 only on an open-amount payment)');
+        else if (!next.openAmount) throw invalid('amountAgorot', 'must be a positive integer (0 only on an open-amount payment)', { reason: 'amountNotPositive' });
       }
       if (changed.includes('channel')) {
-        if (next.channel === 'wa' && !next.supplierPhone) throw invalid('channel', 'wa needs a supplierPhone');
-        if (next.channel === 'em' && !next.supplierEmail) throw invalid('channel', 'em needs a supplierEmail');
+        if (next.channel === 'wa' && !next.supplierPhone) throw invalid('channel', 'wa needs a supplierPhone', { reason: 'channelNeedsPhone' });
+        if (next.channel === 'em' && !next.supplierEmail) throw invalid('channel', 'em needs a supplierEmail', { reason: 'channelNeedsEmail' });
       } else if (next.channel !== 'link' && (changed.includes('supplierPhone') || changed.includes('supplierEmail'))) {
         // Same choice as createPayment: WhatsApp when there is a phone, else email.
         next.channel = (next.supplierPhone ? 'wa' : 'em') satisfies Channel;
