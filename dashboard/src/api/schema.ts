@@ -3149,6 +3149,19 @@ export interface components {
                      *     - `openAmountNotZero`: must be 0 when the supplier fills the amount
                      *     - `amountNotPositive`: must be a positive amount
                      *     - `supplierExists` (key): a supplier with key {key} already exists
+                     *     - `paymentStatusNotAllowed` (status, allowed): not possible while the payment is {status}; allowed from {allowed}
+                     *     - `settingLocked` (status): this setting cannot change now; the payment is {status}
+                     *     - `channelNeedsPhone`: sending by WhatsApp needs the supplier phone
+                     *     - `channelNeedsEmail`: sending by email needs the supplier email
+                     *     - `amountNotSet`: the supplier has not filled the amount yet
+                     *     - `revertNeedsSent`: the supplier never gave payout details, so only a revert to sent is possible
+                     *     - `fileTypeNotAccepted` (types): this file type is not accepted; send one of {types}
+                     *     - `fileEmpty`: the file is empty
+                     *     - `fileTooLarge` (maxMb): the file is over {maxMb} MB
+                     *     - `fileContentMismatch`: the file content does not match its type
+                     *     - `fileUnreadable`: the file cannot be read
+                     *     - `mergeIntoSelf`: a supplier cannot be merged into itself
+                     *     - `alreadyMerged` (into): already merged into {into}
                      *     - `notFound`: not found
                      *     - `unknownOperation` (name): unknown operation {name}
                      *     - `unknownPath`: unknown path
@@ -3175,7 +3188,7 @@ export interface components {
                      *     - `timeout`: the request took too long
                      * @enum {string}
                      */
-                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
+                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
                     /** @description The reason's values, named as in its template. */
                     params?: {
                         [key: string]: string | number | string[];
@@ -7821,8 +7834,14 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "running" | "done" | "failed";
-                            /** @description One line saying what happened. */
+                            /** @description English; outcome and params say it for a translation. */
                             summary: string;
+                            /** @enum {string} */
+                            outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
+                            /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                            params: {
+                                [key: string]: string | number | null;
+                            };
                             /** @description When it started (ISO 8601, UTC). */
                             startedAt: string;
                             /** @description When it finished (ISO 8601, UTC); null while running. */
@@ -8028,8 +8047,14 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "running" | "done" | "failed";
-                                /** @description One line saying what happened. */
+                                /** @description English; outcome and params say it for a translation. */
                                 summary: string;
+                                /** @enum {string} */
+                                outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
+                                /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                                params: {
+                                    [key: string]: string | number | null;
+                                };
                                 /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
                                 /** @description When it finished (ISO 8601, UTC); null while running. */
@@ -8240,8 +8265,14 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "running" | "done" | "failed";
-                                /** @description One line saying what happened. */
+                                /** @description English; outcome and params say it for a translation. */
                                 summary: string;
+                                /** @enum {string} */
+                                outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
+                                /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                                params: {
+                                    [key: string]: string | number | null;
+                                };
                                 /** @description When it started (ISO 8601, UTC). */
                                 startedAt: string;
                                 /** @description When it finished (ISO 8601, UTC); null while running. */
