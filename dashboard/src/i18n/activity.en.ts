@@ -4,7 +4,7 @@ const role = (p: ActivityParams) => (p.role === 'admin' ? 'an admin' : 'a user')
 const channel: Record<string, string> = { wa: 'by WhatsApp', em: 'by email', email: 'by email', link: 'as a link only' };
 const reading: Record<string, string> = { read: 'read', unread: 'waiting to be read', failed: 'reading failed' };
 const payRule: Record<string, string> = { card: 'paid by card', not_card: 'not by card' };
-const status: Record<string, string> = { sent: 'sent', awaiting_invoice: 'awaiting invoice', ready: 'ready to pay' };
+const status: Record<string, string> = { sent: 'sent', awaiting_invoice: 'awaiting invoice', ready: 'ready to pay', paid: 'paid', canceled: 'canceled', received: 'received' };
 const apps: Record<string, string> = { incoming: 'Incoming payments', invoices: 'Invoices', payments: 'Payments', software: 'Software', statements: 'Statements', employees: 'Employees', documents: 'Forms', accountant: 'Accountant' };
 const n = (k: string, one: string, many: string) => (p: ActivityParams) => (p[k] === 1 ? one : many);
 const sync = (what: string) => `Requested ${what} for {month}`;
@@ -20,10 +20,10 @@ export const activityEn: ActivityTemplates = {
   // suppliers
   createSupplier: (p) => (p.type === 'software' ? 'Software added: {name}' : 'Supplier added: {name}'),
   saveSupplierContact: "The supplier card of {supplier} was updated",
+  supplierMerge: (p) => (p.already ? 'The supplier was already merged into {supplier}; nothing changed' : 'A supplier was merged into {supplier}: {payments} payment(s) and {invoices} invoice(s) moved'),
   supplierSuggestionsCreate: '{count} supplier(s) created from suggestions; {assigned} invoice(s) assigned',
   supplierSuggestionsDismiss: n('count', 'One supplier suggestion dismissed', '{count} supplier suggestions dismissed'),
   supplierSuggestionToSoftware: 'The suggestion {name} moved to software with {count} invoice(s)',
-  supplierMerge: 'Suppliers were merged',
   // invoices
   uploadInvoiceDoc: (p) => (p.skipped ? 'The file {fileName} was skipped: a duplicate of an existing invoice' : `The invoice {fileName} was uploaded (${reading[String(p.status)] ?? ''}${p.duplicate ? ', possibly a duplicate' : ''})`),
   analyzeInvoice: (p) => `AI reading of the invoice {fileName}: ${reading[String(p.status)] ?? ''}`,
@@ -119,6 +119,15 @@ export const activityEn: ActivityTemplates = {
   automationUpdate: (p) => `The automation {name} was updated (${p.enabled ? 'on' : 'paused'})`,
   automationDelete: 'An automation was deleted',
   automationRunNow: (p) => `An automation was run now: ${activityTemplate(runOutcomeEn, String(p.outcome), p) ?? ''}`,
+  // written outside the operations (core/activity.ts SYSTEM_ACTIONS)
+  supplierSubmit: (p) => `{supplier} gave payout details; the payment is ${status[String(p.status)] ?? ''}`.trim(),
+  supplierInvoice: (p) => `{supplier} attached an invoice; the payment is ${status[String(p.status)] ?? ''}`.trim(),
+  publicLinkRequest: '{supplier} filed a payment request through the public link',
+  messageFailed: (p) => `${p.channel === 'email' ? 'An email' : 'A WhatsApp message'} to {to} ${p.refused ? 'was refused' : 'was not sent after several attempts'}`,
+  itaConnectCallback: 'The tax authority was connected; the consent is valid until {until}',
+  marketConnectCallback: 'The freelance marketplace was connected ({accounts} organizations)',
+  mailboxConnectCallback: 'The mailbox {email} was connected',
+  chatConnectCallback: 'The Slack workspace {workspace} was connected',
   // reports
   spendExport: (p) => `Spend exported by ${p.by === 'category' ? 'category' : p.by === 'supplier' ? 'supplier' : 'pay method'} for {from} – {to} ({rows} rows)`,
 };
@@ -155,5 +164,6 @@ export const activityUiEn: typeof import('./activity.he.ts').activityUiHe = {
     reports: 'Reports',
     team: 'Team',
     account: 'Account and settings',
+    messages: 'Messages not sent',
   },
 };

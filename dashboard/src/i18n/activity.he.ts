@@ -5,7 +5,7 @@ const role = (p: ActivityParams) => (p.role === 'admin' ? 'מנהל/ת' : 'מש�
 const channel: Record<string, string> = { wa: 'בוואטסאפ', em: 'במייל', email: 'במייל', link: 'כקישור בלבד' };
 const reading: Record<string, string> = { read: 'נקראה', unread: 'ממתינה לקריאה', failed: 'הקריאה נכשלה' };
 const payRule: Record<string, string> = { card: 'שולם בכרטיס', not_card: 'לא בכרטיס' };
-const status: Record<string, string> = { sent: 'נשלח', awaiting_invoice: 'ממתין לחשבונית', ready: 'מוכן לתשלום' };
+const status: Record<string, string> = { sent: 'נשלח', awaiting_invoice: 'ממתין לחשבונית', ready: 'מוכן לתשלום', paid: 'שולם', canceled: 'בוטל', received: 'התקבל' };
 const n = (k: string, one: string, many: string) => (p: ActivityParams) => (p[k] === 1 ? one : many);
 const apps: Record<string, string> = { incoming: 'תשלומים נכנסים', invoices: 'חשבוניות', payments: 'תשלומים', software: 'תוכנות', statements: 'דפי חשבון', employees: 'עובדים', documents: 'טפסים', accountant: 'רואה חשבון' };
 const sync = (what: string) => `התבקש ${what} לחודש {month}`;
@@ -21,10 +21,10 @@ export const activityHe: ActivityTemplates = {
   // suppliers
   createSupplier: (p) => (p.type === 'software' ? 'נוספה תוכנה: {name}' : 'נוסף ספק: {name}'),
   saveSupplierContact: 'כרטיס הספק {supplier} עודכן',
+  supplierMerge: (p) => (p.already ? 'הספק כבר מוזג לתוך {supplier}; דבר לא השתנה' : 'ספק מוזג לתוך {supplier}: עברו {payments} תשלומים ו-{invoices} חשבוניות'),
   supplierSuggestionsCreate: 'נוצרו {count} ספקים מההצעות; {assigned} חשבוניות שויכו',
   supplierSuggestionsDismiss: n('count', 'הצעת ספק אחת נדחתה', '{count} הצעות ספקים נדחו'),
   supplierSuggestionToSoftware: 'ההצעה {name} הועברה לתוכנות עם {count} חשבוניות',
-  supplierMerge: 'ספקים מוזגו',
   // invoices
   uploadInvoiceDoc: (p) => (p.skipped ? 'הקובץ {fileName} דולג: כפילות של חשבונית קיימת' : `החשבונית {fileName} הועלתה (${reading[String(p.status)] ?? ''}${p.duplicate ? ', ייתכן שכפולה' : ''})`),
   analyzeInvoice: (p) => `קריאת AI של החשבונית {fileName}: ${reading[String(p.status)] ?? ''}`,
@@ -120,6 +120,15 @@ export const activityHe: ActivityTemplates = {
   automationUpdate: (p) => `האוטומציה {name} עודכנה (${p.enabled ? 'פעילה' : 'מושהית'})`,
   automationDelete: 'אוטומציה נמחקה',
   automationRunNow: (p) => `אוטומציה הופעלה עכשיו: ${activityTemplate(runOutcomeHe, String(p.outcome), p) ?? ''}`,
+  // written outside the operations (core/activity.ts SYSTEM_ACTIONS)
+  supplierSubmit: (p) => `{supplier} מסר/ה פרטים לתשלום; התשלום ${status[String(p.status)] ?? ''}`.trim(),
+  supplierInvoice: (p) => `{supplier} צירף/ה חשבונית; התשלום ${status[String(p.status)] ?? ''}`.trim(),
+  publicLinkRequest: '{supplier} הגיש/ה בקשת תשלום דרך הקישור הציבורי',
+  messageFailed: (p) => `${p.channel === 'email' ? 'מייל' : 'הודעת וואטסאפ'} ל-{to} ${p.refused ? 'נדחה/תה' : 'לא נשלח/ה אחרי כמה ניסיונות'}`,
+  itaConnectCallback: 'רשות המסים חוברה; ההסכמה בתוקף עד {until}',
+  marketConnectCallback: 'שוק הפרילנסרים חובר ({accounts} ארגונים)',
+  mailboxConnectCallback: 'תיבת המייל {email} חוברה',
+  chatConnectCallback: 'סביבת ה-Slack {workspace} חוברה',
   // reports
   spendExport: (p) => `יוצא דוח הוצאות לפי ${p.by === 'category' ? 'קטגוריה' : p.by === 'supplier' ? 'ספק' : 'אמצעי תשלום'} ל-{from} – {to} ({rows} שורות)`,
 };
@@ -158,5 +167,6 @@ export const activityUiHe = {
     reports: 'דוחות',
     team: 'צוות',
     account: 'חשבון והגדרות',
+    messages: 'הודעות שלא נשלחו',
   } as Record<string, string>,
 };

@@ -31,6 +31,7 @@ export default defineOperation({
   },
   // A repeat without an Idempotency-Key still logs a row (every committed call does), worded so it is not read as a second merge.
   activity: (_input, r) => ({
+    params: { supplier: r.name, payments: r.payments, invoices: r.invoices, already: r.alreadyMerged },
     targetIds: [r.from, r.into],
     summary: r.alreadyMerged
       ? `supplier ${r.from} was already merged into ${r.into}: nothing changed`
