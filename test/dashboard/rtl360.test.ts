@@ -16,7 +16,7 @@ import { hebrewFormPdf, PDF_FIELDS } from '../operations/signupDocs/forms.ts';
  * on each screen, screenshots at 360 and 1280 px, no console error or failed request.
  */
 // The page-side functions below run in the browser; the tests' TypeScript has no DOM types.
-declare const document: any, window: any, NodeFilter: any;
+declare const document: any, window: any, NodeFilter: any, getComputedStyle: any;
 type Text = any;
 type Element = any;
 
@@ -60,6 +60,10 @@ function layoutProblems(page: Page): Promise<string[]> {
     }
     for (const el of document.querySelectorAll('.mantine-Badge-label, .mantine-Button-label, .mantine-Tabs-tabLabel')) {
       if (el.scrollWidth > el.clientWidth + 1) out.push(`clipped: ${name(el)} shows ${el.clientWidth} of ${el.scrollWidth} px`);
+    }
+    // A phone or an address typed into a right-to-left field shows its "+" or its dots on the wrong side.
+    for (const el of document.querySelectorAll('input')) {
+      if (/^\+\d|@/.test(el.value) && getComputedStyle(el).direction !== 'ltr') out.push(`the field "${el.value}" runs right to left`);
     }
     return out;
   });
@@ -185,6 +189,7 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
     const paid = await api('createPayment', { supplierName: HE_SUPPLIER, description: 'עיצוב מחדש של כל האריזות לקולקציית החורף, כולל הדפסות ניסיון', amountAgorot: 987_654_321, vatIncluded: true, supplierPhone: '050-123-4567', supplierEmail: 'studio.carmel.green.packaging@example.co.il' });
     ids.paid = paid.id;
     ids.open = (await api('createPayment', { supplierName: EN_SUPPLIER, description: 'Quarterly retainer for brand strategy and campaign production', amountAgorot: 999_999_999, currency: 'USD', vatIncluded: false, supplierEmail: 'accounts-receivable@northwind-creative.example' })).id;
+    await api('saveSupplierContact', { supplierKey: '+972501234567', phone2: '+972 3-555-0199', bitPhone: '+972501234567', personalEmail: 'dana.carmel.personal@example.co.il' });
     await api('createSupplier', { name: 'ירון אברהמי-רוזנבלום הפקות ואירועים', phone: '+972521112233', kind: 'freelancer' });
     ids.supplier = encodeURIComponent('+972501234567');
     const f = pdfFile('חשבונית מס 000123456.pdf', 'rtl360');
@@ -267,6 +272,8 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
       await page.screenshot({ path: join(ARTIFACTS, `rtl360-${name}-360.png`), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.screenshot({ path: join(ARTIFACTS, `rtl360-${name}-1280.png`), fullPage: true });
+      // Wide, an address or a phone that wrapped at 360 px sits on one line, where its order shows.
+      for (const p of await orderProblems(page)) found.push(`${name} at 1280 px: ${p}`);
     }
     assert.equal(found.join('\n'), '');
     assert.deepEqual(problems, [], 'console errors or failed requests');

@@ -8,7 +8,7 @@ import { Empty, ErrorAlert, ListSkeleton, PageTitle, Pager, SearchForm, useListP
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { FileName } from '../../ui/FileName.tsx';
 import { fillNodes } from '../../ui/fillNodes.tsx';
-import { Address } from '../../ui/Ltr.tsx';
+import { Address, Ltr } from '../../ui/Ltr.tsx';
 import { call, type Output } from '../../api/client.ts';
 import { calendarDay, israelToday } from '../statements/statementsShared.tsx';
 
@@ -249,14 +249,15 @@ function MailCard({ mail, email, onBody, onView }: { mail: Mail; email: string; 
   const { m, fill, date } = useI18n();
   return (
     <Card withBorder padding="sm" data-testid="mail" data-result={mail.result}>
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <Stack gap={2} style={{ minWidth: 0 }}>
+      {/* On a phone the buttons go under the mail, which keeps the width for its sender and subject. */}
+      <Group justify="space-between" wrap="wrap" align="flex-start">
+        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 16rem' }}>
           <Text fw={600} className="wrap-anywhere">
             <bdi>{mail.subject || m.mailboxes.noSubject}</bdi>
           </Text>
           <Text size="sm" c="dimmed" className="wrap-anywhere">
             <Address value={mail.from} /> · {date(mail.date, true)}
-            {email ? ` · ${email}` : ''}
+            {email ? <> · <Ltr>{email}</Ltr></> : ''}
           </Text>
           <Group gap={6}>
             <ResultBadge result={mail.result} />

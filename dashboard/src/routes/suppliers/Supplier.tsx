@@ -7,6 +7,8 @@ import { useApi, useApiMutation } from '../../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../../ui/common.tsx';
 import { InvoiceCard, PaymentCard } from '../../ui/cards.tsx';
 
+/** Typed left to right even in Hebrew: a phone's "+" stays before its digits, an address reads as written. */
+const LTR_FIELDS = new Set<string>(['phone2', 'personalEmail', 'companyEmail', 'bitPhone']);
 const FIELDS = ['fullName', 'companyName', 'companyId', 'address', 'addressCity', 'addressZip', 'phone2', 'personalEmail', 'companyEmail', 'bankCode', 'bankBranch', 'bankAccount', 'bankBeneficiary', 'bitPhone', 'notes'] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -57,7 +59,7 @@ export default function Supplier() {
           >
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               {FIELDS.filter((k) => k !== 'notes').map((k) => (
-                <TextInput key={k} label={m.suppliers.fields[k]} value={f[k]} onChange={(e) => setF({ ...f, [k]: e.currentTarget.value })} />
+                <TextInput key={k} label={m.suppliers.fields[k]} value={f[k]} onChange={(e) => setF({ ...f, [k]: e.currentTarget.value })} dir={LTR_FIELDS.has(k) ? 'ltr' : undefined} />
               ))}
             </SimpleGrid>
             <Textarea label={m.suppliers.fields.notes} value={f.notes} onChange={(e) => setF({ ...f, notes: e.currentTarget.value })} mt="sm" autosize minRows={2} />
