@@ -146,6 +146,10 @@ test('validation errors name the field (HTTP 400 invalid-argument); another busi
     assert.equal(res.body.error.code, 'invalid-argument');
     assert.match(res.body.error.message, message, JSON.stringify(fields));
   }
+  // VAT above the total as the AI read it does not block correcting another field.
+  const misread = await upload(env, reading({ totalMinor: 900, vatMinor: 5_000 }));
+  const ok = await correct(misread.docId, { number: 'OK-1' });
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
   const other = await env.h.newBusiness('Other');
   const res = await correct(doc.docId, { totalAgorot: 1 }, other.apiKey);
   assert.equal(res.body.error.code, 'not-found');

@@ -135,7 +135,9 @@ export function correctReading(
     reading = withField(reading, f, v);
     next[f] = { by: who.by, at: who.at, ai: prior ? prior.ai : fieldOf(stored, f) };
   }
-  if (reading.totalMinor !== null && reading.vatMinor !== null && reading.vatMinor > reading.totalMinor) {
+  // Checked when either figure is sent: a misread pair does not block correcting another field.
+  const figures = input.totalAgorot !== undefined || input.vatAgorot !== undefined;
+  if (figures && reading.totalMinor !== null && reading.vatMinor !== null && reading.vatMinor > reading.totalMinor) {
     throw invalid(input.vatAgorot != null ? 'reading.vatAgorot' : 'reading.totalAgorot', `VAT ${reading.vatMinor} is more than the total ${reading.totalMinor} (agorot)`);
   }
   return { reading, corrections: next };
