@@ -5,6 +5,7 @@ import { post } from '../../http.ts';
 import { engines } from '../../engines.ts';
 import { connectMcp } from '../../surfaces/mcp/client.ts';
 import { invoicePdf } from '../../fakes/pdfs.ts';
+import { invoicesEnv, reading, upload as uploadRead } from '../invoices/helpers.ts';
 import { MERGE_CHUNK, mergeSuppliers } from '../../../functions/src/domain/payments/supplierMerge.ts';
 import { paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
 import { fileStandingRequest, newSubmissionId } from '../../../functions/src/domain/payments/supplierSubmission.ts';
@@ -173,5 +174,19 @@ test('one MCP call merges and the tool is marked destructive and admin-only', as
     }
   } finally {
     await h.close();
+  }
+});
+
+test("an invoice read later from the merged supplier's email is matched to the supplier it became", async () => {
+  const env = await invoicesEnv();
+  try {
+    const { h } = env;
+    await h.call('createSupplier', { name: 'Studio', phone: '0526660001', email: 'studio@x.example' });
+    await h.call('createSupplier', { name: 'Studio (old)', email: 'old@x.example' });
+    await h.call('supplierMerge', { from: 'old@x.example', into: '0526660001' });
+    const doc = await uploadRead(env, reading({ issuer: { name: 'Old Studio Ltd', vatId: null, email: 'old@x.example' } }));
+    assert.deepEqual([doc.supplierKey, doc.supplierName, doc.supplierBy], ['+972526660001', 'Studio', 'auto']);
+  } finally {
+    await env.close();
   }
 });

@@ -12,6 +12,7 @@ import { isDocId } from '../payments/paymentView.ts';
 import { PAY_MARKS, readingSchema, invoicesPath, type InvoiceDoc, type InvoiceReading, type InvoiceSource } from './invoices.ts';
 import { searchTokensOf } from '../search.ts';
 import { suppliersPath, type SupplierRecord } from '../payments/suppliers.ts';
+import { supplierDocOf } from '../payments/supplierAliases.ts';
 import { vendorKeyOf } from './vendorKeys.ts';
 import { issuerId, recordSuggestion, softwarePath, suggestionsPath, type SoftwareRecord, type SuggestionRecord } from './issuers.ts';
 import { effectivePayMark } from './payMarks.ts';
@@ -179,13 +180,13 @@ export async function matchSupplier(reader: Reader, businessId: string, reading:
   }
   const mail = email?.trim().toLowerCase();
   if (mail && mail.includes('@')) {
-    const byKey = await reader.get(suppliersPath(businessId, mail));
+    const byKey = await supplierDocOf(reader, businessId, mail);
     const r = byKey ? (byKey.data as unknown as SupplierRecord) : await one(['email', '==', mail]);
     if (r) return found(r, 'email');
   }
   const parsed = phone ? parsePhoneNumberFromString(phone, 'IL') : undefined;
   if (parsed?.isValid()) {
-    const byKey = await reader.get(suppliersPath(businessId, parsed.number));
+    const byKey = await supplierDocOf(reader, businessId, parsed.number);
     const r = byKey ? (byKey.data as unknown as SupplierRecord) : await one(['phone', '==', parsed.number]);
     if (r) return found(r, 'phone');
   }

@@ -1,5 +1,6 @@
-import type { Reader } from '../../ports/store.ts';
+import type { Doc, Reader } from '../../ports/store.ts';
 import { keyId } from '../contacts.ts';
+import { suppliersPath } from './suppliers.ts';
 
 /**
  * A merged supplier's key (supplierMerge): its contact keeps pointing at the supplier it became, so a later payment
@@ -18,4 +19,12 @@ export const supplierAliasesPath = (businessId: string, key = '') => `businesses
 export async function currentSupplierKey(reader: Pick<Reader, 'get'>, businessId: string, key: string): Promise<string> {
   const alias = await reader.get(supplierAliasesPath(businessId, key));
   return alias ? String(alias.data.into) : key;
+}
+
+/** The supplier record filed under `key`, or the one a merged `key` became (one more read only on a miss). */
+export async function supplierDocOf(reader: Pick<Reader, 'get'>, businessId: string, key: string): Promise<Doc | null> {
+  const doc = await reader.get(suppliersPath(businessId, key));
+  if (doc) return doc;
+  const current = await currentSupplierKey(reader, businessId, key);
+  return current === key ? null : reader.get(suppliersPath(businessId, current));
 }
