@@ -113,8 +113,8 @@ export async function receiveUpload(services: Services, uploadId: string, token:
     const doc = await tx.get(path);
     const r = doc?.data as unknown as UploadRecord | undefined;
     if (!r || !timingSafeEqual(Buffer.from(r.tokenHash), Buffer.from(sha256(token)))) throw notFound('upload URL');
-    if (r.state === 'stored' || r.state === 'used') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl');
-    if (r.usableUntilMs <= now) throw new ApiError('failed-precondition', 'this upload URL expired; create another with createUploadUrl');
+    if (r.state === 'stored' || r.state === 'used') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl', { reason: 'uploadUsed' });
+    if (r.usableUntilMs <= now) throw new ApiError('failed-precondition', 'this upload URL expired; create another with createUploadUrl', { reason: 'uploadExpired' });
     // A PUT in progress holds the URL; one whose process died lets it go when its lease lapses.
     if (r.state === 'receiving' && (r.receivingUntilMs ?? 0) > now) {
       throw new ApiError('aborted', `another PUT to this upload URL is being stored; if it fails, retry after ${iso(r.receivingUntilMs!)}`);
@@ -135,7 +135,7 @@ export async function receiveUpload(services: Services, uploadId: string, token:
     const file = (staged = await services.files.stage(record.businessId, { fileName: record.fileName, contentType: actual, bytes }));
     await services.store.runTransaction(async (tx) => {
       const cur = (await tx.get(path))?.data as unknown as UploadRecord | undefined;
-      if (cur?.state !== 'receiving') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl');
+      if (cur?.state !== 'receiving') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl', { reason: 'uploadUsed' });
       file.record(tx);
       tx.update(path, { state: 'stored', receivingUntilMs: DELETE_FIELD, fileId: file.ref.fileId, contentType: actual, size: bytes.length, usableUntilMs: now + UPLOAD_KEEP_MS });
     });
@@ -166,13 +166,13 @@ export async function takeUpload(ctx: Ctx, fileId: string, field: string, purpos
   // A PUT whose lease lapsed died: nothing was stored, as the next check says.
   if (r.state === 'receiving' && (r.receivingUntilMs ?? 0) > ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: the PUT to the upload URL of ${fileId} is still being stored; retry in a moment`);
   if (r.state !== 'stored' || !r.fileId) throw new ApiError('failed-precondition', `${field}: nothing was PUT to the upload URL of ${fileId} yet`);
-  if (r.usableUntilMs <= ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: upload ${fileId} expired; upload again`);
+  if (r.usableUntilMs <= ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: upload ${fileId} expired; upload again`, { reason: 'uploadExpired' });
   const bytes = await ctx.files.read(r.businessId, r.fileId);
   if (!bytes) throw new ApiError('failed-precondition', `${field}: the file of upload ${fileId} is no longer stored`);
   return { fileName: r.fileName, mimeType: r.contentType ?? '', dataBase64: bytes.toString('base64') };
 }
 
-const usedUp = (field: string, fileId: string) => new ApiError('failed-precondition', `${field}: upload ${fileId} was already used; create another with createUploadUrl`);
+const usedUp = (field: string, fileId: string) => new ApiError('failed-precondition', `${field}: upload ${fileId} was already used; create another with createUploadUrl`, { reason: 'uploadUsed' });
 
 /** A claim on a stored upload, taken in the transaction that keeps the operation's copy of it. */
 export interface UploadClaim {

@@ -34,7 +34,7 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     if (docId && (paymentId || fileId)) throw invalid('docId', 'send either docId, or paymentId (with an optional fileId), not both');
     if (!docId && !paymentId) throw invalid('docId', fileId ? 'fileId needs paymentId' : 'send docId, or paymentId for a supplier attachment');
-    if (!ctx.ai.configured) throw precondition('AI is not configured: set GEMINI_API_KEY to read invoices');
+    if (!ctx.ai.configured) throw precondition('AI is not configured: set GEMINI_API_KEY to read invoices', { reason: 'aiNotConfigured' });
 
     // Which document, and which file it reads.
     let target: { docId: string; fileId: string; fileName: string; contentType: string };

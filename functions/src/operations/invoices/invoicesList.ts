@@ -98,7 +98,7 @@ async function mostSelective(store: Reader & { count(q: Query): Promise<number> 
 const invoiceDay = () => text(10).regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 
 const checkDay = (field: 'from' | 'to', v: string | undefined) => {
-  if (v !== undefined && !isRealDay(v)) throw invalid(field, `"${v}" is not a real date (YYYY-MM-DD)`);
+  if (v !== undefined && !isRealDay(v)) throw invalid(field, `"${v}" is not a real date (YYYY-MM-DD)`, { reason: 'notARealDate', params: { value: v } });
   return v || undefined;
 };
 
@@ -136,7 +136,7 @@ export default defineOperation({
   async run(input, ctx) {
     const from = checkDay('from', input.from);
     const to = checkDay('to', input.to);
-    if (from && to && from > to) throw invalid('from', `${from} is after to (${to})`);
+    if (from && to && from > to) throw invalid('from', `${from} is after to (${to})`, { reason: 'dateRangeReversed' });
     const filters: ListFilters = {
       folderId: input.folderId || undefined,
       category: input.category === undefined ? undefined : checkCategory(input.category),

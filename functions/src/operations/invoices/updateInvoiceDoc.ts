@@ -35,7 +35,7 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     const { docId } = input;
     if (input.supplierKey === undefined && input.supplierName === undefined && input.note === undefined && input.payMark === undefined && input.reading === undefined) {
-      throw invalid('body', 'send at least one of supplierKey, supplierName, note, payMark, reading');
+      throw invalid('body', 'send at least one of supplierKey, supplierName, note, payMark, reading', { reason: 'nothingToChange' });
     }
     const correction = input.reading && checkReading(input.reading);
     const key = input.supplierKey?.trim() ? normalizeSupplierKey(input.supplierKey) : input.supplierKey === undefined ? undefined : '';
@@ -105,10 +105,10 @@ export default defineOperation({
 
 /** The checks zod cannot state: a real calendar day, an Israeli business number (normalized to its 9 digits). */
 function checkReading(r: ReadingInput): ReadingInput {
-  if (!Object.values(r).some((v) => v !== undefined)) throw invalid('reading', 'send at least one field to correct');
-  if (r.date != null && !isRealDay(r.date)) throw invalid('reading.date', `"${r.date}" is not a real date (YYYY-MM-DD)`);
+  if (!Object.values(r).some((v) => v !== undefined)) throw invalid('reading', 'send at least one field to correct', { reason: 'nothingToChange' });
+  if (r.date != null && !isRealDay(r.date)) throw invalid('reading.date', `"${r.date}" is not a real date (YYYY-MM-DD)`, { reason: 'notARealDate', params: { value: r.date } });
   if (r.issuerId == null) return r;
   const issuerId = israeliVatNumber(r.issuerId);
-  if (!issuerId) throw invalid('reading.issuerId', `"${r.issuerId}" is not an Israeli business number (8 or 9 digits)`);
+  if (!issuerId) throw invalid('reading.issuerId', `"${r.issuerId}" is not an Israeli business number (8 or 9 digits)`, { reason: 'notBusinessNumber', params: { value: String(r.issuerId) } });
   return { ...r, issuerId };
 }

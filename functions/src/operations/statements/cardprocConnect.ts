@@ -14,8 +14,8 @@ export default defineOperation({
   input: input({ apiKey: headerCredential(500).describe('Stripe restricted key, rk_live_… or rk_test_…; stored sealed, never shown again.') }),
   output: connectOutput,
   async run({ apiKey }, ctx) {
-    if (/^sk_/.test(apiKey)) throw invalid('apiKey', 'a secret key (sk_…) gives full access; create a restricted key (rk_…) with read access to Reporting and Files (least privilege)');
-    if (!/^rk_(live|test)_[A-Za-z0-9]+$/.test(apiKey)) throw invalid('apiKey', 'must be a Stripe restricted key (rk_live_… or rk_test_…)');
+    if (/^sk_/.test(apiKey)) throw invalid('apiKey', 'a secret key (sk_…) gives full access; create a restricted key (rk_…) with read access to Reporting and Files (least privilege)', { reason: 'secretKeyRefused' });
+    if (!/^rk_(live|test)_[A-Za-z0-9]+$/.test(apiKey)) throw invalid('apiKey', 'must be a Stripe restricted key (rk_live_… or rk_test_…)', { reason: 'restrictedKeyFormat' });
     return connectSource(ctx, 'cardproc', { apiKey });
   },
   activity: () => ({ targetIds: [], summary: 'connected the card processor' }),

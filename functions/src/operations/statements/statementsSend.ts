@@ -23,7 +23,7 @@ export default defineOperation({
     const m = closedMonth(month, ctx.clock.now());
     const { businessId } = ctx.caller;
     const to = recipients?.length ? [...new Set(recipients)] : await systemAutomationRecipients(ctx.store, businessId);
-    if (!to.length) throw invalid('recipients', 'none given, and the statements automation has no recipients');
+    if (!to.length) throw invalid('recipients', 'none given, and the statements automation has no recipients', { reason: 'noRecipients' });
     const zip = await buildStatementsZip(ctx, businessId, m, []);
     const business = await businessContact(ctx.store, businessId);
     if (!business) throw notFound('business');

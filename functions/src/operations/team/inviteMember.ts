@@ -33,9 +33,9 @@ export default defineOperation({
       const business = await businessContact(tx, businessId);
       const inviter = await inviterOf(tx, businessId, ctx.caller);
       if (!business) throw notFound('business');
-      if (await findMemberByEmail(tx, businessId, to)) throw new ApiError('already-exists', `email: ${to} is already a member`);
+      if (await findMemberByEmail(tx, businessId, to)) throw new ApiError('already-exists', `email: ${to} is already a member`, { reason: 'alreadyMember', params: { email: to } });
       const pending = await tx.query({ collection: invitesPath(businessId), where: [['email', '==', to], ['status', '==', 'pending']], limit: 1 });
-      if (pending.length) throw new ApiError('already-exists', `email: ${to} already has a pending invite (${pending[0].id}); use resendInvite`);
+      if (pending.length) throw new ApiError('already-exists', `email: ${to} already has a pending invite (${pending[0].id}); use resendInvite`, { reason: 'invitePending', params: { email: to } });
       const link = freshInviteLink(ctx.config.dashboardUrl, now);
       const at = new Date(now).toISOString();
       const invite: InviteRecord = { id, businessId, email: to, role, status: 'pending', tokenHash: link.tokenHash, expiresAt: link.expiresAt, invitedBy: userId, createdAt: at, sentAt: at, acceptedAt: null };

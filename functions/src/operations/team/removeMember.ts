@@ -20,7 +20,7 @@ export default defineOperation({
       if (!doc) throw notFound(`member ${who}`);
       const member = doc.data as unknown as MemberRecord;
       if (member.role === 'admin' && (await countAdmins(tx, businessId)) < 2) {
-        throw precondition(`${who} is the last admin and cannot be removed`);
+        throw precondition(`${who} is the last admin and cannot be removed`, { reason: 'lastAdmin' });
       }
       // Auth reads the membership on every call, so deleting it locks every key of this user out immediately.
       tx.delete(doc.path);

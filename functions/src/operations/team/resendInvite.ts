@@ -23,7 +23,7 @@ export default defineOperation({
       const doc = await tx.get(invitesPath(businessId, inviteId));
       if (!doc || !business) throw notFound(`invite ${inviteId}`);
       const invite = doc.data as unknown as InviteRecord;
-      if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}; only a pending invite can be resent`);
+      if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}; only a pending invite can be resent`, { reason: 'inviteNotPending', params: { status: invite.status } });
       const link = freshInviteLink(ctx.config.dashboardUrl, now);
       const updated: InviteRecord = { ...invite, tokenHash: link.tokenHash, expiresAt: link.expiresAt, sentAt: new Date(now).toISOString() };
       tx.set(doc.path, { ...updated });

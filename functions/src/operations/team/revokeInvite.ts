@@ -19,7 +19,7 @@ export default defineOperation({
       const doc = await tx.get(path);
       if (!doc) throw notFound(`invite ${inviteId}`);
       const invite = doc.data as unknown as InviteRecord;
-      if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}; only a pending invite can be revoked`);
+      if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}; only a pending invite can be revoked`, { reason: 'inviteNotPending', params: { status: invite.status } });
       tx.update(path, { status: 'revoked' });
       return { inviteId, email: invite.email, status: 'revoked' as const };
     });

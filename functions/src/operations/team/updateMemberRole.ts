@@ -21,7 +21,7 @@ export default defineOperation({
       if (!doc) throw notFound(`member ${who}`);
       const member = doc.data as unknown as MemberRecord;
       if (member.role === 'admin' && role === 'user' && (await countAdmins(tx, businessId)) < 2) {
-        throw precondition(`${who} is the last admin; make another member admin first`);
+        throw precondition(`${who} is the last admin; make another member admin first`, { reason: 'lastAdmin' });
       }
       if (member.role !== role) tx.update(doc.path, { role });
       return { userId: member.userId, email: member.email, role };
