@@ -79,7 +79,7 @@ try {
     }
     case 'accept-invite': {
       const member = await acceptInvite(store, ids, need('invite'), need('email'), clock.now());
-      await appendActivity(store, ids, { ...member, keyName: 'admin-cli' }, clock.now(), { operation: 'acceptInvite', targetIds: [values.invite!], summary: `${member.email} joined as ${member.role}` });
+      await appendActivity(store, ids, { ...member, keyName: 'admin-cli' }, clock.now(), { operation: 'acceptInvite', kind: 'team', params: { email: member.email, role: member.role }, targetIds: [values.invite!], summary: `${member.email} joined as ${member.role}` });
       out = member;
       break;
     }

@@ -111,6 +111,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       onFailed: (r, reason, status) =>
         appendActivity(store, ids, { businessId: r.businessId, userId: 'system', email: '', role: 'user', keyName: 'outbox' }, clock.now(), {
           operation: 'messageFailed',
+          kind: 'messages',
+          params: { channel: r.channel, to: r.to, refused: status === 'failed' },
           targetIds: r.ref ? [r.ref, r.id] : [r.id],
           summary:
             status === 'failed'

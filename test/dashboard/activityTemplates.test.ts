@@ -5,10 +5,11 @@ import { activityEn, runOutcomeEn } from '../../dashboard/src/i18n/activity.en.t
 import { RUN_OUTCOMES } from '../../functions/src/domain/automations/automations.ts';
 import { activityTemplate, slotsOf } from '../../dashboard/src/ui/activityText.ts';
 import { operations } from '../../functions/src/operations/index.ts';
+import { SYSTEM_ACTIONS } from '../../functions/src/core/activity.ts';
 import { paymentsEnv, paymentInput, simulateSubmission, type PaymentsEnv } from '../operations/payments/helpers.ts';
 import { uploadBody, pdf } from '../operations/invoices/helpers.ts';
 
-const actions = operations.filter((o) => !o.flags.readOnly).map((o) => o.name).sort();
+const actions = [...operations.filter((o) => !o.flags.readOnly).map((o) => o.name), ...SYSTEM_ACTIONS].sort();
 
 test('every action (a mutating operation) has a Hebrew template, and an English one', () => {
   const noHebrew = actions.filter((a) => !Object.hasOwn(activityHe, a));

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n.tsx';
 import { Money } from './common.tsx';
 import { fillNodes } from './fillNodes.tsx';
-import { activityTemplate, type ActivityParams, type ActivityTemplates } from './activityText.ts';
+import { activityTemplate, slotsOf, type ActivityParams, type ActivityTemplates } from './activityText.ts';
 import { activityHe, runOutcomeHe } from '../i18n/activity.he.ts';
 import { activityEn, runOutcomeEn } from '../i18n/activity.en.ts';
 
@@ -17,6 +17,8 @@ function TemplateText({ templates, name, params, fallback }: { templates: Activi
   const vars: Record<string, ReactNode> = {};
   for (const [k, v] of Object.entries(params)) vars[k] = typeof v === 'number' ? number(v) : <bdi>{String(v ?? '')}</bdi>;
   if (typeof params.amountAgorot === 'number' && typeof params.currency === 'string') vars.amount = <Money agorot={params.amountAgorot} currency={params.currency} />;
+  // A row missing a param its template needs (written by an older version) reads better as its summary than with a hole.
+  if (slotsOf(t).some((k) => !(k in vars))) return <>{fallback}</>;
   return <>{fillNodes(t, vars)}</>;
 }
 

@@ -22,6 +22,9 @@ export interface ActivityRow {
 
 export type ActivityParams = Record<string, string | number | boolean | null>;
 
+/** Actions written outside the operations' notes (supplier pages, consent returns, the outbox, the admin CLI). */
+export const SYSTEM_ACTIONS = ['supplierSubmit', 'supplierInvoice', 'publicLinkRequest', 'messageFailed', 'itaConnectCallback', 'marketConnectCallback', 'mailboxConnectCallback', 'chatConnectCallback'] as const;
+
 /** Cuts text to `max` code points, never inside a surrogate pair (a lone half is not valid Unicode and the store refuses it). */
 export function cutCodePoints(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -48,7 +51,8 @@ export async function appendActivity(
     operation: note.operation,
     targetIds: note.targetIds,
     summary: cutCodePoints(note.summary, 300),
-    action: note.operation,
+    // Rows of writers that give no kind nor params keep to their summary (the dashboard shows it as it is).
+    ...(note.kind || note.params ? { action: note.operation } : {}),
     ...(note.kind ? { kind: note.kind } : {}),
     params: Object.fromEntries(Object.entries(note.params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? cutCodePoints(v, 200) : v])),
   };

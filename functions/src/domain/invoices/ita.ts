@@ -193,6 +193,8 @@ export async function confirmItaConsent(services: Services, token: string | null
   await store.set(itaConsentPath(record.businessId), { ...consent });
   await appendActivity(store, services.ids, caller, now, {
     operation: 'itaConnectCallback',
+    kind: 'account',
+    params: { until: jerusalemDay(consent.expiresAtMs) },
     targetIds: ['ita'],
     summary: `connected the tax authority; consent valid until ${jerusalemDay(consent.expiresAtMs)}`,
   });

@@ -162,7 +162,7 @@ export async function confirmMailboxConsent(services: Services, token: string | 
     updatedAt: at,
   };
   await store.set(mailboxesPath(record.businessId, accountId), { ...rec });
-  await appendActivity(store, services.ids, caller, now, { operation: 'mailboxConnectCallback', targetIds: [accountId], summary: `connected mailbox ${email}`.slice(0, 200) });
+  await appendActivity(store, services.ids, caller, now, { operation: 'mailboxConnectCallback', kind: 'mailboxes', params: { email }, targetIds: [accountId], summary: `connected mailbox ${email}`.slice(0, 200) });
   const profile = profileOf(business);
   return { businessName: profile.businessName || profile.name, email, origin };
 }

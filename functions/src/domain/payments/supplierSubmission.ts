@@ -4,7 +4,7 @@ import type { Doc, Reader, Transaction, UpdateData } from '../../ports/store.ts'
 import type { FileRef } from '../../core/files.ts';
 import { ApiError, isApiError, notFound } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
-import { appendActivity } from '../../core/activity.ts';
+import { appendActivity, type ActivityParams } from '../../core/activity.ts';
 import { enqueueDelivery, stageMessage } from '../../core/outbox.ts';
 import type { OutboundMessage } from '../../ports/outbox.ts';
 import { normalizeEmail, supplierKeyOf } from '../contacts.ts';
@@ -126,9 +126,9 @@ const langChange = (p: PaymentRecord, lang: EmailLang | undefined): Partial<Paym
 /** The supplier pages act as no user; activity rows name the link instead. */
 const linkActor = (businessId: string, userId: string, keyName: string): Caller => ({ businessId, userId, email: '', role: 'user', keyName });
 
-async function note(s: Services, actor: Caller, operation: string, paymentId: string, summary: string) {
+async function note(s: Services, actor: Caller, operation: string, paymentId: string, summary: string, params: ActivityParams) {
   try {
-    await appendActivity(s.store, s.ids, actor, s.clock.now(), { operation, targetIds: [paymentId], summary });
+    await appendActivity(s.store, s.ids, actor, s.clock.now(), { operation, kind: 'payments', params, targetIds: [paymentId], summary });
   } catch (e) {
     s.logger.warn('could not write the activity row', { operation, paymentId, error: String(e) });
   }
@@ -226,7 +226,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
     }),
   );
   if (out.outcome === 'applied') {
-    await note(s, linkActor(businessId, 'supplier-link', 'supplier link'), 'supplierSubmit', id, `${out.payment.supplierName} gave ${payout.method} payout details; the payment is ${out.payment.status}`);
+    await note(s, linkActor(businessId, 'supplier-link', 'supplier link'), 'supplierSubmit', id, `${out.payment.supplierName} gave ${payout.method} payout details; the payment is ${out.payment.status}`, { supplier: out.payment.supplierName, status: out.payment.status });
   }
   return publicResult(out);
 }
@@ -313,7 +313,7 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
     }),
   );
   if (out.invoiceAdded) {
-    await note(s, linkActor(businessId, 'supplier-link', 'supplier link'), 'supplierInvoice', id, `${out.payment.supplierName} attached an invoice; the payment is ${out.payment.status}`);
+    await note(s, linkActor(businessId, 'supplier-link', 'supplier link'), 'supplierInvoice', id, `${out.payment.supplierName} attached an invoice; the payment is ${out.payment.status}`, { supplier: out.payment.supplierName, status: out.payment.status });
   }
   return publicResult(out);
 }
@@ -480,7 +480,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
   }
   if (out.outcome === 'applied') {
     const p = out.payment;
-    await note(s, linkActor(businessId, 'public-link', 'public link'), 'publicLinkRequest', p.id, `${p.supplierName} filed a payment request through the public link; the payment is ${p.status}`);
+    await note(s, linkActor(businessId, 'public-link', 'public link'), 'publicLinkRequest', p.id, `${p.supplierName} filed a payment request through the public link; the payment is ${p.status}`, { supplier: p.supplierName, status: p.status });
   }
   return publicResult(out);
 }

@@ -170,7 +170,7 @@ export async function confirmChatConsent(services: Services, token: string | nul
   };
   // A new grant replaces an earlier one (possibly of another workspace).
   await store.set(chatConnectionPath(record.businessId), { ...connection });
-  await appendActivity(store, services.ids, caller, now, { operation: 'chatConnectCallback', targetIds: ['chat'], summary: `connected Slack workspace ${grant.teamName}`.slice(0, 200) });
+  await appendActivity(store, services.ids, caller, now, { operation: 'chatConnectCallback', kind: 'employees', params: { workspace: grant.teamName }, targetIds: ['chat'], summary: `connected Slack workspace ${grant.teamName}`.slice(0, 200) });
   const profile = profileOf(business);
   return { businessName: profile.businessName || profile.name, teamName: grant.teamName, ...next };
 }

@@ -114,6 +114,8 @@ export async function confirmMarketConsent(services: Services, token: string | n
   const names = connected.accounts.map((a) => a.name);
   await appendActivity(store, services.ids, caller, now, {
     operation: 'marketConnectCallback',
+    kind: 'statements',
+    params: { accounts: names.length },
     targetIds: connected.accounts.map((a) => a.id),
     summary: `connected the freelance marketplace (${names.length} organizations)`,
   });

@@ -152,6 +152,8 @@ export default defineOperation({
       // The call fails, so the executor writes no activity row; the stored document still gets one.
       await appendActivity(ctx.store, ctx.ids, ctx.caller, ctx.clock.now(), {
         operation: 'uploadInvoiceDoc',
+        kind: 'invoices',
+        params: { fileName: doc.fileName, skipped: false, status: 'unread', duplicate: false },
         targetIds: [docId, doc.folderId],
         summary: `uploaded ${doc.fileName}, stored unread: the daily AI quota is used up`,
       });
