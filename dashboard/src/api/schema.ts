@@ -7848,11 +7848,11 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "running" | "done" | "failed";
-                            /** @description English; outcome and params say it for a translation. */
+                            /** @description One line saying what happened. */
                             summary: string;
                             /** @enum {string} */
                             outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
-                            /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                            /** @description month, synced, total, failed, recipients, missing, why, found. */
                             params: {
                                 [key: string]: string | number | null;
                             };
@@ -8061,11 +8061,11 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "running" | "done" | "failed";
-                                /** @description English; outcome and params say it for a translation. */
+                                /** @description One line saying what happened. */
                                 summary: string;
                                 /** @enum {string} */
                                 outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
-                                /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                                /** @description month, synced, total, failed, recipients, missing, why, found. */
                                 params: {
                                     [key: string]: string | number | null;
                                 };
@@ -8279,11 +8279,11 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 status: "running" | "done" | "failed";
-                                /** @description English; outcome and params say it for a translation. */
+                                /** @description One line saying what happened. */
                                 summary: string;
                                 /** @enum {string} */
                                 outcome: "statementsRunning" | "statementsMailed" | "statementsNotMailed" | "statementsFailed" | "pollRunning" | "pollFailed" | "pollImported" | "pollNothingNew";
-                                /** @description month, synced, total, failed (account names), recipients, missing, why, found. */
+                                /** @description month, synced, total, failed, recipients, missing, why, found. */
                                 params: {
                                     [key: string]: string | number | null;
                                 };
@@ -21387,9 +21387,9 @@ export interface operations {
                 before?: number;
                 /** @description The previous page's nextCursor: continues right after its last row. */
                 cursor?: string;
-                /** @description Only rows of this operation group (rows written before kinds existed have none). */
-                kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "payments" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
-                /** @description Only rows by this member's userId. */
+                /** @description Only rows of this group. */
+                kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
+                /** @description Only this member's rows (userId). */
                 actor?: string;
             };
             header?: never;
@@ -21425,11 +21425,11 @@ export interface operations {
                                 targetIds: string[];
                                 /** @description One line saying what happened. */
                                 summary: string;
-                                /** @description The operation name, for a template; null on rows older than actions. */
+                                /** @description The operation (or system action) named, for a template; null on older rows. */
                                 action: string | null;
                                 /** @description Kind of record (one of the listed values). */
                                 kind: string | null;
-                                /** @description The action's names, counts and amounts (agorot with currency). */
+                                /** @description Names, counts, amountAgorot with currency; never ids. */
                                 params: {
                                     [key: string]: string | number | boolean | null;
                                 } | null;
@@ -21554,11 +21554,11 @@ export interface operations {
                     /** @description The previous page's nextCursor: continues right after its last row. */
                     cursor?: string;
                     /**
-                     * @description Only rows of this operation group (rows written before kinds existed have none).
+                     * @description Only rows of this group.
                      * @enum {string}
                      */
-                    kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "payments" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
-                    /** @description Only rows by this member's userId. */
+                    kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
+                    /** @description Only this member's rows (userId). */
                     actor?: string;
                 };
             };
@@ -21591,11 +21591,11 @@ export interface operations {
                                 targetIds: string[];
                                 /** @description One line saying what happened. */
                                 summary: string;
-                                /** @description The operation name, for a template; null on rows older than actions. */
+                                /** @description The operation (or system action) named, for a template; null on older rows. */
                                 action: string | null;
                                 /** @description Kind of record (one of the listed values). */
                                 kind: string | null;
-                                /** @description The action's names, counts and amounts (agorot with currency). */
+                                /** @description Names, counts, amountAgorot with currency; never ids. */
                                 params: {
                                     [key: string]: string | number | boolean | null;
                                 } | null;
@@ -32689,9 +32689,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The supplier that goes away: a supplierKey (phone or email). */
+                    /** @description Supplier that goes away. Its supplierKey: phone (any common form) or email. */
                     from: string;
-                    /** @description The supplier that stays: a supplierKey (phone or email). */
+                    /** @description Supplier that stays. Its supplierKey: phone (any common form) or email. */
                     into: string;
                 };
             };
@@ -32830,7 +32830,7 @@ export interface operations {
     suppliersListGet: {
         parameters: {
             query?: {
-                /** @description Name words, or part of a phone or email. */
+                /** @description Name, phone or email to find. Name words match at their beginnings, a phone as typed, an email in part. */
                 q?: string;
             };
             header?: never;
@@ -32988,7 +32988,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Name words, or part of a phone or email. */
+                    /** @description Name, phone or email to find. Name words match at their beginnings, a phone as typed, an email in part. */
                     q?: string;
                 };
             };

@@ -4,7 +4,7 @@ import { input, LIMITS } from '../../core/schema.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import { mergeSuppliers } from '../../domain/payments/supplierMerge.ts';
 
-const keyField = (what: string) => z.string().min(1).max(LIMITS.email).describe(`${what}: a supplierKey (phone or email).`);
+const keyField = (what: string) => z.string().min(1).max(LIMITS.email).describe(`${what}. Its supplierKey: phone (any common form) or email.`);
 
 export default defineOperation({
   name: 'supplierMerge',
@@ -15,7 +15,7 @@ export default defineOperation({
     "from suppliersList. Later payments and invoices to from's phone or email land on into. Admin only: it rewrites history. " +
     'Safe to repeat; an interrupted merge resumes where it stopped.',
   flags: { adminOnly: true, dangerous: true, idempotent: true },
-  input: input({ from: keyField('The supplier that goes away'), into: keyField('The supplier that stays') }),
+  input: input({ from: keyField('Supplier that goes away'), into: keyField('Supplier that stays') }),
   output: z.object({
     from: z.string().describe('The merged key, now an alias of into.'),
     into: z.string().describe('The supplier that stays.'),

@@ -17,7 +17,7 @@ export default defineOperation({
     'q keeps those whose name words start with its words, or whose email or phone (or a merged one\'s) holds it; ' +
     'exact is the key of the supplier q is the phone or email of.',
   flags: { readOnly: true },
-  input: input({ q: text(120).optional().describe('Name words, or part of a phone or email.') }),
+  input: input({ q: text(120).optional().describe('Name, phone or email to find. Name words match at their beginnings, a phone as typed, an email in part.') }),
   output: z.object({
     items: z.array(supplierRowSchema),
     total: z.int().min(0),
