@@ -72,6 +72,7 @@ describe('the invoice page corrects the reading; VAT equal to the total is flagg
     await card.getByRole('textbox', { name: 'סה"כ' }).fill('1,180.00');
     await card.getByRole('textbox', { name: 'מע"מ' }).fill('180');
     await check('invoice-correct-form');
+    assert.deepEqual([await card.getByRole('textbox', { name: 'סה"כ' }).inputValue(), await card.getByRole('textbox', { name: 'מע"מ' }).inputValue()], ['1,180.00', '180']);
     await card.getByRole('button', { name: 'שמירה' }).click();
     const mark = card.getByTestId('corrected-totalAgorot');
     await mark.waitFor();

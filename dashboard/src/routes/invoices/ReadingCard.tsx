@@ -117,7 +117,7 @@ export function ReadingCard({ d }: { d: Doc }) {
           <Stack gap="xs">
             {errors.rest.length > 0 && <ErrorAlert error={update.error} />}
             {FIELDS.map((f) => {
-              const common = { value: form[f], onChange: (v: string) => setForm({ ...form, [f]: v }) };
+              const common = { value: form[f], onChange: (v: string) => setForm((cur) => ({ ...cur, [f]: v })) };
               const input = AMOUNTS.includes(f) ? (
                 <MoneyInput label={label[f]} currency={currency} {...common} />
               ) : f === 'currency' ? (
