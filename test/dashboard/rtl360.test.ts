@@ -38,7 +38,8 @@ async function settled(page: Page, path: string) {
     await page.waitForTimeout(100);
   }
   await page.waitForLoadState('load');
-  await page.waitForTimeout(250);
+  // Late parts of the screen (its other queries) render before anything is measured.
+  await page.waitForTimeout(150);
 }
 
 /** What the owner would see wrong at this width: sideways scroll, controls past the edge, cut labels. */
@@ -263,6 +264,7 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
       statements: async () => ((await page.locator('[data-testid=statement-cell] .mantine-Badge-root').count()) ? [] : ['no statement badge on the screen']),
     };
     const found: string[] = [];
+    const started = Date.now();
     for (const [path, name] of routes) {
       await page.setViewportSize({ width: 360, height: 780 });
       await page.goto(env.origin + path);
@@ -275,6 +277,7 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
       // Wide, an address or a phone that wrapped at 360 px sits on one line, where its order shows.
       for (const p of await orderProblems(page)) found.push(`${name} at 1280 px: ${p}`);
     }
+    console.log(`${routes.length} screens in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     assert.equal(found.join('\n'), '');
     assert.deepEqual(problems, [], 'console errors or failed requests');
   });
