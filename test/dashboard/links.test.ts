@@ -135,14 +135,14 @@ describe('owner links and integrations (browser, npm start, Auth emulator)', { s
     await add.getByLabel('מזהה התוכנה').fill('Green Invoice');
     await add.getByLabel('מפתח API').fill('key-secret-123');
     await add.getByRole('button', { name: 'חיבור' }).click();
-    // The API's words, under the input they name.
-    await add.getByText(/use lowercase letters, digits, - and _/).waitFor();
+    // The API's reason in Hebrew, under the input it names.
+    await add.getByText('הערך אינו בפורמט הנכון').waitFor();
     assert.equal(await add.getByLabel('מזהה התוכנה').getAttribute('aria-invalid'), 'true');
     await add.getByLabel('מזהה התוכנה').fill('greeninvoice');
     await add.getByLabel('מפתח API').fill('');
     await add.getByRole('button', { name: 'חיבור' }).click();
     // Under the key's input now; the provider's input is no longer marked.
-    await add.locator('.mantine-PasswordInput-root', { hasText: 'is required to connect a provider' }).waitFor();
+    await add.locator('.mantine-PasswordInput-root', { hasText: 'שדה חובה' }).waitFor();
     assert.notEqual(await add.getByLabel('מזהה התוכנה').getAttribute('aria-invalid'), 'true');
 
     await add.getByLabel('מפתח API').fill('key-secret-123');

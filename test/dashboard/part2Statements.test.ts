@@ -99,10 +99,10 @@ describe('dashboard part 2: statements, mailboxes, automations (browser, npm sta
     // What the credential is and where to get it, on the form itself.
     await stripeCard.getByText(/rk_live_… או rk_test_…/).waitFor();
     await stripeCard.getByText(/Create restricted key/).waitFor();
-    // A secret key is refused with the API's reason, in the page.
+    // A secret key is refused with the API's reason, in the page, in Hebrew.
     await stripeCard.getByLabel('מפתח מוגבל').fill('sk_test_51Secret');
     await stripeCard.getByRole('button', { name: 'חיבור' }).click();
-    await stripeCard.getByRole('alert').getByText(/least privilege/).waitFor();
+    await stripeCard.getByRole('alert').getByText(/מפתח סודי נותן גישה מלאה/).waitFor();
     // That refusal is the one failed request this test expects; any other still fails it.
     assert.deepEqual(owner.problems.splice(0), [`HTTP 400: POST ${env.origin}/v1/cardprocConnect`, 'console error: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
     await stripeCard.getByLabel('מפתח מוגבל').fill(KEY);

@@ -40,7 +40,7 @@ export default defineOperation({
     return ctx.store.runTransaction(async (tx) => {
       const doc = await tx.get(path);
       const prev = doc?.data as IntegrationRecord | undefined;
-      if (!prev && apiKey === undefined) throw invalid('apiKey', 'is required to connect a provider');
+      if (!prev && apiKey === undefined) throw invalid('apiKey', 'is required to connect a provider', { reason: 'required' });
       const creds = prev ? unseal(prev.sealed, secret) : {};
       if (apiKey !== undefined) creds.apiKey = apiKey;
       if (apiSecret !== undefined) creds.apiSecret = apiSecret;
