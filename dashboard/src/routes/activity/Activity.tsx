@@ -9,7 +9,7 @@ import { ActivityText } from '../../ui/TemplateText.tsx';
 import { activityUiHe } from '../../i18n/activity.he.ts';
 import { activityUiEn } from '../../i18n/activity.en.ts';
 
-const KINDS = ['payments', 'suppliers', 'invoices', 'folders', 'software', 'statements', 'mailboxes', 'employees', 'signupDocs', 'accountant', 'reports', 'team', 'account'] as const;
+const KINDS = ['payments', 'suppliers', 'invoices', 'folders', 'software', 'statements', 'mailboxes', 'employees', 'signupDocs', 'accountant', 'reports', 'team', 'account', 'messages'] as const;
 type Kind = (typeof KINDS)[number];
 
 /** The log, newest first, filtered by kind and person (in the URL); "load more" continues after the last row shown. */

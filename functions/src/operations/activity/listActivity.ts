@@ -7,8 +7,8 @@ import type { Where } from '../../ports/store.ts';
 
 export const ACTIVITY_PAGE = 60;
 
-/** The groups with mutating operations: a row's `kind` (a test keeps the list in step with operations/). */
-export const ACTIVITY_KINDS = ['account', 'accountant', 'employees', 'folders', 'invoices', 'mailboxes', 'payments', 'reports', 'signupDocs', 'software', 'statements', 'suppliers', 'team'] as const;
+/** The groups with mutating operations, and the outbox's failed messages: a row's `kind` (a test keeps the list in step with operations/). */
+export const ACTIVITY_KINDS = ['account', 'accountant', 'employees', 'folders', 'invoices', 'mailboxes', 'messages', 'payments', 'reports', 'signupDocs', 'software', 'statements', 'suppliers', 'team'] as const;
 
 /**
  * The cursor resumes right after a row by (at, id): rows sharing a millisecond are all shown, which `before`
@@ -39,14 +39,14 @@ export default defineOperation({
   input: input({
     before: unixMs().optional().describe('Unix ms: only rows older than this (the `at` of the last row seen); omit for the newest page.'),
     cursor: z.string().max(200).optional().describe("The previous page's nextCursor: continues right after its last row."),
-    kind: z.enum(ACTIVITY_KINDS).optional().describe("Only rows of this operation group (rows written before kinds existed have none)."),
-    actor: z.string().min(1).max(128).optional().describe("Only rows by this member's userId."),
+    kind: z.enum(ACTIVITY_KINDS).optional().describe('Only rows of this group.'),
+    actor: z.string().min(1).max(128).optional().describe("Only this member's rows (userId)."),
   }),
   output: z.object({
     items: z.array(z.object({ id: z.string(), at: z.number(), actorUserId: z.string(), actorEmail: z.string(), keyName: z.string(), operation: z.string(), targetIds: z.array(z.string()), summary: z.string(),
-      action: z.string().nullable().describe('The operation name, for a template; null on rows older than actions.'),
+      action: z.string().nullable().describe('The operation (or system action) named, for a template; null on older rows.'),
       kind: z.string().nullable(),
-      params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable().describe("The action's names, counts and amounts (agorot with currency)."),
+      params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable().describe('Names, counts, amountAgorot with currency; never ids.'),
     })),
     nextBefore: z.number().nullable(),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page.'),
