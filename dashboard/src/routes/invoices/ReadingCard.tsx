@@ -24,6 +24,9 @@ function valueOf(d: Doc, f: Field): string | number | null {
   return r[f];
 }
 
+/** An email or amount inside a sentence of the other direction keeps its own order (first-strong isolate). */
+const isolate = (s: string) => `\u2068${s}\u2069`;
+
 const asInput = (f: Field, v: string | number | null) => (v === null ? '' : AMOUNTS.includes(f) ? agorotToInput(Number(v)) : String(v));
 
 /** What the AI read, each field corrected by hand marked with who and when; "correct the reading" edits them in place. */
@@ -75,7 +78,7 @@ export function ReadingCard({ d }: { d: Doc }) {
     if (!c) return null;
     return (
       <Text size="xs" c="dimmed" data-testid={`corrected-${f}`}>
-        {fill(m.readingFix.corrected, { by: c.by, date: date(c.at) })} · {fill(m.readingFix.aiRead, { value: shown(f, c.ai) })}
+        {fill(m.readingFix.corrected, { by: isolate(c.by), date: date(c.at) })} · {fill(m.readingFix.aiRead, { value: isolate(shown(f, c.ai)) })}
       </Text>
     );
   };
