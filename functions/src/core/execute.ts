@@ -30,7 +30,7 @@ export async function execute(
   if (op.flags.adminOnly && caller.role !== 'admin') {
     // A dashboard sign-in has no key: say who the person is here, not what a key does.
     const who = caller.firebaseUid ? `you are signed in as a ${caller.role} of this business` : `this key acts as a ${caller.role}`;
-    throw new ApiError('permission-denied', `${op.name} requires the admin role; ${who}. Ask an admin of the business`);
+    throw new ApiError('permission-denied', `${op.name} requires the admin role; ${who}. Ask an admin of the business`, { reason: 'adminOnly' });
   }
   const input = parseInput(op.input, rawInput ?? {});
   const store = meteredStore ?? services.store.metered(meter);
@@ -83,7 +83,7 @@ export async function execute(
   if (!op.flags.readOnly) {
     try {
       const note = op.activity?.(input, result) ?? { targetIds: [], summary: op.name };
-      await appendActivity(store, services.ids, caller, services.clock.now(), { operation: op.name, ...note });
+      await appendActivity(store, services.ids, caller, services.clock.now(), { operation: op.name, kind: op.group, ...note });
     } catch (e) {
       services.logger.error('could not write the activity row of a committed operation', { operation: op.name, requestId, error: e instanceof Error ? e.message : String(e) });
     }

@@ -22,13 +22,13 @@ export default defineOperation({
   async run({ name, phone: rawPhone, email: rawEmail, kind }, ctx) {
     const phone = rawPhone?.trim() ? normalizePhone(rawPhone, 'phone') : null;
     const email = rawEmail?.trim() ? normalizeEmail(rawEmail, 'email') : null;
-    if (!phone && !email) throw invalid('phone', 'a phone or an email is required');
+    if (!phone && !email) throw invalid('phone', 'a phone or an email is required', { reason: 'supplierContactRequired' });
     const key = supplierKeyOf({ phone, email });
     const path = suppliersPath(ctx.caller.businessId, key);
     const at = new Date(ctx.clock.now()).toISOString();
     return ctx.store.runTransaction(async (tx) => {
       const existing = await tx.get(path);
-      if (existing) throw new ApiError('already-exists', `supplierKey: a supplier with key ${key} already exists (${String(existing.data.name ?? '')})`);
+      if (existing) throw new ApiError('already-exists', `supplierKey: a supplier with key ${key} already exists (${String(existing.data.name ?? '')})`, { reason: 'supplierExists', params: { key } });
       const record: SupplierRecord = {
         key, name, phone, email, kind,
         manual: true,
@@ -43,5 +43,5 @@ export default defineOperation({
       return supplierRow(record);
     });
   },
-  activity: (_input, result) => ({ targetIds: [result.key], summary: `created ${result.kind} ${result.name}` }),
+  activity: (_input, result) => ({ params: { name: result.name, type: result.kind }, targetIds: [result.key], summary: `created ${result.kind} ${result.name}` }),
 });
