@@ -128,3 +128,19 @@ for (const [sdk, connect] of [
     }
   });
 }
+
+test('MCP: enableToolsets refusals carry their details too', async () => {
+  const c = new Client2({ name: 'reasons-enable', version: '1.0.0' });
+  await c.connect(new Transport2(new URL('/mcp', origin), { requestInit: { headers: { authorization: `Bearer ${h.owner.apiKey}` } } }));
+  try {
+    const res = (await c.callTool({ name: 'enableToolsets', arguments: { toolsets: ['nope'] } })) as ToolResult;
+    assert.equal(res.isError, true);
+    assert.match(JSON.parse(res.content[0]!.text!).message, /unknown nope/);
+    const details = res._meta?.[ERROR_DETAILS_META] as { field: string; reason: string; params: { options: string[] } };
+    assert.equal(details.field, 'toolsets');
+    assert.equal(details.reason, 'notOneOf');
+    assert.ok(details.params.options.includes('payments'));
+  } finally {
+    await c.close();
+  }
+});

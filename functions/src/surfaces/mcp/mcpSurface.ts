@@ -18,6 +18,7 @@ import type { Caller } from '../../core/context.ts';
 import type { DocStore, Meter } from '../../ports/store.ts';
 import { MAX_BODY_BYTES, type HttpHandler, type HttpRequest, type HttpResponse } from '../http/types.ts';
 import { ApiError, isApiError, type ErrorCode } from '../../core/errors.ts';
+import type { ErrorDetails } from '../../core/errorReasons.ts';
 import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
 import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
@@ -83,7 +84,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  * the tool's outputSchema (SDK 1.x clients and the Inspector check it and would hide the message).
  * The details (field, reason, params) ride in `_meta`, which every client passes through untouched.
  */
-function toolError(code: ErrorCode, message: string, extra: Record<string, unknown> = {}, details?: unknown): CallToolResult {
+function toolError(code: ErrorCode, message: string, extra: Record<string, unknown> = {}, details?: ErrorDetails): CallToolResult {
   const result: CallToolResult = { isError: true, content: [{ type: 'text', text: JSON.stringify({ code, message, ...extra }) }] };
   if (details) result._meta = { [ERROR_DETAILS_META]: details };
   return result;
@@ -142,11 +143,11 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
   async function enableToolsets(args: Record<string, unknown>, exchange: Exchange, ctx: ServerContext): Promise<CallToolResult> {
     const { toolsets, reset = false, ...unknown } = args;
     const stray = Object.keys(unknown).filter((k) => k !== 'idempotencyKey');
-    if (stray.length) return toolError('invalid-argument', `${stray[0]}: unknown field; enableToolsets takes toolsets and reset`);
-    if (!Array.isArray(toolsets) || toolsets.some((t) => typeof t !== 'string')) return toolError('invalid-argument', 'toolsets: expected an array of group names');
+    if (stray.length) return toolError('invalid-argument', `${stray[0]}: unknown field; enableToolsets takes toolsets and reset`, {}, { field: stray[0], reason: 'unknownField' });
+    if (!Array.isArray(toolsets) || toolsets.some((t) => typeof t !== 'string')) return toolError('invalid-argument', 'toolsets: expected an array of group names', {}, { field: 'toolsets', reason: 'wrongType', params: { expected: 'array' } });
     const bad = (toolsets as string[]).filter((t) => !groups.has(t));
-    if (bad.length) return toolError('invalid-argument', `toolsets: unknown ${bad.join(', ')}; known: ${[...groups].sort().join(', ')}`);
-    if (typeof reset !== 'boolean') return toolError('invalid-argument', 'reset: expected a boolean');
+    if (bad.length) return toolError('invalid-argument', `toolsets: unknown ${bad.join(', ')}; known: ${[...groups].sort().join(', ')}`, {}, { field: 'toolsets', reason: 'notOneOf', params: { options: [...groups].sort() } });
+    if (typeof reset !== 'boolean') return toolError('invalid-argument', 'reset: expected a boolean', {}, { field: 'reset', reason: 'wrongType', params: { expected: 'boolean' } });
     const now = services.clock.now();
     const before = reset ? [] : await readEnabled(exchange.store, exchange.caller, now);
     const enabled = [...new Set([...before, ...(toolsets as string[])])].sort();
@@ -205,7 +206,7 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
             return outcome;
           }
         }, services.config.credentialsKey);
-        if (!o.body.ok) return toolError(o.body.error.code as ErrorCode, o.body.error.message, {}, o.body.error.details);
+        if (!o.body.ok) return toolError(o.body.error.code as ErrorCode, o.body.error.message, {}, o.body.error.details as ErrorDetails | undefined);
         out = o.body.result;
       }
       result = { content: [{ type: 'text', text: JSON.stringify(out ?? null) }] };
