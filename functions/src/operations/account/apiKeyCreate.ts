@@ -16,7 +16,7 @@ export default defineOperation({
   async run({ name }, ctx) {
     const { businessId, userId, email } = ctx.caller;
     const live = await ctx.store.count({ collection: 'apiKeys', where: [['businessId', '==', businessId], ['userId', '==', userId], ['revokedAt', '==', null]] });
-    if (live >= MAX_KEYS_PER_USER) throw new ApiError('resource-exhausted', `you have ${live} live API keys, the most allowed; revoke one first (apiKeyRevoke)`);
+    if (live >= MAX_KEYS_PER_USER) throw new ApiError('resource-exhausted', `you have ${live} live API keys, the most allowed; revoke one first (apiKeyRevoke)`, { reason: 'tooManyApiKeys' });
     const { apiKey, record } = await issueApiKey(ctx.store, { businessId, userId, name }, ctx.clock.now());
     return { apiKey, key: apiKeyView(record, new Map([[userId, email]])) };
   },

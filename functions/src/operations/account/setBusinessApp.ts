@@ -20,10 +20,10 @@ export default defineOperation({
       if (!doc) throw notFound('business');
       const apps = { ...(doc.data as unknown as BusinessRecord).apps, [app]: enabled };
       const needed = APP_REQUIRES[app];
-      if (enabled && needed && !apps[needed]) throw precondition(`the ${app} app requires the ${needed} app; enable ${needed} first`);
+      if (enabled && needed && !apps[needed]) throw precondition(`the ${app} app requires the ${needed} app; enable ${needed} first`, { reason: 'appRequires', params: { app, needed } });
       if (!enabled) {
         const dependant = (Object.keys(APP_REQUIRES) as App[]).find((a) => APP_REQUIRES[a] === app && apps[a]);
-        if (dependant) throw precondition(`the ${dependant} app requires the ${app} app; disable ${dependant} first`);
+        if (dependant) throw precondition(`the ${dependant} app requires the ${app} app; disable ${dependant} first`, { reason: 'appRequiredBy', params: { app, dependant } });
       }
       tx.update(path, { apps, updatedAt: new Date(ctx.clock.now()).toISOString() });
       return { apps };

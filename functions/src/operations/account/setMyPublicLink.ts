@@ -20,7 +20,7 @@ export default defineOperation({
     await ctx.store.runTransaction(async (tx) => {
       const [business, taken] = await tx.getAll([businessPath(businessId), publicSlugPath(slug)]);
       if (!business) throw notFound('business');
-      if (taken && taken.data.businessId !== businessId) throw new ApiError('already-exists', `slug: "${slug}" is taken`);
+      if (taken && taken.data.businessId !== businessId) throw new ApiError('already-exists', `slug: "${slug}" is taken`, { reason: 'slugTaken', params: { slug } });
       const old = business.data.publicSlug as string | null;
       if (old && old !== slug) tx.delete(publicSlugPath(old));
       tx.set(publicSlugPath(slug), { slug, businessId, createdAt: at });

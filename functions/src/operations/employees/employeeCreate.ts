@@ -19,7 +19,7 @@ export default defineOperation({
     const contact = normalizeContact(rest);
     const { businessId } = ctx.caller;
     const count = await ctx.store.count({ collection: employeesPath(businessId) });
-    if (count >= MAX_EMPLOYEES) throw new ApiError('resource-exhausted', `a business keeps at most ${MAX_EMPLOYEES} employees; delete some first`);
+    if (count >= MAX_EMPLOYEES) throw new ApiError('resource-exhausted', `a business keeps at most ${MAX_EMPLOYEES} employees; delete some first`, { reason: 'tooManyEmployees', params: { max: MAX_EMPLOYEES } });
     const at = new Date(ctx.clock.now()).toISOString();
     const id = ctx.ids();
     const record: EmployeeRecord = { id, name, ...contact, status, source: 'manual', chatUserId: null, chatTeamId: null, createdAt: at, updatedAt: at };

@@ -30,7 +30,7 @@ export default defineOperation({
     const now = iso(ctx.clock.now());
     // A soft cap, checked outside the transaction: a race can pass it by a few, which is harmless.
     if ((await ctx.store.count({ collection: foldersPath(businessId) })) >= MAX_FOLDERS) {
-      throw precondition(`a business can have at most ${MAX_FOLDERS} folders; delete some first`);
+      throw precondition(`a business can have at most ${MAX_FOLDERS} folders; delete some first`, { reason: 'tooManyFolders', params: { max: MAX_FOLDERS } });
     }
     const id = ctx.ids();
     return ctx.store.runTransaction(async (tx) => {
@@ -38,7 +38,7 @@ export default defineOperation({
       if (parentId && !(await readFolder(tx, businessId, parentId, now))) throw notFound(`parentId: folder ${parentId}`);
       const siblings = (await tx.query({ collection: foldersPath(businessId), where: [['parentId', '==', parentId]] })).map((d) => d.data as unknown as FolderRecord);
       const clash = siblingWithName(parentId ? siblings : [...siblings, ...unstored], parentId, name);
-      if (clash) throw new ApiError('already-exists', `name: a folder named "${clash.name}" already exists there (${clash.id})`);
+      if (clash) throw new ApiError('already-exists', `name: a folder named "${clash.name}" already exists there (${clash.id})`, { reason: 'folderNameTaken', params: { name: clash.name } });
       for (const f of unstored) tx.set(foldersPath(businessId, f.id), { ...f });
       const folder: FolderRecord = { id, name, parentId, kind: 'custom', createdAt: now };
       tx.create(foldersPath(businessId, id), { ...folder });

@@ -32,7 +32,7 @@ export default defineOperation({
       const unstored = await missingBuiltInFolders(tx, businessId, BASE_BUILT_INS, now);
       const found = await readFolder(tx, businessId, folderId, now);
       if (!found) throw notFound(`folder ${folderId}`);
-      if (isBuiltInId(folderId)) throw precondition(`id: ${folderId} is a built-in folder; built-in folders stay at the top level`);
+      if (isBuiltInId(folderId)) throw precondition(`id: ${folderId} is a built-in folder; built-in folders stay at the top level`, { reason: 'builtInFolder' });
       if (parentId) {
         if (!(await readFolder(tx, businessId, parentId, now))) throw notFound(`parentId: folder ${parentId}`);
         // Walk up from the new parent; reading each ancestor also makes a concurrent opposite move conflict.
@@ -44,12 +44,12 @@ export default defineOperation({
           at = parents.get(at)!;
         }
         if (wouldCycle(folderId, parentId, (x) => parents.get(x))) {
-          throw invalid('parentId', parentId === folderId ? 'a folder cannot be its own parent' : `folder ${parentId} is inside folder ${folderId}; moving there would make a cycle`);
+          throw invalid('parentId', parentId === folderId ? 'a folder cannot be its own parent' : `folder ${parentId} is inside folder ${folderId}; moving there would make a cycle`, { reason: 'folderCycle' });
         }
       }
       const siblings = (await tx.query({ collection: foldersPath(businessId), where: [['parentId', '==', parentId]] })).map((d) => d.data as unknown as FolderRecord);
       const clash = siblingWithName(parentId ? siblings : [...siblings, ...unstored], parentId, found.folder.name, folderId);
-      if (clash) throw new ApiError('already-exists', `parentId: a folder named "${clash.name}" already exists there (${clash.id}); rename one first`);
+      if (clash) throw new ApiError('already-exists', `parentId: a folder named "${clash.name}" already exists there (${clash.id}); rename one first`, { reason: 'folderNameTaken', params: { name: clash.name } });
       for (const f of unstored) tx.set(foldersPath(businessId, f.id), { ...f });
       if (found.folder.parentId !== parentId) tx.update(foldersPath(businessId, folderId), { parentId });
       return folderView({ ...found.folder, parentId });

@@ -23,7 +23,7 @@ export default defineOperation({
       const { parentId } = found.folder;
       const siblings = (await tx.query({ collection: foldersPath(businessId), where: [['parentId', '==', parentId]] })).map((d) => d.data as unknown as FolderRecord);
       const clash = siblingWithName(parentId ? siblings : [...siblings, ...unstored], parentId, name, folderId);
-      if (clash) throw new ApiError('already-exists', `name: a folder named "${clash.name}" already exists there (${clash.id})`);
+      if (clash) throw new ApiError('already-exists', `name: a folder named "${clash.name}" already exists there (${clash.id})`, { reason: 'folderNameTaken', params: { name: clash.name } });
       const renamed: FolderRecord = { ...found.folder, name };
       for (const f of unstored) tx.set(foldersPath(businessId, f.id), { ...(f.id === folderId ? renamed : f) });
       if (found.stored) tx.update(foldersPath(businessId, folderId), { name });

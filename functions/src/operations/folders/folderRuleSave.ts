@@ -38,7 +38,7 @@ export default defineOperation({
       if (folderId === '' && !isBody) throw invalid('folderId', 'required unless bodyInvoice is true (a rule that only turns mail bodies into invoices)');
       const target = folderId ? await readFolder(tx, businessId, folderId, now) : null;
       if (folderId && !target) throw notFound(`folderId: folder ${folderId}`);
-      if (!existing && rules.length >= MAX_RULES) throw precondition(`a business can have at most ${MAX_RULES} folder rules`);
+      if (!existing && rules.length >= MAX_RULES) throw precondition(`a business can have at most ${MAX_RULES} folder rules`, { reason: 'tooManyRules', params: { max: MAX_RULES } });
       const rule: FolderRuleRecord = {
         id: existing?.id ?? newId,
         when,

@@ -20,11 +20,11 @@ export default defineOperation({
   output: z.object({ docId: z.string(), folderId: z.string(), folderBy: z.literal('hand'), source: z.string() }),
   async run({ folderId, docId, paymentId, fileId }, ctx) {
     const { businessId } = ctx.caller;
-    if (docId && (paymentId || fileId)) throw invalid('docId', 'send either docId, or paymentId with fileId, not both');
+    if (docId && (paymentId || fileId)) throw invalid('docId', 'send either docId, or paymentId with fileId, not both', { reason: 'notBoth', params: { other: 'paymentId' } });
     if (!docId) {
       if (!paymentId && !fileId) throw invalid('docId', 'required, unless paymentId and fileId name a supplier attachment');
-      if (!fileId) throw invalid('fileId', 'required with paymentId');
-      if (!paymentId) throw invalid('paymentId', 'required with fileId');
+      if (!fileId) throw invalid('fileId', 'required with paymentId', { reason: 'requiredWith', params: { other: 'paymentId' } });
+      if (!paymentId) throw invalid('paymentId', 'required with fileId', { reason: 'requiredWith', params: { other: 'fileId' } });
     }
     const now = iso(ctx.clock.now());
     return ctx.store.runTransaction(async (tx) => {

@@ -45,7 +45,7 @@ export default defineOperation({
         const rules = await loadRules(tx, businessId);
         const same = rules.find((r) => r.bodyInvoice && r.when.from === from);
         if (same) return same.id;
-        if (rules.length >= MAX_RULES) throw precondition(`a business can have at most ${MAX_RULES} folder rules`);
+        if (rules.length >= MAX_RULES) throw precondition(`a business can have at most ${MAX_RULES} folder rules`, { reason: 'tooManyRules', params: { max: MAX_RULES } });
         const now = iso(ctx.clock.now());
         const rule: FolderRuleRecord = {
           id: ctx.ids(),
