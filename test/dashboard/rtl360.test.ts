@@ -72,7 +72,8 @@ function layoutProblems(page: Page): Promise<string[]> {
 
 /**
  * Left-to-right fragments in their order, wherever they appear: a phone's "+" before its digits, a mask before the
- * digits it keeps, and "<" … "@" … ">" of an address, each measured by where the characters are drawn.
+ * digits it keeps, a Latin prefix before its "…" ("rk_live_…"), and "<" … "@" … ">" of an address, each measured
+ * by where the characters are drawn.
  */
 function orderProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -95,6 +96,7 @@ function orderProblems(page: Page): Promise<string[]> {
       const t = n.data;
       for (const m of t.matchAll(/\+\d/g)) if (!inOrder(n, m.index, m.index + 1)) out.push(`phone: "+" drawn after the digits of "${t}"`);
       for (const m of t.matchAll(/[•…]\d/g)) if (!inOrder(n, m.index, m.index + 1)) out.push(`masked number: the digits drawn before the mask in "${t}"`);
+      for (const m of t.matchAll(/[\w]…/g)) if (!inOrder(n, m.index, m.index + 1)) out.push(`prefix: the "…" drawn before "${t.slice(Math.max(0, m.index - 11), m.index + 1)}"`);
       for (const m of t.matchAll(/<[^<>\s]+@[^<>\s]+>/g)) {
         const at = m.index + m[0].indexOf('@');
         if (!inOrder(n, m.index, at) || !inOrder(n, at, m.index + m[0].length - 1)) out.push(`address: brackets flipped in "${t}"`);

@@ -388,7 +388,7 @@ export const en: Strings<Messages> = {
     sources: {
       cardproc: {
         title: 'Card processor (Stripe)',
-        what: 'A restricted key (rk_live_… or rk_test_…) with read access to Reporting (report runs, report types) and Files. A secret key (sk_…) is refused: it can do anything in the account.',
+        what: 'A restricted key ({live} or {test}) with read access to Reporting (report runs, report types) and Files. A secret key ({secret}) is refused: it can do anything in the account.',
         where: 'In Stripe: {steps}; give Read to Report runs, Report types and Files, nothing else.',
         steps: ['Developers', 'API keys', 'Create restricted key'],
         field: 'Restricted key',

@@ -384,7 +384,7 @@ export const he = {
     sources: {
       cardproc: {
         title: 'סולק כרטיסים (Stripe)',
-        what: 'מפתח מוגבל (rk_live_… או rk_test_…) עם הרשאת קריאה לדוחות (Report runs, Report types) ולקבצים (Files). מפתח סודי (sk_…) נדחה: הוא מאפשר הכול בחשבון.',
+        what: 'מפתח מוגבל ({live} או {test}) עם הרשאת קריאה לדוחות (Report runs, Report types) ולקבצים (Files). מפתח סודי ({secret}) נדחה: הוא מאפשר הכול בחשבון.',
         where: 'ב-Stripe: {steps}; תנו Read ל-Report runs, Report types ו-Files, ותו לא.',
         steps: ['Developers', 'API keys', 'Create restricted key'],
         field: 'מפתח מוגבל',

@@ -10,7 +10,7 @@ import { call, type OperationName, type Output } from '../../api/client.ts';
 import { closedMonths, StateBadge, useAccounts, useMonthLabel, type AccountRow, type Source, type StatementRow } from './statementsShared.tsx';
 import { FileName } from '../../ui/FileName.tsx';
 import { fillNodes } from '../../ui/fillNodes.tsx';
-import { Steps } from '../../ui/Ltr.tsx';
+import { Ltr, Steps } from '../../ui/Ltr.tsx';
 
 const TABS = ['months', 'sources', 'market'] as const;
 type Tab = (typeof TABS)[number];
@@ -197,6 +197,9 @@ function Connected({ r }: { r: ConnectResult }) {
   );
 }
 
+/** Stripe's key prefixes, as typed: left to right, so the "…" stays after the prefix inside Hebrew. */
+const KEY_FORMS = { live: <Ltr>rk_live_…</Ltr>, test: <Ltr>rk_test_…</Ltr>, secret: <Ltr>sk_…</Ltr> };
+
 /** One source's card: what the credential is, where to get it, and its form. */
 function SourceCard({ source, open, children }: { source: Source; open: boolean; children: React.ReactNode }) {
   const { m } = useI18n();
@@ -211,7 +214,7 @@ function SourceCard({ source, open, children }: { source: Source; open: boolean;
         {t.title}
       </Title>
       <Text size="sm" mt={4}>
-        {t.what}
+        {fillNodes(t.what, KEY_FORMS)}
       </Text>
       <Text size="sm" c="dimmed" mb="sm">
         {fillNodes(t.where, { steps: <Steps steps={'steps' in t ? t.steps : []} /> })}
