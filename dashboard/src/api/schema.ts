@@ -3176,6 +3176,18 @@ export interface components {
                      *     - `notBusinessNumber` (value): "{value}" is not an Israeli business number
                      *     - `uploadUsed`: this upload was already used
                      *     - `uploadExpired`: this upload expired
+                     *     - `slugTaken` (slug): "{slug}" is taken
+                     *     - `tooManyApiKeys`: the most live API keys are in use; revoke one first
+                     *     - `appRequires` (app, needed): the {app} app requires the {needed} app
+                     *     - `appRequiredBy` (app, dependant): the {dependant} app requires the {app} app
+                     *     - `builtInFolder`: built-in folders cannot be moved or deleted
+                     *     - `folderCycle`: a folder cannot go inside itself
+                     *     - `folderNameTaken` (name): a folder named "{name}" already exists there
+                     *     - `tooManyFolders` (max): at most {max} folders
+                     *     - `tooManyRules` (max): at most {max} folder rules
+                     *     - `tooManyEmployees` (max): at most {max} employees
+                     *     - `requiredWith` (other): required with {other}
+                     *     - `notBoth` (other): send this or {other}, not both
                      *     - `notFound`: not found
                      *     - `unknownOperation` (name): unknown operation {name}
                      *     - `unknownPath`: unknown path
@@ -3202,7 +3214,7 @@ export interface components {
                      *     - `timeout`: the request took too long
                      * @enum {string}
                      */
-                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
+                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
                     /** @description The reason's values, named as in its template. */
                     params?: {
                         [key: string]: string | number | string[];
