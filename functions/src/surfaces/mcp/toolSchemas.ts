@@ -68,6 +68,12 @@ function dropEcho(name: string, s: unknown): unknown {
 function openStrings(s: Schema): Schema {
   const keys = Object.keys(s);
   if (s.type === 'string' && keys.length === 1) return {};
+  // A union with an open branch takes anything, and so does an open map of extra fields.
+  if (keys.length === 1 && Array.isArray(s.anyOf) && s.anyOf.some((b) => isObject(b) && Object.keys(b).length === 0)) return {};
+  if (isObject(s.additionalProperties) && Object.keys(s.additionalProperties).length === 0) {
+    const { additionalProperties: _open, ...rest } = s;
+    return openStrings(rest);
+  }
   // An object is known by its properties and an array by its items, so neither repeats its type; a
   // nullable object is its properties alone (they constrain objects only, so null still passes).
   if (keys.length === 1 && Array.isArray(s.anyOf) && s.anyOf.length === 2) {

@@ -58,7 +58,7 @@ export interface McpTools {
 function descriptionOf(op: AnyOperation): string {
   // A summary may end with a full stop; the notes below add their own.
   let text = op.summary.replace(/\.$/, '');
-  if (op.flags.adminOnly && !/admin/i.test(text)) text += '. Requires the admin role';
+  if (op.flags.adminOnly && !/admin/i.test(text)) text += ' (admin only)';
   // A destructive tool says so in destructiveHint, which clients act on (they ask before calling it).
   return text;
 }
