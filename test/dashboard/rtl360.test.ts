@@ -62,6 +62,17 @@ function layoutProblems(page: Page): Promise<string[]> {
     for (const el of document.querySelectorAll('.mantine-Badge-label, .mantine-Button-label, .mantine-Tabs-tabLabel')) {
       if (el.scrollWidth > el.clientWidth + 1) out.push(`clipped: ${name(el)} shows ${el.clientWidth} of ${el.scrollWidth} px`);
     }
+    // Text drawn past the edge is cut (a long address that does not wrap inside its card).
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const drawer = n.parentElement?.closest('.mantine-AppShell-navbar')?.getBoundingClientRect();
+      if (!n.data.trim() || (drawer && (drawer.left >= W || drawer.right <= 0))) continue;
+      // Cut on purpose, with an ellipsis (the business name in the header).
+      if (n.parentElement && getComputedStyle(n.parentElement).textOverflow === 'ellipsis') continue;
+      const r = document.createRange();
+      r.selectNodeContents(n);
+      for (const b of r.getClientRects()) if (b.width > 1 && (b.right > W + 0.5 || b.left < -0.5)) out.push(`text past the edge: "${n.data.trim().slice(0, 40)}" spans ${Math.round(b.left)}–${Math.round(b.right)} px`);
+    }
     // A phone or an address typed into a right-to-left field shows its "+" or its dots on the wrong side.
     for (const el of document.querySelectorAll('input')) {
       if (/^\+\d|@/.test(el.value) && getComputedStyle(el).direction !== 'ltr') out.push(`the field "${el.value}" runs right to left`);

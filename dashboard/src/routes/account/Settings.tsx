@@ -247,8 +247,10 @@ function Team() {
             .map((i) => (
               <Card key={i.inviteId} withBorder padding="sm">
                 <Group justify="space-between" wrap="wrap">
-                  <Stack gap={2}>
-                    <Text dir="ltr">{i.email}</Text>
+                  <Stack gap={2} style={{ minWidth: 0 }}>
+                    <Text dir="ltr" className="wrap-anywhere">
+                      {i.email}
+                    </Text>
                     <Text size="xs">
                       {m.roles[i.role]} · {i.expired ? m.settings.expired : fill(m.settings.expires, { date: date(i.expiresAt) })}
                     </Text>

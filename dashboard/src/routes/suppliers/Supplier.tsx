@@ -48,7 +48,7 @@ export default function Supplier() {
           <Title order={2} size="h4" mb="xs">
             {m.suppliers.card}
           </Title>
-          <Text size="sm" dir="ltr" mb="sm">
+          <Text size="sm" dir="ltr" mb="sm" className="wrap-anywhere">
             {[c.phone, c.email].filter(Boolean).join(' · ')}
           </Text>
           <form

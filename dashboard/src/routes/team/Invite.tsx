@@ -7,6 +7,8 @@ import { useApi, useApiMutation } from '../../ui/api.ts';
 import { ErrorAlert } from '../../ui/common.tsx';
 import { Bare } from '../../ui/Bare.tsx';
 import { ApiError } from '../../api/client.ts';
+import { fillNodes } from '../../ui/fillNodes.tsx';
+import { Ltr } from '../../ui/Ltr.tsx';
 
 /** The invite email's link: the business and role, then acceptInvite; each dead end has its own page. */
 export default function Invite() {
@@ -78,7 +80,7 @@ export default function Invite() {
   if (!p.forYou)
     return (
       <Bare title={m.invite.wrongEmailTitle}>
-        <Text>{fill(m.invite.wrongEmailBody, { invited: p.email, email })}</Text>
+        <Text className="wrap-anywhere">{fillNodes(m.invite.wrongEmailBody, { invited: <Ltr>{p.email}</Ltr>, email: <Ltr>{email}</Ltr> })}</Text>
         <Button onClick={() => void signOut()}>{m.signOut}</Button>
       </Bare>
     );
