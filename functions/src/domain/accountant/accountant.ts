@@ -92,7 +92,7 @@ export function accSubtree(folders: readonly AccFolderRecord[], rootId: string):
 
 export function assertUniqueName(folders: readonly AccFolderRecord[], parentId: string, name: string, exceptId = '') {
   const clash = folders.find((f) => f.parentId === parentId && f.id !== exceptId && f.name.localeCompare(name, 'he', { sensitivity: 'accent' }) === 0);
-  if (clash) throw new ApiError('already-exists', `name: a folder named "${clash.name}" already exists there (${clash.id})`);
+  if (clash) throw new ApiError('already-exists', `name: a folder named "${clash.name}" already exists there (${clash.id})`, { reason: 'folderNameTaken', params: { name: clash.name } });
 }
 
 /** Refuses a parent that does not exist, or that is the folder itself or below it (no cycles). */

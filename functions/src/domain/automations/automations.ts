@@ -227,8 +227,8 @@ export async function createMailboxAutomation(s: Services, businessId: string, i
   const mailbox = await getMailbox(s.store, businessId, input.accountId, 'config.accountId');
   const existing = (await s.store.query({ collection: automationsPath(businessId), where: [['config.accountId', '==', mailbox.accountId]] })).map((d) => d.data as unknown as AutomationRecord);
   const same = existing.find((a) => (a.config as MailboxConfig).labelId === input.labelId);
-  if (same) throw new ApiError('already-exists', `config: automation ${same.id} already watches this mailbox${input.labelId ? ' label' : ''}`);
-  if ((await s.store.count({ collection: automationsPath(businessId) })) >= MAX_AUTOMATIONS + 1) throw precondition(`a business may have at most ${MAX_AUTOMATIONS} mailbox automations; delete one first`);
+  if (same) throw new ApiError('already-exists', `config: automation ${same.id} already watches this mailbox${input.labelId ? ' label' : ''}`, { reason: 'automationExists' });
+  if ((await s.store.count({ collection: automationsPath(businessId) })) >= MAX_AUTOMATIONS + 1) throw precondition(`a business may have at most ${MAX_AUTOMATIONS} mailbox automations; delete one first`, { reason: 'tooManyAutomations', params: { max: MAX_AUTOMATIONS } });
   // The mailbox is asked now: the label must exist, and the history cursor starts here (nothing older is imported).
   const { labelName, historyId } = await withMailbox(s, businessId, mailbox.accountId, async (session) => {
     let name = input.labelName ?? '';
@@ -288,7 +288,7 @@ export async function updateAutomation(s: Services, businessId: string, id: stri
 }
 
 export async function deleteAutomation(s: Services, businessId: string, id: string) {
-  if (id === SYSTEM_STATEMENTS_ID) throw precondition('id: the statements automation cannot be deleted; pause it instead (automationUpdate with enabled: false)');
+  if (id === SYSTEM_STATEMENTS_ID) throw precondition('id: the statements automation cannot be deleted; pause it instead (automationUpdate with enabled: false)', { reason: 'cannotDeleteStatementsAutomation' });
   await readAutomation(s, businessId, id);
   const runs = await s.store.query({ collection: runsPath(businessId), where: [['automationId', '==', id]] });
   await deleteDocs(s.store, [...runs.map((r) => r.path), automationPath(businessId, id)]);

@@ -24,7 +24,7 @@ export async function startStatementsRun(s: Services, businessId: string, month:
   const auto = await ensureSystemAutomation(s, businessId);
   if (!auto.enabled) {
     if (trigger === 'schedule') return null;
-    throw precondition('id: the statements automation is paused; resume it (automationUpdate with enabled: true) first');
+    throw precondition('id: the statements automation is paused; resume it (automationUpdate with enabled: true) first', { reason: 'automationPaused' });
   }
   if (trigger === 'manual') {
     // A second "run now" while the month is still being pulled joins that run: no second fan-out, no second mail;

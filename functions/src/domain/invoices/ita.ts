@@ -55,7 +55,7 @@ const SETTING_NAMES: [keyof Config, string][] = [
 /** The client settings, or failed-precondition naming each missing one. */
 export function itaSettings(config: Config): ItaSettings {
   const missing = SETTING_NAMES.filter(([k]) => !config[k]).map(([, env]) => env);
-  if (missing.length) throw precondition(`the tax authority connection is not configured on this server: set ${missing.join(', ')}`);
+  if (missing.length) throw precondition(`the tax authority connection is not configured on this server: set ${missing.join(', ')}`, { reason: 'providerNotConfigured' });
   return {
     authUrl: config.itaAuthUrl,
     baseUrl: config.itaBaseUrl,
@@ -233,16 +233,16 @@ export async function withItaAccess<T>(services: Services, businessId: string, c
   const path = itaConsentPath(businessId);
   const doc = await store.get(path);
   const now = clock.now();
-  if (!doc) throw precondition('the business has no tax authority consent; call itaConnectStart and open its url to give one');
+  if (!doc) throw precondition('the business has no tax authority consent; call itaConnectStart and open its url to give one', { reason: 'consentMissing' });
   const consent = doc.data as unknown as ItaConsentRecord;
-  if (consent.expiresAtMs <= now) throw precondition(`the tax authority consent expired on ${consent.expiresAt}; call itaConnectStart and open its url to renew it`);
+  if (consent.expiresAtMs <= now) throw precondition(`the tax authority consent expired on ${consent.expiresAt}; call itaConnectStart and open its url to renew it`, { reason: 'consentExpired' });
   if (consent.refusedAt) throw itaApiError(new ItaError('invalid_grant', null, 'refused earlier'));
   const ita = client ?? taxAuthority(itaSettings(config));
   const open = (sealed: string) => {
     try {
       return unseal(sealed, config.credentialsKey);
     } catch {
-      throw precondition('the stored tax authority consent cannot be decrypted (was CREDENTIALS_KEY changed?); call itaConnectStart to connect again');
+      throw precondition('the stored tax authority consent cannot be decrypted (was CREDENTIALS_KEY changed?); call itaConnectStart to connect again', { reason: 'needsReconnect' });
     }
   };
   let tokens = open(consent.sealed);

@@ -49,7 +49,7 @@ const provider = () => mailboxProvider('gmail');
 
 export function mailboxSettings(config: Config): MailboxSettings {
   const missing = SETTING_NAMES.filter(([k]) => !config[k]).map(([, env]) => env);
-  if (missing.length) throw precondition(`the mailbox provider is not configured on this server: set ${missing.join(', ')}`);
+  if (missing.length) throw precondition(`the mailbox provider is not configured on this server: set ${missing.join(', ')}`, { reason: 'providerNotConfigured' });
   return { clientId: config.mailboxClientId, clientSecret: config.mailboxClientSecret, authUrl: config.mailboxAuthUrl, tokenUrl: config.mailboxTokenUrl, baseUrl: config.mailboxBaseUrl, timeoutMs: config.providerTimeoutMs.mailbox };
 }
 
@@ -188,7 +188,7 @@ export function mailboxApiError(e: MailboxError): ApiError {
     case 'auth':
       return precondition(`the mailbox no longer accepts the stored connection (${e.message}); ${RECONNECT}`);
     case 'ratelimited':
-      return new ApiError('resource-exhausted', 'the mailbox provider is rate limiting this mailbox; try again in a minute');
+      return new ApiError('resource-exhausted', 'the mailbox provider is rate limiting this mailbox; try again in a minute', { reason: 'providerRateLimited' });
     case 'unavailable':
       return new ApiError('unavailable', `${e.message}; nothing was changed, try again later`);
     case 'not_found':
@@ -204,13 +204,13 @@ export function mailboxApiError(e: MailboxError): ApiError {
  */
 export async function withMailbox<T>(services: Services, businessId: string, accountId: string, fn: (s: MailboxSession, m: MailboxRecord) => Promise<T>): Promise<T> {
   const m = await getMailbox(services.store, businessId, accountId);
-  if (m.status === 'needs_reconnect') throw precondition(`mailbox ${m.email} needs to be connected again (${m.statusReason || 'the grant was revoked'}); ${RECONNECT}`);
+  if (m.status === 'needs_reconnect') throw precondition(`mailbox ${m.email} needs to be connected again (${m.statusReason || 'the grant was revoked'}); ${RECONNECT}`, { reason: 'needsReconnect' });
   const settings = mailboxSettings(services.config);
   let token: string;
   try {
     token = unseal(m.sealed, services.config.credentialsKey).refreshToken;
   } catch {
-    throw precondition(`the stored mailbox connection cannot be decrypted (was CREDENTIALS_KEY changed?); ${RECONNECT}`);
+    throw precondition(`the stored mailbox connection cannot be decrypted (was CREDENTIALS_KEY changed?); ${RECONNECT}`, { reason: 'needsReconnect' });
   }
   try {
     return await fn(await provider().openSession(settings, token), m);

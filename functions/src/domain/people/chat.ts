@@ -42,7 +42,7 @@ const SETTING_NAMES: [keyof Config, string][] = [
 
 export function chatClientFor(config: Config): ChatClient {
   const missing = SETTING_NAMES.filter(([k]) => !config[k]).map(([, env]) => env);
-  if (missing.length) throw precondition(`the chat tool (Slack) is not configured on this server: set ${missing.join(', ')}`);
+  if (missing.length) throw precondition(`the chat tool (Slack) is not configured on this server: set ${missing.join(', ')}`, { reason: 'providerNotConfigured' });
   return chatProvider('slack').client({ authUrl: config.chatAuthUrl, baseUrl: config.chatBaseUrl, clientId: config.chatClientId, clientSecret: config.chatClientSecret, timeoutMs: config.providerTimeoutMs.chat });
 }
 
@@ -185,7 +185,7 @@ export function chatApiError(e: ChatError): ApiError {
     case 'auth':
       return precondition(`Slack no longer accepts the stored connection (${e.error}); ${RECONNECT}`);
     case 'ratelimited':
-      return new ApiError('resource-exhausted', `Slack is rate limiting this workspace; try again in ${e.retryAfterSec ?? 60} seconds`);
+      return new ApiError('resource-exhausted', `Slack is rate limiting this workspace; try again in ${e.retryAfterSec ?? 60} seconds`, { reason: 'providerRateLimited' });
     case 'unavailable':
       return new ApiError('unavailable', `Slack did not answer (${e.error}); nothing was changed, try again later`);
     case 'refused':
@@ -202,14 +202,14 @@ function tokenOf(c: ChatConnectionRecord, config: Config): string {
   try {
     return unseal(c.sealed, config.credentialsKey).accessToken;
   } catch {
-    throw precondition(`the stored Slack connection cannot be decrypted (was CREDENTIALS_KEY changed?); ${RECONNECT}`);
+    throw precondition(`the stored Slack connection cannot be decrypted (was CREDENTIALS_KEY changed?); ${RECONNECT}`, { reason: 'needsReconnect' });
   }
 }
 
 /** Runs `fn` with the business's bot token; Slack refusing the token is answered as "connect again". */
 async function withChat<T>(services: Services, businessId: string, fn: (client: ChatClient, token: string, c: ChatConnectionRecord) => Promise<T>): Promise<T> {
   const c = await loadConnection(services.store, businessId);
-  if (!c) throw precondition('Slack is not connected; call chatConnectStart and open its url to connect it');
+  if (!c) throw precondition('Slack is not connected; call chatConnectStart and open its url to connect it', { reason: 'notConnected' });
   const client = chatClientFor(services.config);
   try {
     return await fn(client, tokenOf(c, services.config), c);

@@ -77,10 +77,10 @@ export async function acceptInvite(store: DocStore, ids: IdSource, inviteId: str
     const doc = await tx.get(invitePath);
     if (!doc) throw notFound(`invite ${inviteId}`);
     const invite = doc.data as unknown as InviteRecord;
-    if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}`);
-    if (Date.parse(invite.expiresAt) <= now) throw precondition(`invite ${inviteId} expired at ${invite.expiresAt}`);
+    if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}`, { reason: 'inviteNotPending', params: { status: invite.status } });
+    if (Date.parse(invite.expiresAt) <= now) throw precondition(`invite ${inviteId} expired at ${invite.expiresAt}`, { reason: 'inviteExpired' });
     if (invite.email !== lowered) throw new ApiError('permission-denied', `invite ${inviteId} was sent to another email address`);
-    if (await findMemberByEmail(tx, invite.businessId, lowered)) throw new ApiError('already-exists', `${lowered} is already a member`);
+    if (await findMemberByEmail(tx, invite.businessId, lowered)) throw new ApiError('already-exists', `${lowered} is already a member`, { reason: 'alreadyMember', params: { email: lowered } });
     const at = new Date(now).toISOString();
     const userId = existingUsers[0]?.id ?? ids();
     const member: MemberRecord = { userId, email: lowered, role: invite.role, joinedAt: at };

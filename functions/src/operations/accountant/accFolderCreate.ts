@@ -23,7 +23,7 @@ export default defineOperation({
     const id = ctx.ids();
     const folders = await ctx.store.runTransaction(async (tx) => {
       const all = await readAccFolders(tx, businessId);
-      if (all.length >= MAX_ACC_FOLDERS) throw new ApiError('resource-exhausted', `at most ${MAX_ACC_FOLDERS} accountant folders`);
+      if (all.length >= MAX_ACC_FOLDERS) throw new ApiError('resource-exhausted', `at most ${MAX_ACC_FOLDERS} accountant folders`, { reason: 'tooManyFolders', params: { max: MAX_ACC_FOLDERS } });
       checkParent(all, parentId);
       assertUniqueName(all, parentId, name);
       const record: AccFolderRecord = { id, name, parentId, source, templateKey: null, createdAt: at, updatedAt: at };

@@ -50,7 +50,7 @@ export default defineOperation({
       const file = fileId ? payment.invoices.find((f) => f.fileId === fileId) : payment.invoices[0];
       if (!file) {
         if (fileId) throw notFound(`fileId: invoice file ${fileId} on payment ${paymentId}`);
-        throw precondition(`payment ${paymentId} has no invoice attached`);
+        throw precondition(`payment ${paymentId} has no invoice attached`, { reason: 'noInvoiceAttached' });
       }
       target = { docId: supplierDocId(paymentId, file.fileId), fileId: file.fileId, fileName: file.fileName, contentType: file.contentType };
       // A supplier attachment's issuer is the payment's supplier.
@@ -58,7 +58,7 @@ export default defineOperation({
       known = ((await ctx.store.get(invoicesPath(businessId, target.docId)))?.data as unknown as InvoiceDoc | undefined) ?? fresh;
     }
     const bytes = await ctx.files.read(businessId, target.fileId);
-    if (!bytes) throw precondition(`the file of ${docId ? `invoice document ${docId}` : `payment ${paymentId}`} is no longer stored`);
+    if (!bytes) throw precondition(`the file of ${docId ? `invoice document ${docId}` : `payment ${paymentId}`} is no longer stored`, { reason: 'fileNoLongerStored' });
 
     // A refused quota leaves the document as it was (still unread) for a later call.
     await ctx.consumeQuota('ai');

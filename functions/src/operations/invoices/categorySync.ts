@@ -110,7 +110,7 @@ export default defineOperation({
     const remaining = await ctx.store.count(candidates(businessId, withAi));
     const needsAi = withAi ? 0 : await ctx.store.count({ collection: invoicesPath(businessId), where: [...candidates(businessId, true).where!, ['categoryNeedsAi', '==', true]] });
     if (!withAi && batch.length === 0 && needsAi > 0) {
-      throw precondition(`AI is not configured: ${needsAi} invoice(s) have no category rule and need AI to be classified`);
+      throw precondition(`AI is not configured: ${needsAi} invoice(s) have no category rule and need AI to be classified`, { reason: 'aiNotConfigured' });
     }
     return { ...counts, remaining, needsAi };
   },

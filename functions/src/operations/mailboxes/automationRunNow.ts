@@ -31,7 +31,7 @@ export default defineOperation({
       return runView(ctx, run!);
     }
     if (month !== undefined) throw invalid('month', 'only the statements automation pulls a month');
-    if (!a.enabled) throw precondition('id: the automation is paused; resume it (automationUpdate with enabled: true) first');
+    if (!a.enabled) throw precondition('id: the automation is paused; resume it (automationUpdate with enabled: true) first', { reason: 'automationPaused' });
     const run = await pollMailboxAutomation(ctx, businessId, automationId, 'manual');
     if (!run) throw precondition('id: the automation was paused or deleted meanwhile');
     return runView(ctx, run);

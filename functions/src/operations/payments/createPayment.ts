@@ -73,7 +73,7 @@ export default defineOperation({
       if (!doc) throw notFound(`invoiceDocId: invoice document ${input.invoiceDocId}`);
       const d = doc.data as unknown as InvoiceDoc;
       const bytes = await ctx.files.read(businessId, d.fileId);
-      if (!bytes) throw precondition(`invoiceDocId: invoice document ${input.invoiceDocId} has no stored file`);
+      if (!bytes) throw precondition(`invoiceDocId: invoice document ${input.invoiceDocId} has no stored file`, { reason: 'fileNoLongerStored' });
       const saved = await ctx.files.save(businessId, { fileName: d.fileName, contentType: d.contentType, bytes });
       copied = { fileId: saved.fileId, fileName: d.fileName, contentType: d.contentType, size: saved.size, sha256: d.sha256, uploadedAt: at, docId: d.docId };
       invoiceNumber = d.reading?.number ?? '';

@@ -53,14 +53,14 @@ export default defineOperation({
     if (input.docId) {
       known = await getSignupDoc(ctx.store, businessId, input.docId);
       const bytes = await ctx.files.read(businessId, known.fileId);
-      if (!bytes) throw precondition(`the file of signup document ${input.docId} is no longer stored`);
+      if (!bytes) throw precondition(`the file of signup document ${input.docId} is no longer stored`, { reason: 'fileNoLongerStored' });
       const docx = await reopenSignupFile(known, bytes);
       file = { bytes, format: known.format, contentType: known.contentType, pageCount: known.pageCount, fileName: known.fileName, docx };
     } else {
       const checked = await checkSignupUpload(input);
       file = { ...checked, fileName: sanitizeFileName(input.fileName, checked.format === 'pdf' ? 'form.pdf' : 'form.docx') };
     }
-    if (!ctx.ai.configured) throw precondition('AI is not configured: set GEMINI_API_KEY to analyze forms');
+    if (!ctx.ai.configured) throw precondition('AI is not configured: set GEMINI_API_KEY to analyze forms', { reason: 'aiNotConfigured' });
     const business = await ctx.store.get(businessPath(businessId));
     const now = ctx.clock.now();
     const today = new Date(now);

@@ -52,7 +52,7 @@ export default defineOperation({
     if (input.withSignature && wants('signature')) {
       signature = stored.docSignatureFileId ? await ctx.files.read(businessId, stored.docSignatureFileId) : null;
       if (!signature) {
-        if (!signer) throw precondition('withSignature: no signature image is stored (updateBusiness docSignaturePng) and the profile has no myName');
+        if (!signer) throw precondition('withSignature: no signature image is stored (updateBusiness docSignaturePng) and the profile has no myName', { reason: 'signatureMissing' });
         signature = await signaturePng(signer);
       }
     }
@@ -61,18 +61,18 @@ export default defineOperation({
       stamp = stored.docStampFileId ? await ctx.files.read(businessId, stored.docStampFileId) : null;
       if (!stamp) {
         const name = (profile.businessName || profile.businessNameEn).trim();
-        if (!name) throw precondition('withStamp: no stamp image is stored (updateBusiness docStampPng) and the profile has no businessName');
+        if (!name) throw precondition('withStamp: no stamp image is stored (updateBusiness docStampPng) and the profile has no businessName', { reason: 'signatureMissing' });
         stamp = await stampPng(name, profile.companyId);
       }
     }
     let initials: string | null = null;
     if (input.withInitials) {
-      if (!signer) throw precondition('withInitials: the profile has no myName to take initials from');
+      if (!signer) throw precondition('withInitials: the profile has no myName to take initials from', { reason: 'signatureMissing' });
       initials = initialsOf(signer);
     }
 
     const original = await ctx.files.read(businessId, doc.fileId);
-    if (!original) throw precondition(`the file of signup document ${doc.docId} is no longer stored`);
+    if (!original) throw precondition(`the file of signup document ${doc.docId} is no longer stored`, { reason: 'fileNoLongerStored' });
     // The same caps as the upload: a form stored before one existed is refused here, naming docId and the file.
     const bytes = await (doc.format === 'pdf'
       ? fillPdf(original, input.fields, { signaturePng: signature, stampPng: stamp, initials })

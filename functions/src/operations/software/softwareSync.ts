@@ -31,7 +31,7 @@ export default defineOperation({
   input: input({ force: z.boolean().default(false).describe('true re-runs even when nothing changed since the last run.') }),
   output: z.object({ classified: z.int().min(0), software: z.int().min(0), suppliers: z.int().min(0), remaining: z.int().min(0) }),
   async run({ force }, ctx) {
-    if (!ctx.ai.configured) throw precondition('AI is not configured');
+    if (!ctx.ai.configured) throw precondition('AI is not configured', { reason: 'aiNotConfigured' });
     const { businessId } = ctx.caller;
     const at = iso(ctx.clock.now());
     const [generation, open, candidates] = await Promise.all([
