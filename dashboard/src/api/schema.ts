@@ -1462,13 +1462,13 @@ export interface paths {
         };
         /**
          * A supplier's private card and what they set on their side
-         * @description A supplier's private card (every field a string, "" when unset) with kind and name, plus what the supplier entered on their side (read-only).
+         * @description A supplier's private card (every field a string, "" when unset) with kind and name, plus what the supplier entered on their side (read-only). A key merged into another supplier (supplierMerge) answers that supplier's card, with merged: the key asked for.
          */
         get: operations["getSupplierContactGet"];
         put?: never;
         /**
          * A supplier's private card and what they set on their side
-         * @description A supplier's private card (every field a string, "" when unset) with kind and name, plus what the supplier entered on their side (read-only).
+         * @description A supplier's private card (every field a string, "" when unset) with kind and name, plus what the supplier entered on their side (read-only). A key merged into another supplier (supplierMerge) answers that supplier's card, with merged: the key asked for.
          */
         post: operations["getSupplierContact"];
         delete?: never;
@@ -18351,6 +18351,8 @@ export interface operations {
                                 beneficiaryAddress: string;
                                 submittedAt: string;
                             } | null;
+                            /** @description The key asked for, when it was merged into this supplier. */
+                            merged?: string;
                         };
                     };
                 };
@@ -18543,6 +18545,8 @@ export interface operations {
                                 beneficiaryAddress: string;
                                 submittedAt: string;
                             } | null;
+                            /** @description The key asked for, when it was merged into this supplier. */
+                            merged?: string;
                         };
                     };
                 };
@@ -29969,6 +29973,8 @@ export interface operations {
                                 beneficiaryAddress: string;
                                 submittedAt: string;
                             } | null;
+                            /** @description The key asked for, when it was merged into this supplier. */
+                            merged?: string;
                         };
                     };
                 };

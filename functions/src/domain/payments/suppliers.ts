@@ -157,6 +157,7 @@ export const supplierContactSchema = z.object({
   kind: z.enum(SUPPLIER_KINDS),
   ...cardShape,
   supplierSide: supplierSideSchema.nullable(),
+  merged: z.string().optional().describe('The key asked for, when it was merged into this supplier.'),
 });
 export type SupplierContact = z.infer<typeof supplierContactSchema>;
 

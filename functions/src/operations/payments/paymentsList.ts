@@ -4,6 +4,7 @@ import { input, LIMITS, page, text } from '../../core/schema.ts';
 import { decodePageToken, encodePageToken, fingerprint, pageTokenField, scanPage } from '../../core/pageToken.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
 import { matchesAll, queryWords } from '../../domain/search.ts';
+import { currentSupplierKey } from '../../domain/payments/supplierAliases.ts';
 import { PAYMENT_STATUSES, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { paymentRow, paymentRowSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 import { latestReadings } from '../../domain/invoices/readingMismatch.ts';
@@ -36,7 +37,8 @@ export default defineOperation({
     nextPageToken: z.string().nullable(),
   }),
   async run({ status, supplierKey, payoutChanged, q, limit, offset, pageToken }, ctx) {
-    const key = supplierKey?.trim() ? normalizeSupplierKey(supplierKey) : undefined;
+    // A merged supplier's key lists the payments of the supplier it became (they moved there).
+    const key = supplierKey?.trim() ? await currentSupplierKey(ctx.store, ctx.caller.businessId, normalizeSupplierKey(supplierKey)) : undefined;
     const words = queryWords(q ?? '');
     const fp = fingerprint({ status, key, payoutChanged, words: [...words].sort() });
     const cursor = pageToken ? decodePageToken(pageToken, fp, offset) : undefined;

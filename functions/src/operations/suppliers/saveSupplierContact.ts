@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/defineOperation.ts';
 import { emailOrEmpty, input, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { notFound } from '../../core/errors.ts';
 import { normalizeSupplierKey } from '../../domain/contacts.ts';
+import { currentSupplierKey } from '../../domain/payments/supplierAliases.ts';
 import {
   CARD_FIELDS,
   normalizeCardChanges,
@@ -50,12 +51,18 @@ export default defineOperation({
   input: input({ supplierKey: z.string().min(1).max(LIMITS.email).describe("Supplier key: the supplier's phone (E.164, any common form accepted) or email."), kind: z.enum(SUPPLIER_KINDS).optional().describe('supplier or freelancer.'), name: text(LIMITS.shortText).trim().min(1).optional().describe("The supplier's name, as lists show it."), ...cardInput }),
   output: supplierContactSchema,
   async run(fields, ctx) {
-    const key = normalizeSupplierKey(fields.supplierKey);
+    const asked = normalizeSupplierKey(fields.supplierKey);
     const changes = normalizeCardChanges(fields);
-    const path = suppliersPath(ctx.caller.businessId, key);
     return ctx.store.runTransaction(async (tx) => {
-      const doc = await tx.get(path);
-      if (!doc) throw notFound(`supplier ${key}`);
+      // A merged key edits the card it became (its own is gone, or about to be, once the merge ends).
+      let key = asked;
+      let doc = await tx.get(suppliersPath(ctx.caller.businessId, key));
+      if (!doc) {
+        key = await currentSupplierKey(tx, ctx.caller.businessId, asked);
+        doc = key === asked ? null : await tx.get(suppliersPath(ctx.caller.businessId, key));
+      }
+      if (!doc) throw notFound(`supplier ${asked}`);
+      const path = doc.path;
       const record = doc.data as unknown as SupplierRecord;
       const card: Partial<SupplierCard> = { ...record.card };
       for (const [f, v] of Object.entries(changes) as [keyof SupplierCard, string][]) {
@@ -67,7 +74,8 @@ export default defineOperation({
       if (fields.kind !== undefined || fields.name !== undefined || Object.keys(changes).length > 0) {
         tx.update(path, { card, kind, name, updatedAt: new Date(ctx.clock.now()).toISOString() });
       }
-      return supplierContact({ ...record, card, kind, name });
+      const out = supplierContact({ ...record, card, kind, name });
+      return key === asked ? out : { ...out, merged: asked };
     });
   },
   // Field names only: card values (bank details above all) stay out of the activity log.
