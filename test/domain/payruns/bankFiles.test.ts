@@ -22,6 +22,7 @@ const run: RunPayment[] = [
   il('x5', 100, { payout: { method: 'bank', iban: 'DE89370400440532013000' } }), // abroad without SWIFT
   il('x6', 100, { payout: { method: 'bank', bankCode: '12', bankBranch: '', bankAccount: '1' } }),
   il('x7', 100, { payout: { method: 'bit' } }),
+  il('m1', 123_450, { invoiceNumber: '1001', payeeId: '12345678' }), // named twice
 ];
 
 /** A CSV as a spreadsheet reads it (no quoted commas in these files' values but the header). */
@@ -46,9 +47,11 @@ test('each payment is in exactly one file, or refused with the reason it fits no
     { paymentId: 'x5', reason: 'foreign_incomplete' },
     { paymentId: 'x6', reason: 'bank_incomplete' },
     { paymentId: 'x7', reason: 'bit_incomplete' },
+    { paymentId: 'm1', reason: 'duplicate' },
   ]);
-  const all = [...ids(s.masav), ...ids(s.foreign), ...ids(s.bit), ...ids(s.refused)];
-  assert.deepEqual([...all].sort(), ids(run).sort(), 'every payment once, none twice');
+  const inFiles = [...ids(s.masav), ...ids(s.foreign), ...ids(s.bit)];
+  assert.equal(new Set(inFiles).size, inFiles.length, 'no payment in two files, or twice in one');
+  assert.deepEqual([...new Set([...inFiles, ...ids(s.refused)])].sort(), [...new Set(ids(run))].sort(), 'every payment accounted for');
 });
 
 test('the bank-portal spreadsheet: BOM, bilingual header, the MASAV rows with amounts as 1234.50', () => {

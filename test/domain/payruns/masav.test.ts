@@ -133,7 +133,7 @@ test('a payment the file cannot carry exactly is refused, naming the payment and
     assert.throws(() => masavCreditFile({ ...input, items: [items[0], { ...items[1], ...change }] }), (e: { code: string; message: string; details: { field: string } }) => {
       assert.equal(e.code, 'invalid-argument');
       assert.equal(e.details.field, `items[1].${field}`);
-      assert.match(e.message, /payment pB/);
+      assert.match(e.message, new RegExp(`payment ${change.paymentId ?? 'pB'}`));
       return true;
     });
   refuse({ amountAgorot: 0 }, 'amountAgorot');
@@ -149,6 +149,7 @@ test('a payment the file cannot carry exactly is refused, naming the payment and
   refuse({ branch: '1234' }, 'branch');
   refuse({ payeeId: '1234567890' }, 'payeeId');
   refuse({ payeeNumber: 'INV-1' }, 'payeeNumber');
+  refuse({ paymentId: 'pA' }, 'paymentId'); // in the file twice
   // The largest amount a record holds is written in full.
   const max = records(masavCreditFile({ ...input, items: [{ ...items[0], amountAgorot: 99_999_999_999_99 }] }))[1];
   assert.equal(parse(max, ITEM).text('shekels') + parse(max, ITEM).text('agorot'), '9'.repeat(13));

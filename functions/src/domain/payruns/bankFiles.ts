@@ -28,7 +28,8 @@ export type SplitRefusal =
   | 'israeli_not_ils' // MASAV and the bank's own transfers pay shekels only
   | 'foreign_incomplete' // abroad without an account (IBAN or number) or without SWIFT/BIC
   | 'bit_incomplete' // Bit without a phone
-  | 'bit_not_ils'; // Bit pays shekels only
+  | 'bit_not_ils' // Bit pays shekels only
+  | 'duplicate'; // the same payment named twice: it goes in one file, once
 
 export interface RunSplit {
   masav: RunPayment[];
@@ -54,8 +55,10 @@ export function runFileOf(p: RunPayment): RunFile | { refused: SplitRefusal } {
 /** A run's payments by file, in their order. */
 export function splitRun(payments: readonly RunPayment[]): RunSplit {
   const out: RunSplit = { masav: [], foreign: [], bit: [], refused: [] };
+  const seen = new Set<string>();
   for (const p of payments) {
-    const f = runFileOf(p);
+    const f = seen.has(p.paymentId) ? { refused: 'duplicate' as const } : runFileOf(p);
+    seen.add(p.paymentId);
     if (typeof f === 'string') out[f].push(p);
     else out.refused.push({ paymentId: p.paymentId, reason: f.refused });
   }

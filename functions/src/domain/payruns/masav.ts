@@ -139,6 +139,12 @@ export function masavCreditFile(input: MasavFileInput): Buffer {
   const payDate = yymmdd('payDate', input.payDate);
   const created = yymmdd('createdDate', input.createdDate);
   const items = input.items.map(checkItem);
+  const seen = new Set<string>();
+  input.items.forEach((it, i) => {
+    if (it.paymentId === undefined) return;
+    if (seen.has(it.paymentId)) throw invalid(`items[${i}].paymentId`, `payment ${it.paymentId} is in the file twice`);
+    seen.add(it.paymentId);
+  });
   let total = 0;
   for (const it of items) {
     total += it.amountAgorot; // each step stays a safe integer: it stops at the first sum over the field
