@@ -125,6 +125,9 @@ test('points, Hebrew punctuation and characters MASAV has no byte for', () => {
   assert.equal(named('שָׁלוֹם'), 'שלום', 'niqqud dropped');
   assert.equal(named('כהן־לוי בע״מ'), 'כהן-לוי בע"מ', 'maqaf and gershayim as ASCII');
   assert.equal(named('Café ☕ Noir'), 'CAFE NOIR', 'an accent dropped, an emoji a space, runs of spaces one');
+  // cut after 16 characters, the space at the cut not written (it would show before the name, read right to left)
+  const cut = parse(records(masavCreditFile({ ...input, items: [{ ...items[0], payeeName: 'אבגדהוזחטיכלמנס עפצ' }] }))[1], ITEM).name;
+  assert.deepEqual([...cut], [...[...'אבגדהוזחטיכלמנס'].reverse().map((c) => 0x80 + CODE_B.indexOf(c)), 0x20]);
   assert.throws(() => masavCreditFile({ ...input, items: [{ ...items[0], payeeName: '☕☕' }] }), { code: 'invalid-argument', details: { field: 'items[0].payeeName', reason: 'invalidValue' } });
 });
 

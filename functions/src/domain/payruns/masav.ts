@@ -71,12 +71,13 @@ export function masavText(name: string): number[] | null {
   return out.length ? out : null;
 }
 
-/** A text field: the first `width` characters, reversed, then spaces to the field's end. */
-function textField(bytes: number[], width: number): Buffer {
-  const b = Buffer.alloc(width, 0x20);
-  bytes.slice(0, width).reverse().forEach((v, i) => (b[i] = v));
-  return b;
+/** A text field: the first `width` characters (no space left at the cut), reversed, then spaces to the field's end; one latin1 char a byte. */
+function textField(bytes: number[], width: number): string {
+  const kept = bytes.slice(0, width);
+  while (kept.at(-1) === 0x20) kept.pop();
+  return String.fromCharCode(...kept.reverse()).padEnd(width, ' ');
 }
+
 
 const num = (v: number | string, width: number) => String(v).padStart(width, '0');
 
@@ -95,13 +96,11 @@ function yymmdd(field: string, day: string): string {
   return m[1].slice(2) + m[2] + m[3];
 }
 
-const ascii = (s: string) => Buffer.from(s, 'latin1');
-
-/** A record: its parts, checked to make exactly 128 bytes, then CRLF. */
-function record(parts: (string | Buffer)[]): Buffer {
-  const b = Buffer.concat(parts.map((p) => (typeof p === 'string' ? ascii(p) : p)));
-  if (b.length !== MASAV_RECORD) throw new Error(`MASAV record of ${b.length} bytes`);
-  return Buffer.concat([b, ascii(CRLF)]);
+/** A record: its parts (each char one byte), checked to make exactly 128, then CRLF. */
+function record(parts: string[]): string {
+  const r = parts.join('');
+  if (r.length !== MASAV_RECORD) throw new Error(`MASAV record of ${r.length} bytes`);
+  return r + CRLF;
 }
 
 /** One item's fields, checked; a refusal names the item's place and its payment. */
@@ -175,5 +174,5 @@ export function masavCreditFile(input: MasavFileInput): Buffer {
     num(Math.floor(total / 100), 13), num(total % 100, 2),
     '0'.repeat(15), num(items.length, 7), '0'.repeat(7), ' '.repeat(63),
   ]);
-  return Buffer.concat([header, ...rows, trailer, record(['9'.repeat(MASAV_RECORD)])]);
+  return Buffer.from(header + rows.join('') + trailer + record(['9'.repeat(MASAV_RECORD)]), 'latin1');
 }
