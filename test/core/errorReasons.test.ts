@@ -81,6 +81,17 @@ test('HTTP: the generic refusals carry their reasons too (no key, a bad key, an 
   assert.deepEqual(unknown.body.error.details, { reason: 'unknownOperation', params: { name: 'noSuchOperation' } });
 });
 
+test('HTTP: a missing thing names its noun from the closed set, its message as it was', async () => {
+  const res = await post(origin, '/v1/getSupplierContact', { supplierKey: '052-999-9999' }, h.owner.apiKey);
+  assert.equal(res.status, 404);
+  assert.equal(res.body.error.code, 'not-found');
+  assert.equal(res.body.error.message, 'supplier +972529999999 not found');
+  assert.deepEqual(res.body.error.details, { reason: 'notFoundWhat', params: { what: 'supplier' } });
+  const folder = await post(origin, '/v1/folderRename', { id: 'nope', name: 'X' }, h.owner.apiKey);
+  assert.equal(folder.status, 404);
+  assert.deepEqual(folder.body.error.details, { reason: 'notFoundWhat', params: { what: 'folder' } });
+});
+
 test('every reason of the catalogue has an English template that names exactly its params', () => {
   for (const r of REASON_NAMES) {
     const { params, en } = ERROR_REASONS[r];

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ERROR_REASONS, REASON_NAMES } from '../../functions/src/core/errorReasons.ts';
-import { errorsHe } from '../../dashboard/src/i18n/errors.he.ts';
-import { errorsEn } from '../../dashboard/src/i18n/errors.en.ts';
+import { ERROR_REASONS, NOUNS, REASON_NAMES } from '../../functions/src/core/errorReasons.ts';
+import { errorNounsHe, errorsHe } from '../../dashboard/src/i18n/errors.he.ts';
+import { errorNounsEn, errorsEn } from '../../dashboard/src/i18n/errors.en.ts';
 import { reasonText } from '../../dashboard/src/ui/reasonText.ts';
 
 /** Issue 35 item 6: the dashboard words every reason of the API's catalogue in Hebrew and in English. */
@@ -29,4 +29,16 @@ test('a reason is filled with its params, each isolated so a left-to-right value
   assert.equal(he, '\u2068123\u2069 אינו תקין: צריך \u20682\u2069 ספרות');
   const en = reasonText({ field: 'supplierPhone', reason: 'invalidPhone', params: { value: '+1 555' } }, 'en');
   assert.equal(en, '\u2068+1 555\u2069 is not a valid phone number');
+});
+
+test('every noun a not-found reason names is worded in Hebrew and in English, never shown as its code', () => {
+  for (const [nouns, lang] of [
+    [errorNounsHe, 'he'],
+    [errorNounsEn, 'en'],
+  ] as const) {
+    assert.deepEqual(NOUNS.filter((n) => !nouns[n]?.trim()), [], `nouns without ${lang} text`);
+    assert.deepEqual(Object.keys(nouns).filter((n) => !(NOUNS as readonly string[]).includes(n)), [], 'words for unknown nouns');
+  }
+  assert.equal(reasonText({ reason: 'notFoundWhat', params: { what: 'invoice' } }, 'he'), 'לא מצאנו את \u2068החשבונית\u2069');
+  assert.equal(reasonText({ reason: 'notFoundWhat', params: { what: 'rule' } }, 'en'), 'The \u2068folder rule\u2069 was not found');
 });

@@ -3202,6 +3202,55 @@ export interface components {
                      *     - `consentMissing`: no tax authority consent was given
                      *     - `consentExpired`: the tax authority consent expired
                      *     - `signatureMissing`: no signature, stamp or name is stored for the form
+                     *     - `notFoundWhat` (what): the {what} was not found
+                     *     - `sendOneOf` (fields): send one of {fields}
+                     *     - `listedTwice` (value): {value} is listed more than once
+                     *     - `notListed` (value): {value} is not one of the listed ones
+                     *     - `monthTooEarly` (value, first): {value} is before {first}
+                     *     - `monthNotClosed` (value): {value} is not closed yet
+                     *     - `monthInFuture` (value): {value} is in the future
+                     *     - `rangeTooLong` (max): the range is over {max} days
+                     *     - `badPageToken`: not a page token of this list
+                     *     - `pageTokenOtherFilters`: the page token belongs to a list with other filters
+                     *     - `providerRefusedKey` (provider): {provider} refused these credentials
+                     *     - `providerNoAccess` (provider): {provider} gave these credentials too little access
+                     *     - `providerRefused` (provider): {provider} refused the request
+                     *     - `providerBadAnswer` (provider): {provider} answered in an unexpected way
+                     *     - `providerDown` (provider): {provider} did not answer; try again later
+                     *     - `providerNoData` (provider, month): {provider} has no data for {month} yet
+                     *     - `uploadWrongPurpose`: this upload was made for another use
+                     *     - `uploadNotDone`: the file was not uploaded yet
+                     *     - `imageTooLarge`: the image is too large
+                     *     - `notAnImage`: not a PNG image
+                     *     - `formFileKind`: expected a PDF or DOCX form
+                     *     - `pdfOnlyOption`: this option is for PDF forms only
+                     *     - `pageOutOfForm` (pages): the form has {pages} pages
+                     *     - `badBox`: expected a box [ymin, xmin, ymax, xmax]
+                     *     - `badLink`: this link is not valid
+                     *     - `payoutAlreadyGiven`: payout details were already given
+                     *     - `otherEmailInvite`: the invite was sent to another email address
+                     *     - `dashboardOnly`: sign in to the dashboard for this
+                     *     - `noLongerMember`: no longer a member of the business
+                     *     - `emailNotVerified`: sign in with a verified email address
+                     *     - `emailLinkedElsewhere`: this email is linked to another sign-in
+                     *     - `chooseBusiness`: you belong to several businesses; choose one
+                     *     - `badOrigin`: expected an http(s) origin
+                     *     - `originNotAllowed`: this origin is not allowed
+                     *     - `notAFolderRuleCategory` (value): unknown category {value}
+                     *     - `folderBelowItself`: is the folder itself or below it
+                     *     - `suggestionUsed`: the suggestion was already used
+                     *     - `analyzeFirst`: analyze the invoice first
+                     *     - `noAllocationNumber`: the invoice has no allocation number
+                     *     - `badAllocationNumber` (value): {value} is not an allocation number
+                     *     - `readingNoTotal`: the reading has no total
+                     *     - `shekelsOnly` (currency): shekels only; this is {currency}
+                     *     - `companyIdNeeded`: the business needs its 9-digit VAT or company number
+                     *     - `aiFailed`: the AI could not finish; nothing was changed
+                     *     - `statementsOnly`: only the statements automation takes this
+                     *     - `notInState`: this is no longer possible; it changed meanwhile
+                     *     - `idempotencyReused`: this Idempotency-Key was used for another request
+                     *     - `storeBusy`: busy; try again
+                     *     - `serverNotConfigured`: the server is not set up for this
                      *     - `notFound`: not found
                      *     - `unknownOperation` (name): unknown operation {name}
                      *     - `unknownPath`: unknown path
@@ -3228,7 +3277,7 @@ export interface components {
                      *     - `timeout`: the request took too long
                      * @enum {string}
                      */
-                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
+                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
                     /** @description The reason's values, named as in its template. */
                     params?: {
                         [key: string]: string | number | string[];

@@ -15,10 +15,10 @@ export function errorText(error: unknown, m: ReturnType<typeof useI18n>['m'], fi
 }
 
 export function ErrorAlert({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const { m, fill } = useI18n();
+  const { m, fill, lang } = useI18n();
   const text = errorText(error, m, fill);
-  // The server's English words only where its reason is a generic one (they hold the specifics), kept left-to-right.
-  const generic = error instanceof ApiError && (!error.details || GENERIC_REASONS.has(error.details.reason));
+  // The server's English words beside a generic reason (they hold the specifics), in English only: none in the Hebrew UI.
+  const generic = lang === 'en' && error instanceof ApiError && (!error.details || GENERIC_REASONS.has(error.details.reason));
   const detail = generic && error instanceof ApiError && !text.includes(error.message) && error.code !== 'network' ? error.message : '';
   return (
     <Alert color="red" title={m.error.title} role="alert">

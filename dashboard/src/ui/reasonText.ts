@@ -1,6 +1,6 @@
 import type { ErrorDetails } from '../api/errorTypes.ts';
-import { errorsEn } from '../i18n/errors.en.ts';
-import { errorsHe } from '../i18n/errors.he.ts';
+import { errorNounsEn, errorsEn } from '../i18n/errors.en.ts';
+import { errorNounsHe, errorsHe } from '../i18n/errors.he.ts';
 
 /** The page's language (App and setLang keep <html lang> on the chosen one). */
 export const pageLang = (): 'he' | 'en' => ((globalThis as { document?: { documentElement: { lang: string } } }).document?.documentElement.lang === 'en' ? 'en' : 'he');
@@ -13,7 +13,8 @@ export function reasonText(details: ErrorDetails, lang: 'he' | 'en' = pageLang()
   const params = (details.params ?? {}) as Record<string, string | number | string[]>;
   const numbers = new Intl.NumberFormat(lang === 'he' ? 'he-IL' : 'en-IL');
   return (lang === 'en' ? errorsEn : errorsHe)[details.reason].replace(/\{(\w+)\}/g, (_, k: string) => {
-    const v = params[k];
+    // `what` is a noun of the API's closed set: worded here, not shown as its code.
+    const v = k === 'what' && typeof params[k] === 'string' ? ((lang === 'en' ? errorNounsEn : errorNounsHe)[params[k]] ?? params[k]) : params[k];
     if (v === undefined) return '';
     if (Array.isArray(v)) return v.map(isolate).join(', ');
     return isolate(typeof v === 'number' ? numbers.format(v) : v);

@@ -85,6 +85,55 @@ export const ERROR_REASONS = {
   consentMissing: { params: [], en: 'no tax authority consent was given' },
   consentExpired: { params: [], en: 'the tax authority consent expired' },
   signatureMissing: { params: [], en: 'no signature, stamp or name is stored for the form' },
+  notFoundWhat: { params: ['what'], en: 'the {what} was not found' },
+  sendOneOf: { params: ['fields'], en: 'send one of {fields}' },
+  listedTwice: { params: ['value'], en: '{value} is listed more than once' },
+  notListed: { params: ['value'], en: '{value} is not one of the listed ones' },
+  monthTooEarly: { params: ['value', 'first'], en: '{value} is before {first}' },
+  monthNotClosed: { params: ['value'], en: '{value} is not closed yet' },
+  monthInFuture: { params: ['value'], en: '{value} is in the future' },
+  rangeTooLong: { params: ['max'], en: 'the range is over {max} days' },
+  badPageToken: { params: [], en: 'not a page token of this list' },
+  pageTokenOtherFilters: { params: [], en: 'the page token belongs to a list with other filters' },
+  providerRefusedKey: { params: ['provider'], en: '{provider} refused these credentials' },
+  providerNoAccess: { params: ['provider'], en: '{provider} gave these credentials too little access' },
+  providerRefused: { params: ['provider'], en: '{provider} refused the request' },
+  providerBadAnswer: { params: ['provider'], en: '{provider} answered in an unexpected way' },
+  providerDown: { params: ['provider'], en: '{provider} did not answer; try again later' },
+  providerNoData: { params: ['provider', 'month'], en: '{provider} has no data for {month} yet' },
+  uploadWrongPurpose: { params: [], en: 'this upload was made for another use' },
+  uploadNotDone: { params: [], en: 'the file was not uploaded yet' },
+  imageTooLarge: { params: [], en: 'the image is too large' },
+  notAnImage: { params: [], en: 'not a PNG image' },
+  formFileKind: { params: [], en: 'expected a PDF or DOCX form' },
+  pdfOnlyOption: { params: [], en: 'this option is for PDF forms only' },
+  pageOutOfForm: { params: ['pages'], en: 'the form has {pages} pages' },
+  badBox: { params: [], en: 'expected a box [ymin, xmin, ymax, xmax]' },
+  badLink: { params: [], en: 'this link is not valid' },
+  payoutAlreadyGiven: { params: [], en: 'payout details were already given' },
+  otherEmailInvite: { params: [], en: 'the invite was sent to another email address' },
+  dashboardOnly: { params: [], en: 'sign in to the dashboard for this' },
+  noLongerMember: { params: [], en: 'no longer a member of the business' },
+  emailNotVerified: { params: [], en: 'sign in with a verified email address' },
+  emailLinkedElsewhere: { params: [], en: 'this email is linked to another sign-in' },
+  chooseBusiness: { params: [], en: 'you belong to several businesses; choose one' },
+  badOrigin: { params: [], en: 'expected an http(s) origin' },
+  originNotAllowed: { params: [], en: 'this origin is not allowed' },
+  notAFolderRuleCategory: { params: ['value'], en: 'unknown category {value}' },
+  folderBelowItself: { params: [], en: 'is the folder itself or below it' },
+  suggestionUsed: { params: [], en: 'the suggestion was already used' },
+  analyzeFirst: { params: [], en: 'analyze the invoice first' },
+  noAllocationNumber: { params: [], en: 'the invoice has no allocation number' },
+  badAllocationNumber: { params: ['value'], en: '{value} is not an allocation number' },
+  readingNoTotal: { params: [], en: 'the reading has no total' },
+  shekelsOnly: { params: ['currency'], en: 'shekels only; this is {currency}' },
+  companyIdNeeded: { params: [], en: 'the business needs its 9-digit VAT or company number' },
+  aiFailed: { params: [], en: 'the AI could not finish; nothing was changed' },
+  statementsOnly: { params: [], en: 'only the statements automation takes this' },
+  notInState: { params: [], en: 'this is no longer possible; it changed meanwhile' },
+  idempotencyReused: { params: [], en: 'this Idempotency-Key was used for another request' },
+  storeBusy: { params: [], en: 'busy; try again' },
+  serverNotConfigured: { params: [], en: 'the server is not set up for this' },
   // The API's generic refusals.
   notFound: { params: [], en: 'not found' },
   unknownOperation: { params: ['name'], en: 'unknown operation {name}' },
@@ -113,6 +162,10 @@ export const ERROR_REASONS = {
 } as const satisfies Record<string, { params: readonly string[]; en: string }>;
 
 export type ErrorReason = keyof typeof ERROR_REASONS;
+
+/** The closed nouns of `notFoundWhat`: the dashboard words each in its language. */
+export const NOUNS = ['payment', 'invoice', 'supplier', 'folder', 'rule', 'employee', 'member', 'invite', 'key', 'mailbox', 'label', 'account', 'statement', 'automation', 'file', 'upload', 'form', 'business', 'software', 'suggestion', 'import', 'mail', 'connection', 'link', 'chatUser'] as const;
+export type Noun = (typeof NOUNS)[number];
 export const REASON_NAMES = Object.keys(ERROR_REASONS) as ErrorReason[];
 
 type ParamValue = string | number | string[];

@@ -1,4 +1,4 @@
-import type { ErrorDetails, ErrorReason, Why } from './errorReasons.ts';
+import type { ErrorDetails, ErrorReason, Noun, Why } from './errorReasons.ts';
 
 /** Error codes of spec §7 plus the rest of the Firebase family (DESIGN.md), with their HTTP statuses. */
 export const ERROR_STATUS = {
@@ -64,7 +64,9 @@ export class ApiError extends Error {
 
 export const invalid = (field: string, problem: string, why: Why = { reason: 'invalidValue' }) =>
   new ApiError('invalid-argument', `${field}: ${problem}`, { ...why, field });
-export const notFound = (what: string, why: Why = { reason: 'notFound' }) => new ApiError('not-found', `${what} not found`, why);
+/** `notFound('folderId: folder f1', 'folder')`: the noun names what the dashboard words in its language. */
+export const notFound = (what: string, why: Why | Noun) =>
+  new ApiError('not-found', `${what} not found`, typeof why === 'string' ? { reason: 'notFoundWhat', params: { what: why } } : why);
 export const precondition = (message: string, why: Why = { reason: 'notPossibleNow' }) => new ApiError('failed-precondition', message, why);
 
 export function isApiError(e: unknown): e is ApiError {

@@ -105,14 +105,14 @@ function typeOf(bytes: Buffer, allowed: readonly string[]): string | null {
  * unknown, used or expired, or when the bytes are empty, too large or of a type the upload does not take.
  */
 export async function receiveUpload(services: Services, uploadId: string, token: string, bytes: Buffer, declaredType: string | undefined) {
-  if (!UPLOAD_ID.test(uploadId) || !TOKEN.test(token)) throw notFound('upload URL');
+  if (!UPLOAD_ID.test(uploadId) || !TOKEN.test(token)) throw notFound('upload URL', 'upload');
   const path = uploadPath(uploadId);
   const now = services.clock.now();
   // Claimed in a transaction first: two PUTs racing on one URL store one file.
   const record = await services.store.runTransaction(async (tx) => {
     const doc = await tx.get(path);
     const r = doc?.data as unknown as UploadRecord | undefined;
-    if (!r || !timingSafeEqual(Buffer.from(r.tokenHash), Buffer.from(sha256(token)))) throw notFound('upload URL');
+    if (!r || !timingSafeEqual(Buffer.from(r.tokenHash), Buffer.from(sha256(token)))) throw notFound('upload URL', 'upload');
     if (r.state === 'stored' || r.state === 'used') throw new ApiError('failed-precondition', 'this upload URL was already used; create another with createUploadUrl', { reason: 'uploadUsed' });
     if (r.usableUntilMs <= now) throw new ApiError('failed-precondition', 'this upload URL expired; create another with createUploadUrl', { reason: 'uploadExpired' });
     // A PUT in progress holds the URL; one whose process died lets it go when its lease lapses.
@@ -160,7 +160,7 @@ export async function receiveUpload(services: Services, uploadId: string, token:
 export async function takeUpload(ctx: Ctx, fileId: string, field: string, purpose: string): Promise<{ fileName: string; mimeType: string; dataBase64: string }> {
   const doc = UPLOAD_ID.test(fileId) ? await ctx.store.get(uploadPath(fileId)) : null;
   const r = doc?.data as unknown as UploadRecord | undefined;
-  if (!r || r.businessId !== ctx.caller.businessId) throw notFound(`${field}: upload ${fileId}`);
+  if (!r || r.businessId !== ctx.caller.businessId) throw notFound(`${field}: upload ${fileId}`, 'upload');
   if (r.purpose !== purpose) throw invalid(field, `upload ${fileId} was made for ${r.purpose}, not ${purpose}`);
   if (r.state === 'used') throw usedUp(field, fileId);
   // A PUT whose lease lapsed died: nothing was stored, as the next check says.

@@ -45,6 +45,6 @@ export async function visibleKeys(reader: Reader, caller: Caller): Promise<ApiKe
 export async function manageableKey(reader: Reader, caller: Caller, keyId: string): Promise<ApiKeyRecord> {
   const doc = /^[0-9a-f]{64}$/.test(keyId) ? await reader.get(apiKeyPath(keyId)) : null;
   const r = doc?.data as unknown as ApiKeyRecord | undefined;
-  if (!r || r.businessId !== caller.businessId || (caller.role !== 'admin' && r.userId !== caller.userId)) throw notFound(`keyId: API key ${keyId.slice(0, 12)}`);
+  if (!r || r.businessId !== caller.businessId || (caller.role !== 'admin' && r.userId !== caller.userId)) throw notFound(`keyId: API key ${keyId.slice(0, 12)}`, 'key');
   return r;
 }

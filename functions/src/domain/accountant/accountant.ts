@@ -52,7 +52,7 @@ export async function readAccFolders(reader: Reader, businessId: string): Promis
 
 export function requireFolder(folders: readonly AccFolderRecord[], id: string, field = 'id'): AccFolderRecord {
   const f = folders.find((x) => x.id === id);
-  if (!f) throw notFound(`${field}: accountant folder ${id}`);
+  if (!f) throw notFound(`${field}: accountant folder ${id}`, 'folder');
   return f;
 }
 

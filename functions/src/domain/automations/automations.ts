@@ -177,7 +177,7 @@ export async function readAutomation(s: Services, businessId: string, id: string
   const doc = /^[A-Za-z0-9_-]{1,60}$/.test(id) ? await s.store.get(automationPath(businessId, id)) : null;
   if (doc) return doc.data as unknown as AutomationRecord;
   if (id === SYSTEM_STATEMENTS_ID) return defaultSystem(businessId, nowIso(s));
-  throw notFound(`id: automation ${id}`);
+  throw notFound(`id: automation ${id}`, 'automation');
 }
 
 /** The statements automation, written with its defaults the first time it is used. */
@@ -234,7 +234,7 @@ export async function createMailboxAutomation(s: Services, businessId: string, i
     let name = input.labelName ?? '';
     if (input.labelId) {
       const label = (await session.listLabels()).find((l) => l.id === input.labelId);
-      if (!label) throw notFound(`config.labelId: label ${input.labelId} in mailbox ${mailbox.email}`);
+      if (!label) throw notFound(`config.labelId: label ${input.labelId} in mailbox ${mailbox.email}`, 'label');
       name = label.name;
     }
     return { labelName: name, historyId: await session.historyId() };
@@ -265,7 +265,7 @@ export async function updateAutomation(s: Services, businessId: string, id: stri
   const path = automationPath(businessId, id);
   return s.store.runTransaction(async (tx) => {
     const doc = await tx.get(path);
-    if (!doc) throw notFound(`id: automation ${id}`);
+    if (!doc) throw notFound(`id: automation ${id}`, 'automation');
     const a = doc.data as unknown as AutomationRecord;
     const next: AutomationRecord = { ...a, updatedAt: nowIso(s) };
     if (patch.name !== undefined) next.name = patch.name;

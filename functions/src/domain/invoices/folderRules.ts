@@ -199,7 +199,7 @@ export interface RefileStep {
 export async function refileByRule(store: DocStore, businessId: string, ruleId: string, now: string): Promise<RefileStep> {
   const step = await store.runTransaction(async (tx) => {
     const ruleDoc = await tx.get(folderRulesPath(businessId, ruleId));
-    if (!ruleDoc) throw notFound(`folder rule ${ruleId}`);
+    if (!ruleDoc) throw notFound(`folder rule ${ruleId}`, 'rule');
     const rule = ruleDoc.data as unknown as FolderRuleRecord;
     const rules = await loadRules(tx, businessId);
     const docs = await tx.query({

@@ -137,16 +137,16 @@ export function issuersOf(docs: InvoiceDoc[]): Map<string, string> {
 /** Reads every document; the first unknown id (also another business's) is not-found and nothing changes. */
 export async function readAll(tx: Reader, businessId: string, docIds: string[]): Promise<InvoiceDoc[]> {
   const malformed = docIds.find((id) => !isDocId(id));
-  if (malformed !== undefined) throw notFound(`docIds: invoice document ${malformed}`);
+  if (malformed !== undefined) throw notFound(`docIds: invoice document ${malformed}`, 'invoice');
   const found = await tx.getAll(docIds.map((id) => invoicesPath(businessId, id)));
   const missing = docIds.find((_, i) => !found[i]);
-  if (missing) throw notFound(`docIds: invoice document ${missing}`);
+  if (missing) throw notFound(`docIds: invoice document ${missing}`, 'invoice');
   return found.map((d) => d!.data as unknown as InvoiceDoc);
 }
 
 export async function getInvoice(reader: Reader, businessId: string, docId: string, field = 'docId'): Promise<InvoiceDoc> {
   const doc = isDocId(docId) ? await reader.get(invoicesPath(businessId, docId)) : null;
-  if (!doc) throw notFound(`${field}: invoice document ${docId}`);
+  if (!doc) throw notFound(`${field}: invoice document ${docId}`, 'invoice');
   return doc.data as unknown as InvoiceDoc;
 }
 

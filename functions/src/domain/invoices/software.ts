@@ -236,7 +236,7 @@ export async function moveSoftwareToSuggestion(
   const swPath = softwarePath(businessId, softwareId);
   const sgId = await store.runTransaction(async (tx) => {
     const sw = await tx.get(swPath);
-    if (!sw) throw notFound(`software ${softwareId}`);
+    if (!sw) throw notFound(`software ${softwareId}`, 'software');
     const software = sw.data as unknown as SoftwareRecord;
     const sgPath = suggestionsPath(businessId, issuerId(software.vendorKey));
     const earlier = await tx.get(sgPath);

@@ -264,7 +264,7 @@ export async function waitForImport(services: Services, businessId: string, impo
   const deadline = Date.now() + waitMs;
   for (;;) {
     const r = await readImport(services, businessId, importId);
-    if (!r) throw notFound(`importId: import ${importId}`);
+    if (!r) throw notFound(`importId: import ${importId}`, 'import');
     if (r.status !== 'running' || Date.now() >= deadline) return r;
     await new Promise((res) => setTimeout(res, Math.min(500, Math.max(0, deadline - Date.now()))));
   }
@@ -274,7 +274,7 @@ export async function cancelImport(services: Services, businessId: string, impor
   const path = importsPath(businessId, importId);
   return services.store.runTransaction(async (tx) => {
     const d = await tx.get(path);
-    if (!d) throw notFound(`importId: import ${importId}`);
+    if (!d) throw notFound(`importId: import ${importId}`, 'import');
     const r = d.data as unknown as ImportRecord;
     if (r.status !== 'running') return r;
     const updatedAt = new Date(services.clock.now()).toISOString();

@@ -172,7 +172,7 @@ export async function confirmMailboxConsent(services: Services, token: string | 
 
 export async function getMailbox(store: DocStore, businessId: string, accountId: string, field = 'accountId'): Promise<MailboxRecord> {
   const doc = /^[a-z0-9]{1,40}$/.test(accountId) ? await store.get(mailboxesPath(businessId, accountId)) : null;
-  if (!doc) throw notFound(`${field}: mailbox ${accountId}`);
+  if (!doc) throw notFound(`${field}: mailbox ${accountId}`, 'mailbox');
   return doc.data as unknown as MailboxRecord;
 }
 
@@ -192,7 +192,7 @@ export function mailboxApiError(e: MailboxError): ApiError {
     case 'unavailable':
       return new ApiError('unavailable', `${e.message}; nothing was changed, try again later`);
     case 'not_found':
-      return notFound(e.message);
+      return notFound(e.message, 'mail');
     case 'refused':
       return precondition(e.message);
   }

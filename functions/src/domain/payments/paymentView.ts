@@ -150,7 +150,7 @@ export const isDocId = (id: string) => /^[^/]+$/.test(id) && id !== '.' && id !=
 /** Reads one payment of `businessId`; another business's id is simply not found. */
 export async function getPayment(reader: Reader, businessId: string, paymentId: string): Promise<PaymentRecord> {
   const doc = isDocId(paymentId) ? await reader.get(paymentsPath(businessId, paymentId)) : null;
-  if (!doc) throw notFound(`paymentId: payment ${paymentId}`);
+  if (!doc) throw notFound(`paymentId: payment ${paymentId}`, 'payment');
   return doc.data as unknown as PaymentRecord;
 }
 

@@ -87,8 +87,8 @@ export async function mergeSuppliers(store: DocStore, businessId: string, from: 
     const [fromDoc, intoDoc, aliasDoc] = await tx.getAll([fromPath, intoPath, aliasPath]);
     const alias = (aliasDoc?.data as unknown as SupplierAlias | undefined) ?? null;
     if (alias && alias.into !== into) throw precondition(`from: supplier ${from} was already merged into ${alias.into}`, { reason: 'alreadyMerged', params: { into: alias.into } });
-    if (!fromDoc && !alias) throw notFound(`from: supplier ${from}`);
-    if (!intoDoc) throw notFound(`into: supplier ${into}`);
+    if (!fromDoc && !alias) throw notFound(`from: supplier ${from}`, 'supplier');
+    if (!intoDoc) throw notFound(`into: supplier ${into}`, 'supplier');
     const intoAlias = await tx.get(supplierAliasesPath(businessId, into));
     if (intoAlias) throw precondition(`into: supplier ${into} is being merged into ${String(intoAlias.data.into)}`, { reason: 'alreadyMerged', params: { into: String(intoAlias.data.into) } });
     const done = alias?.state === 'done';
@@ -115,7 +115,7 @@ export async function mergeSuppliers(store: DocStore, businessId: string, from: 
       const fromRule = vendorRulesPath(businessId, vendorKeyOfSupplier(from));
       const intoRule = vendorRulesPath(businessId, vendorKeyOfSupplier(into));
       const [fromDoc, intoDoc, fromRuleDoc, intoRuleDoc] = await tx.getAll([fromPath, intoPath, fromRule, intoRule]);
-      if (!intoDoc) throw notFound(`into: supplier ${into}`);
+      if (!intoDoc) throw notFound(`into: supplier ${into}`, 'supplier');
       if (fromDoc) {
         tx.set(intoPath, { ...mergedRecord(intoDoc.data as unknown as SupplierRecord, fromDoc.data as unknown as SupplierRecord, at) });
         tx.delete(fromPath);

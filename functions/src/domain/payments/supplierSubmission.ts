@@ -136,7 +136,7 @@ async function note(s: Services, actor: Caller, operation: string, paymentId: st
 
 async function requirePayment(token: string, reader: Reader): Promise<PaymentRecord> {
   const p = await paymentByToken(reader, token);
-  if (!p) throw notFound('payment link');
+  if (!p) throw notFound('payment link', 'link');
   return p;
 }
 
@@ -189,7 +189,7 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
   const out = await withFile(s, businessId, file, (saved) =>
     s.store.runTransaction(async (tx): Promise<Applied> => {
       const doc = await tx.get(paymentsPath(businessId, id));
-      if (!doc) throw notFound('payment');
+      if (!doc) throw notFound('payment', 'payment');
       const p = doc.data as unknown as PaymentRecord;
       const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
       const contact = await businessContact(tx, businessId);
@@ -283,7 +283,7 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
   const out = await withFile(s, businessId, known ? null : file, (saved) =>
     s.store.runTransaction(async (tx): Promise<Applied> => {
       const doc = await tx.get(paymentsPath(businessId, id));
-      if (!doc) throw notFound('payment');
+      if (!doc) throw notFound('payment', 'payment');
       const p = doc.data as unknown as PaymentRecord;
       const contact = await businessContact(tx, businessId);
       if (p.submissions?.includes(input.submissionId)) return replayed(p);
@@ -348,7 +348,7 @@ export interface StandingRequestInput {
 export async function fileStandingRequest(s: Services, input: StandingRequestInput): Promise<SubmissionResult> {
   if (!isSubmissionId(input.submissionId)) throw new ApiError('invalid-argument', 'submissionId: missing or malformed');
   const businessId = await businessBySlug(s.store, input.slug);
-  if (!businessId) throw notFound('public link');
+  if (!businessId) throw notFound('public link', 'link');
   const firstTime = await replayOf(s.store, businessId, input.submissionId);
   if (firstTime) return publicResult(replayed(firstTime));
 
@@ -387,7 +387,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
         const mark = await tx.get(linkSubmissionPath(businessId, input.submissionId));
         if (mark) {
           const first = await tx.get(paymentsPath(businessId, String(mark.data.paymentId)));
-          if (!first) throw notFound('payment');
+          if (!first) throw notFound('payment', 'payment');
           return replayed(first.data as unknown as PaymentRecord);
         }
         // Back, then Send again, re-posts the same form under a new submission id: the same content within a day is the same filing.

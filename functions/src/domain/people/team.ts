@@ -69,13 +69,13 @@ export async function countAdmins(reader: Pick<Transaction, 'query'>, businessId
 /** Accepting an invite belongs to sign-in; the admin CLI does it locally. */
 export async function acceptInvite(store: DocStore, ids: IdSource, inviteId: string, email: string, now: number): Promise<MemberRecord & { businessId: string }> {
   const found = await store.query({ collection: 'invites', group: true, where: [['id', '==', inviteId]], limit: 1 });
-  if (!found.length) throw notFound(`invite ${inviteId}`);
+  if (!found.length) throw notFound(`invite ${inviteId}`, 'invite');
   const invitePath = found[0].path;
   const lowered = email.trim().toLowerCase();
   const existingUsers = await store.query({ collection: 'users', where: [['email', '==', lowered]], limit: 1 });
   return store.runTransaction(async (tx) => {
     const doc = await tx.get(invitePath);
-    if (!doc) throw notFound(`invite ${inviteId}`);
+    if (!doc) throw notFound(`invite ${inviteId}`, 'invite');
     const invite = doc.data as unknown as InviteRecord;
     if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}`, { reason: 'inviteNotPending', params: { status: invite.status } });
     if (Date.parse(invite.expiresAt) <= now) throw precondition(`invite ${inviteId} expired at ${invite.expiresAt}`, { reason: 'inviteExpired' });

@@ -43,7 +43,7 @@ export const signupDocPath = (businessId: string, docId: string) => `${signupDoc
 
 export async function getSignupDoc(r: Reader, businessId: string, docId: string): Promise<SignupDocRecord> {
   const doc = await r.get(signupDocPath(businessId, docId));
-  if (!doc) throw notFound(`docId: signup document ${docId}`);
+  if (!doc) throw notFound(`docId: signup document ${docId}`, 'form');
   return doc.data as unknown as SignupDocRecord;
 }
 

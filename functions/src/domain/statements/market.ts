@@ -138,6 +138,6 @@ export async function marketTransactions(ctx: Ctx, accountId: string, month: str
     const rows = (await readStatementRows(ctx, businessId, s)) as MarketRow[];
     return { accountId, accountName: s.accountName, month, status: s.status, reason: s.reason, syncedAt: s.syncedAt, transactions: rows };
   }
-  if (a?.source !== MARKET_SOURCE) throw notFound(`accountId: market account ${accountId}`);
+  if (a?.source !== MARKET_SOURCE) throw notFound(`accountId: market account ${accountId}`, 'account');
   return { accountId, accountName: a.name, month, status: 'not_synced' as const, reason: null, syncedAt: null, transactions: [] as MarketRow[] };
 }

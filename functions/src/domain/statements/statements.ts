@@ -248,7 +248,7 @@ export async function listAccounts(ctx: Ctx, source: string) {
 async function readAccount(services: Services, businessId: string, source: string, accountId: string): Promise<AccountRecord> {
   const doc = accountId.includes('/') ? null : await services.store.get(accountsPath(businessId, accountId));
   const rec = doc?.data as unknown as AccountRecord | undefined;
-  if (!rec || rec.source !== source) throw notFound(`accountId: ${source} account ${accountId}`);
+  if (!rec || rec.source !== source) throw notFound(`accountId: ${source} account ${accountId}`, 'account');
   return rec;
 }
 
@@ -509,7 +509,7 @@ export async function listStatements(services: Services, businessId: string) {
 export async function deleteStatement(services: Services, businessId: string, id: string) {
   const path = id.includes('/') ? null : statementsPath(businessId, id);
   const rec = path ? ((await services.store.get(path))?.data as unknown as StatementRecord | undefined) : undefined;
-  if (!path || !rec) throw notFound(`id: statement ${id}`);
+  if (!path || !rec) throw notFound(`id: statement ${id}`, 'statement');
   await services.store.delete(path);
   for (const f of rec.files) await services.files.remove(businessId, f.fileId);
   if (rec.rowsGen !== undefined) await deleteStatementRows(services, businessId, id);

@@ -37,7 +37,7 @@ export default defineOperation({
       ctx.store.query({ collection: integrationsPath(businessId) }),
       ctx.store.get(itaConsentPath(businessId)),
     ]);
-    if (!doc) throw notFound('business');
+    if (!doc) throw notFound('business', 'business');
     const b = doc.data as unknown as BusinessRecord;
     return {
       id: businessId,

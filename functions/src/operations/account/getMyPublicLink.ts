@@ -16,7 +16,7 @@ export default defineOperation({
   output: z.object({ slug: z.string().nullable(), url: z.string().nullable() }),
   async run(_input, ctx) {
     const doc = await ctx.store.get(businessPath(ctx.caller.businessId));
-    if (!doc) throw notFound('business');
+    if (!doc) throw notFound('business', 'business');
     const slug = (doc.data.publicSlug as string | null) ?? null;
     return { slug, url: slug ? publicLinkUrl(ctx.config.publicLinkBase, slug) : null };
   },

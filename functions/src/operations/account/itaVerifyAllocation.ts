@@ -60,7 +60,7 @@ export default defineOperation({
     if (reading.currency && reading.currency !== 'ILS') throw precondition(`the invoice is in ${reading.currency}; allocation numbers are checked against amounts in ILS`);
 
     const business = await ctx.store.get(businessPath(businessId));
-    if (!business) throw notFound('business');
+    if (!business) throw notFound('business', 'business');
     const customerVat = israeliVatNumber(profileOf(business.data).companyId);
     if (!customerVat) throw precondition("the business's companyId must be its 9-digit VAT or company number (updateBusiness) before the tax authority can be asked");
     itaSettings(ctx.config);

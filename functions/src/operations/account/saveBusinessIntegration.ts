@@ -32,7 +32,7 @@ export default defineOperation({
     if (action === 'disconnect') {
       if (apiKey !== undefined || apiSecret !== undefined) throw invalid('action', 'disconnect takes no credentials');
       return ctx.store.runTransaction(async (tx) => {
-        if (!(await tx.get(path))) throw notFound(`integration ${provider}`);
+        if (!(await tx.get(path))) throw notFound(`integration ${provider}`, 'connection');
         tx.delete(path);
         return { provider, connected: false, note: '', hasApiKey: false, hasApiSecret: false };
       });

@@ -17,7 +17,7 @@ export default defineOperation({
     const path = businessPath(ctx.caller.businessId);
     return ctx.store.runTransaction(async (tx) => {
       const doc = await tx.get(path);
-      if (!doc) throw notFound('business');
+      if (!doc) throw notFound('business', 'business');
       const apps = { ...(doc.data as unknown as BusinessRecord).apps, [app]: enabled };
       const needed = APP_REQUIRES[app];
       if (enabled && needed && !apps[needed]) throw precondition(`the ${app} app requires the ${needed} app; enable ${needed} first`, { reason: 'appRequires', params: { app, needed } });

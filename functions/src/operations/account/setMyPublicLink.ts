@@ -19,7 +19,7 @@ export default defineOperation({
     const at = new Date(ctx.clock.now()).toISOString();
     await ctx.store.runTransaction(async (tx) => {
       const [business, taken] = await tx.getAll([businessPath(businessId), publicSlugPath(slug)]);
-      if (!business) throw notFound('business');
+      if (!business) throw notFound('business', 'business');
       if (taken && taken.data.businessId !== businessId) throw new ApiError('already-exists', `slug: "${slug}" is taken`, { reason: 'slugTaken', params: { slug } });
       const old = business.data.publicSlug as string | null;
       if (old && old !== slug) tx.delete(publicSlugPath(old));

@@ -36,7 +36,7 @@ export default defineOperation({
     try {
       const result = await ctx.store.runTransaction(async (tx) => {
         const doc = await tx.get(path);
-        if (!doc) throw notFound('business');
+        if (!doc) throw notFound('business', 'business');
         const changes: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
         replaced = [];
         for (const s of saved) {

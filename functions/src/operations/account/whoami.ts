@@ -23,7 +23,7 @@ export default defineOperation({
   async run(_input, ctx) {
     const { caller } = ctx;
     const business = await ctx.store.get(businessPath(caller.businessId));
-    if (!business) throw notFound('business');
+    if (!business) throw notFound('business', 'business');
     return {
       businessId: caller.businessId,
       businessName: String(business.data.businessName || business.data.name || ''),

@@ -26,7 +26,7 @@ export default defineOperation({
     for (const [field, v] of [['from', from], ['to', to]] as const) if (v) pastMonth(v, ctx.clock.now(), field);
     if (from && to && from > to) throw invalid('from', `${from} is after to (${to})`);
     const { businessId } = ctx.caller;
-    if (folderId && !(await ctx.store.get(accFoldersPath(businessId, folderId)))) throw notFound(`folderId: accountant folder ${folderId}`);
+    if (folderId && !(await ctx.store.get(accFoldersPath(businessId, folderId)))) throw notFound(`folderId: accountant folder ${folderId}`, 'folder');
     const { file, entries: n, missing } = await buildAccZip(ctx, businessId, folderId, { from, to }, ctx.clock.now());
     return { fileId: file.fileId, fileName: file.fileName, url: file.url, expiresAt: file.expiresAt!, size: file.size, entries: n, missing };
   },

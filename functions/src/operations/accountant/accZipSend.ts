@@ -41,7 +41,7 @@ export default defineOperation({
     const rcpt = [...new Set(recipients)];
     const { file, entries, missing } = await buildAccZip(ctx, businessId, undefined, { from, to }, ctx.clock.now());
     const business = await businessContact(ctx.store, businessId);
-    if (!business) throw notFound('business');
+    if (!business) throw notFound('business', 'business');
     const zip = { businessId, fileId: file.fileId, fileName: file.fileName, url: file.url, size: file.size, entries, missing, expiresAt: file.expiresAt };
     const emails = await Promise.all(rcpt.map((addr) => accPackageEmail(ctx.config, business, addr, { from, to }, zip)));
     const messageIds = await ctx.store.runTransaction(async (tx) => emails.map((mail) => ctx.outbox(tx, mail, { reason: 'accZipSend' }).split('/').at(-1)!));

@@ -16,7 +16,7 @@ export default defineOperation({
     const path = employeePath(ctx.caller.businessId, employeeId);
     return ctx.store.runTransaction(async (tx) => {
       const doc = await tx.get(path);
-      if (!doc) throw notFound(`id: employee ${employeeId}`);
+      if (!doc) throw notFound(`id: employee ${employeeId}`, 'employee');
       tx.delete(path);
       return { id: employeeId, name: (doc.data as unknown as EmployeeRecord).name, deleted: true as const };
     });

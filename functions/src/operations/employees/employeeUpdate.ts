@@ -23,7 +23,7 @@ export default defineOperation({
     const at = new Date(ctx.clock.now()).toISOString();
     return ctx.store.runTransaction(async (tx) => {
       const doc = await tx.get(path);
-      if (!doc) throw notFound(`id: employee ${employeeId}`);
+      if (!doc) throw notFound(`id: employee ${employeeId}`, 'employee');
       const prev = doc.data as unknown as EmployeeRecord;
       const record: EmployeeRecord = { ...prev, name, ...contact, status, updatedAt: at };
       tx.set(path, { ...record });

@@ -35,7 +35,7 @@ export default defineOperation({
     const id = ctx.ids();
     return ctx.store.runTransaction(async (tx) => {
       const unstored = await missingBuiltInFolders(tx, businessId, BASE_BUILT_INS, now);
-      if (parentId && !(await readFolder(tx, businessId, parentId, now))) throw notFound(`parentId: folder ${parentId}`);
+      if (parentId && !(await readFolder(tx, businessId, parentId, now))) throw notFound(`parentId: folder ${parentId}`, 'folder');
       const siblings = (await tx.query({ collection: foldersPath(businessId), where: [['parentId', '==', parentId]] })).map((d) => d.data as unknown as FolderRecord);
       const clash = siblingWithName(parentId ? siblings : [...siblings, ...unstored], parentId, name);
       if (clash) throw new ApiError('already-exists', `name: a folder named "${clash.name}" already exists there (${clash.id})`, { reason: 'folderNameTaken', params: { name: clash.name } });

@@ -46,10 +46,10 @@ export default defineOperation({
     // Check everything and make sure the destination is stored before anything moves.
     const subtree = await ctx.store.runTransaction(async (tx) => {
       const { folders, unstored } = await readAllFolders(tx, businessId, now);
-      if (!folders.some((f) => f.id === folderId)) throw notFound(`folder ${folderId}`);
+      if (!folders.some((f) => f.id === folderId)) throw notFound(`folder ${folderId}`, 'folder');
       if (folderId === GENERAL_FOLDER) throw precondition('id: the general folder cannot be deleted', { reason: 'builtInFolder' });
       if (isBuiltInId(folderId)) throw precondition(`id: ${folderId} is a built-in folder and cannot be deleted`, { reason: 'builtInFolder' });
-      if (!folders.some((f) => f.id === dest)) throw notFound(`moveTo: folder ${dest}`);
+      if (!folders.some((f) => f.id === dest)) throw notFound(`moveTo: folder ${dest}`, 'folder');
       const ids = subtreeIds(folders, folderId);
       if (ids.includes(dest)) throw invalid('moveTo', `folder ${dest} is ${dest === folderId ? 'the folder being deleted' : 'inside the folder being deleted'}`, { reason: 'folderCycle' });
       for (const f of unstored) tx.set(foldersPath(businessId, f.id), { ...f });

@@ -31,10 +31,10 @@ export default defineOperation({
     return ctx.store.runTransaction(async (tx) => {
       const unstored = await missingBuiltInFolders(tx, businessId, BASE_BUILT_INS, now);
       const found = await readFolder(tx, businessId, folderId, now);
-      if (!found) throw notFound(`folder ${folderId}`);
+      if (!found) throw notFound(`folder ${folderId}`, 'folder');
       if (isBuiltInId(folderId)) throw precondition(`id: ${folderId} is a built-in folder; built-in folders stay at the top level`, { reason: 'builtInFolder' });
       if (parentId) {
-        if (!(await readFolder(tx, businessId, parentId, now))) throw notFound(`parentId: folder ${parentId}`);
+        if (!(await readFolder(tx, businessId, parentId, now))) throw notFound(`parentId: folder ${parentId}`, 'folder');
         // Walk up from the new parent; reading each ancestor also makes a concurrent opposite move conflict.
         const parents = new Map<string, string>();
         for (let at = parentId; at && at !== folderId && !parents.has(at); ) {

@@ -19,7 +19,7 @@ export default defineOperation({
     return ctx.store.runTransaction(async (tx) => {
       const unstored = await missingBuiltInFolders(tx, businessId, BASE_BUILT_INS, now);
       const found = await readFolder(tx, businessId, folderId, now);
-      if (!found) throw notFound(`folder ${folderId}`);
+      if (!found) throw notFound(`folder ${folderId}`, 'folder');
       const { parentId } = found.folder;
       const siblings = (await tx.query({ collection: foldersPath(businessId), where: [['parentId', '==', parentId]] })).map((d) => d.data as unknown as FolderRecord);
       const clash = siblingWithName(parentId ? siblings : [...siblings, ...unstored], parentId, name, folderId);

@@ -16,7 +16,7 @@ export default defineOperation({
   async run({ id: ruleId }, ctx) {
     const path = folderRulesPath(ctx.caller.businessId, ruleId);
     return ctx.store.runTransaction(async (tx) => {
-      if (!(await tx.get(path))) throw notFound(`folder rule ${ruleId}`);
+      if (!(await tx.get(path))) throw notFound(`folder rule ${ruleId}`, 'rule');
       tx.delete(path);
       return { id: ruleId, deleted: true as const };
     });

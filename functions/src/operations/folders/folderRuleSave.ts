@@ -33,11 +33,11 @@ export default defineOperation({
     const saved = await ctx.store.runTransaction(async (tx) => {
       const rules = await loadRules(tx, businessId);
       const existing = givenId ? rules.find((r) => r.id === givenId) : undefined;
-      if (givenId && !existing) throw notFound(`folder rule ${givenId}`);
+      if (givenId && !existing) throw notFound(`folder rule ${givenId}`, 'rule');
       const isBody = bodyInvoice ?? existing?.bodyInvoice ?? false;
       if (folderId === '' && !isBody) throw invalid('folderId', 'required unless bodyInvoice is true (a rule that only turns mail bodies into invoices)');
       const target = folderId ? await readFolder(tx, businessId, folderId, now) : null;
-      if (folderId && !target) throw notFound(`folderId: folder ${folderId}`);
+      if (folderId && !target) throw notFound(`folderId: folder ${folderId}`, 'folder');
       if (!existing && rules.length >= MAX_RULES) throw precondition(`a business can have at most ${MAX_RULES} folder rules`, { reason: 'tooManyRules', params: { max: MAX_RULES } });
       const rule: FolderRuleRecord = {
         id: existing?.id ?? newId,

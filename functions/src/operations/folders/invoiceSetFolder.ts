@@ -29,12 +29,12 @@ export default defineOperation({
     const now = iso(ctx.clock.now());
     return ctx.store.runTransaction(async (tx) => {
       const target = await readFolder(tx, businessId, folderId, now);
-      if (!target) throw notFound(`folderId: folder ${folderId}`);
+      if (!target) throw notFound(`folderId: folder ${folderId}`, 'folder');
       let path: string;
       let source: string;
       if (docId) {
         const doc = await tx.get(invoicesPath(businessId, docId));
-        if (!doc) throw notFound(`invoice ${docId}`);
+        if (!doc) throw notFound(`invoice ${docId}`, 'invoice');
         [path, source] = [doc.path, String(doc.data.source)];
       } else {
         const [doc] = await tx.query({
@@ -42,7 +42,7 @@ export default defineOperation({
           where: [['source', '==', 'supplier'], ['paymentId', '==', paymentId], ['fileId', '==', fileId]],
           limit: 1,
         });
-        if (!doc) throw notFound(`supplier attachment (paymentId ${paymentId}, fileId ${fileId})`);
+        if (!doc) throw notFound(`supplier attachment (paymentId ${paymentId}, fileId ${fileId})`, 'file');
         [path, source] = [doc.path, 'supplier'];
       }
       if (!target.stored) tx.set(foldersPath(businessId, folderId), { ...target.folder });

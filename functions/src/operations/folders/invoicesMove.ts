@@ -23,12 +23,12 @@ export default defineOperation({
     // A built-in folder is stored first, so that the move itself fits one commit.
     const folderName = await ctx.store.runTransaction(async (tx) => {
       const target = await readFolder(tx, businessId, folderId, now);
-      if (!target) throw notFound(`folderId: folder ${folderId}`);
+      if (!target) throw notFound(`folderId: folder ${folderId}`, 'folder');
       if (!target.stored) tx.set(foldersPath(businessId, folderId), { ...target.folder });
       return target.folder.name;
     });
     await ctx.store.runTransaction(async (tx) => {
-      if (!(await tx.get(foldersPath(businessId, folderId)))) throw notFound(`folderId: folder ${folderId}`);
+      if (!(await tx.get(foldersPath(businessId, folderId)))) throw notFound(`folderId: folder ${folderId}`, 'folder');
       const docs = await readAll(tx, businessId, docIds);
       for (const d of docs) {
         if (d.folderId === folderId && d.folderBy === 'hand') continue; // a retry rewrites nothing

@@ -49,7 +49,7 @@ export default defineOperation({
       const payment = await getPayment(ctx.store, businessId, paymentId);
       const file = fileId ? payment.invoices.find((f) => f.fileId === fileId) : payment.invoices[0];
       if (!file) {
-        if (fileId) throw notFound(`fileId: invoice file ${fileId} on payment ${paymentId}`);
+        if (fileId) throw notFound(`fileId: invoice file ${fileId} on payment ${paymentId}`, 'file');
         throw precondition(`payment ${paymentId} has no invoice attached`, { reason: 'noInvoiceAttached' });
       }
       target = { docId: supplierDocId(paymentId, file.fileId), fileId: file.fileId, fileName: file.fileName, contentType: file.contentType };
@@ -67,7 +67,7 @@ export default defineOperation({
     const matched = r.ok && known.supplierBy !== 'hand' && known.source !== 'supplier' ? await matchSupplier(ctx.store, businessId, r.value) : undefined;
 
     const doc = await storeReading(ctx.store, { businessId, docId: target.docId, fresh, r, matched, at });
-    if (!doc) throw notFound(`docId: invoice document ${docId}`);
+    if (!doc) throw notFound(`docId: invoice document ${docId}`, 'invoice');
     return viewWithUrl(ctx.files, ctx.store, doc);
   },
   activity: (input, result) => ({

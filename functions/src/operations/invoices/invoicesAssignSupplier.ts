@@ -30,7 +30,7 @@ export default defineOperation({
     const at = iso(ctx.clock.now());
     const readSupplier = async (tx: Transaction) => {
       const s = await tx.get(suppliersPath(businessId, key));
-      if (!s) throw notFound(`supplierKey: supplier ${key}`);
+      if (!s) throw notFound(`supplierKey: supplier ${key}`, 'supplier');
       return (s.data as unknown as SupplierRecord).name ?? '';
     };
     // Everything is checked first; the writes then go in commits of BATCH, each repeatable by a retry.

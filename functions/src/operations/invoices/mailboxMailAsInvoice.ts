@@ -28,7 +28,7 @@ export default defineOperation({
   async run({ seenId, rememberSender }, ctx) {
     const { businessId } = ctx.caller;
     const doc = await ctx.store.get(mailsPath(businessId, seenId));
-    if (!doc) throw notFound(`seenId: mail ${seenId}`);
+    if (!doc) throw notFound(`seenId: mail ${seenId}`, 'mail');
     const m = doc.data as unknown as ScannedMail;
     const message = await withMailbox(ctx, businessId, m.accountId, (s) => s.getMessage(m.messageId, 'full'));
     const pdf = await mailToPdf({ from: m.from, subject: m.subject, date: m.date, text: mailText(message.payload), html: mailHtml(message.payload) });

@@ -24,7 +24,7 @@ export default defineOperation({
   async run({ seenId }, ctx) {
     const { businessId } = ctx.caller;
     const doc = await ctx.store.get(mailsPath(businessId, seenId));
-    if (!doc) throw notFound(`seenId: mail ${seenId}`);
+    if (!doc) throw notFound(`seenId: mail ${seenId}`, 'mail');
     const m = doc.data as unknown as ScannedMail;
     const message = await withMailbox(ctx, businessId, m.accountId, (s) => s.getMessage(m.messageId, 'full'));
     return { seenId, accountId: m.accountId, result: m.result, ...mailView(message.payload) };

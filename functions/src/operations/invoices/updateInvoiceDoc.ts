@@ -46,7 +46,7 @@ export default defineOperation({
       let supplierChanged = false;
       if (key) {
         const supplier = await tx.get(suppliersPath(businessId, key));
-        if (!supplier) throw notFound(`supplierKey: supplier ${key}`);
+        if (!supplier) throw notFound(`supplierKey: supplier ${key}`, 'supplier');
         const name = input.supplierName?.trim() || (supplier.data as unknown as SupplierRecord).name || '';
         Object.assign(next, { supplierKey: key, supplierName: name, supplierBy: 'hand' });
         supplierChanged = true;

@@ -66,11 +66,11 @@ export default defineOperation({
     if (input.supplierKey?.trim()) {
       const key = normalizeSupplierKey(input.supplierKey);
       const supplier = await ctx.store.get(suppliersPath(businessId, key));
-      if (!supplier) throw notFound(`supplierKey: supplier ${key}`);
+      if (!supplier) throw notFound(`supplierKey: supplier ${key}`, 'supplier');
       hand = { key, name: input.supplierName?.trim() || (supplier.data as unknown as SupplierRecord).name || '' };
     } else if (input.supplierName?.trim()) hand = { key: null, name: input.supplierName.trim() };
     const folderId = input.folderId;
-    if (folderId && !(await readFolder(ctx.store, businessId, folderId, at))) throw notFound(`folderId: folder ${folderId}`);
+    if (folderId && !(await readFolder(ctx.store, businessId, folderId, at))) throw notFound(`folderId: folder ${folderId}`, 'folder');
     // The same bytes again cost neither storage nor an AI reading; the transaction re-checks race-free.
     if (input.skipDuplicates) {
       const same = await findDuplicate(ctx.store, businessId, { sha256, vendorKey: null, reading: null });
@@ -122,7 +122,7 @@ export default defineOperation({
       ctx.store.runTransaction(async (tx) => {
         // An upload by URL is used up in this commit: of two calls racing on one upload, one stores it.
         const claim = input.fileId ? await claimUpload(tx, ctx, input.fileId, 'fileId') : null;
-        if (folderId && !(await readFolder(tx, businessId, folderId, at))) throw notFound(`folderId: folder ${folderId}`);
+        if (folderId && !(await readFolder(tx, businessId, folderId, at))) throw notFound(`folderId: folder ${folderId}`, 'folder');
         const settled = await settleDocument(tx, { businessId, at, doc: base, previous: null, matched, refile: !folderId });
         claim?.take();
         if (settled.duplicate.duplicateOf && input.skipDuplicates) return { skip: true, settled, claim };

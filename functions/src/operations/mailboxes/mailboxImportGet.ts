@@ -15,7 +15,7 @@ export default defineOperation({
   output: importOutput,
   async run({ importId }, ctx) {
     const r = await readImport(ctx, ctx.caller.businessId, importId);
-    if (!r) throw notFound(`importId: import ${importId}`);
+    if (!r) throw notFound(`importId: import ${importId}`, 'import');
     return importView(r, ctx);
   },
 });

@@ -70,7 +70,7 @@ export default defineOperation({
     let invoiceNumber = '';
     if (input.invoiceDocId) {
       const doc = await ctx.store.get(invoicesPath(businessId, input.invoiceDocId));
-      if (!doc) throw notFound(`invoiceDocId: invoice document ${input.invoiceDocId}`);
+      if (!doc) throw notFound(`invoiceDocId: invoice document ${input.invoiceDocId}`, 'invoice');
       const d = doc.data as unknown as InvoiceDoc;
       const bytes = await ctx.files.read(businessId, d.fileId);
       if (!bytes) throw precondition(`invoiceDocId: invoice document ${input.invoiceDocId} has no stored file`, { reason: 'fileNoLongerStored' });
@@ -82,7 +82,7 @@ export default defineOperation({
     let supplierName = input.supplierName;
     const record = await ctx.store.runTransaction(async (tx) => {
       const business = await businessContact(tx, businessId);
-      if (!business) throw notFound('business');
+      if (!business) throw notFound('business', 'business');
       // A merged supplier's contact files under the supplier it was merged into (supplierMerge).
       const supplierKey = await currentSupplierKey(tx, businessId, contactKey);
       const supplierDoc = await tx.get(suppliersPath(businessId, supplierKey));

@@ -32,7 +32,7 @@ export default defineOperation({
   async run(_input, ctx) {
     const { businessId } = ctx.caller;
     const business = await ctx.store.get(businessPath(businessId));
-    if (!business) throw notFound('business');
+    if (!business) throw notFound('business', 'business');
     const b = business.data as unknown as BusinessRecord;
     const owner = (await ctx.store.get(usersPath(b.ownerUserId)))?.data;
     const email = typeof owner?.email === 'string' ? owner.email.toLowerCase() : (b.ownerEmail ?? null);

@@ -82,7 +82,7 @@ export default defineOperation({
       updated = await ctx.store.runTransaction(async (tx) => {
         const p = await getPayment(tx, businessId, paymentId);
         const business = await businessContact(tx, businessId);
-        if (!business) throw notFound('business');
+        if (!business) throw notFound('business', 'business');
         const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
         // An upload by URL is used up in this commit: two payments racing on one proof, one wins.
         claim = proof?.fileId ? await claimUpload(tx, ctx, proof.fileId, 'proof.fileId') : null;

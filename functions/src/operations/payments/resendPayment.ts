@@ -23,7 +23,7 @@ export default defineOperation({
     const updated = await ctx.store.runTransaction(async (tx) => {
       const p = await getPayment(tx, businessId, paymentId);
       const business = await businessContact(tx, businessId);
-      if (!business) throw notFound('business');
+      if (!business) throw notFound('business', 'business');
       const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
       assertAllowed('resend', p.status);
       if (channel === 'wa' && !p.supplierPhone) throw precondition('channel wa needs a supplierPhone; this payment has none (add one with updatePaymentSettings)', { reason: 'channelNeedsPhone' });

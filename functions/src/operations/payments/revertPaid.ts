@@ -37,7 +37,7 @@ export default defineOperation({
       const correctionId = `paidFix_${paymentId}_${createHash('sha256').update(p.paidAt ?? '').digest('hex').slice(0, 16)}`;
       const staged = notices.length ? await tx.get(outboxPath(businessId, correctionId)) : null;
       const business = notices.length && !staged ? await businessContact(tx, businessId) : null;
-      if (notices.length && !staged && !business) throw notFound('business');
+      if (notices.length && !staged && !business) throw notFound('business', 'business');
       const supplier = business ? await tx.get(suppliersPath(businessId, p.supplierKey)) : null;
       const changes = { status, paidAt: null, proof: null, updatedAt: at, ...(status === 'ready' && !p.readyAt ? { readyAt: at } : {}) };
       await syncPaymentMarks(tx, businessId, { ...p, ...changes }, at);

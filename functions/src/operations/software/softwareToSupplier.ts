@@ -19,7 +19,7 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     const { suggestionId } = await moveSoftwareToSuggestion(ctx.store, businessId, swId, iso(ctx.clock.now()));
     const doc = await ctx.store.get(suggestionsPath(businessId, suggestionId));
-    if (!doc) throw notFound(`suggestion ${suggestionId}`);
+    if (!doc) throw notFound(`suggestion ${suggestionId}`, 'suggestion');
     return suggestionRow(doc.data as unknown as SuggestionRecord, await countInvoicesOf(ctx.store, businessId, 'suggestionId', suggestionId));
   },
   activity: (_input, r) => ({ params: { name: r.name, count: r.docCount }, targetIds: [r.id], summary: `software moved to the supplier suggestions with ${r.docCount} invoice(s)` }),

@@ -26,7 +26,7 @@ export default defineOperation({
     const changes = Object.fromEntries(Object.entries({ name, hidden, cadence }).filter(([, v]) => v !== undefined));
     const record = await ctx.store.runTransaction(async (tx) => {
       const doc = await tx.get(path);
-      if (!doc) throw notFound(`software ${swId}`);
+      if (!doc) throw notFound(`software ${swId}`, 'software');
       const current = doc.data as unknown as SoftwareRecord;
       if (Object.keys(changes).length === 0) return current;
       const updatedAt = iso(ctx.clock.now());

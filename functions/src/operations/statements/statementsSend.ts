@@ -26,7 +26,7 @@ export default defineOperation({
     if (!to.length) throw invalid('recipients', 'none given, and the statements automation has no recipients', { reason: 'noRecipients' });
     const zip = await buildStatementsZip(ctx, businessId, m, []);
     const business = await businessContact(ctx.store, businessId);
-    if (!business) throw notFound('business');
+    if (!business) throw notFound('business', 'business');
     const emails = await Promise.all(to.map((addr) => monthPackageEmail(ctx.config, business, addr, m, zip)));
     const at = new Date(ctx.clock.now()).toISOString();
     const messageIds = await ctx.store.runTransaction(async (tx) => {

@@ -22,7 +22,7 @@ export default defineOperation({
   async run({ month, accountId }, ctx) {
     const m = closedMonth(month, ctx.clock.now());
     const { businessId } = ctx.caller;
-    if (accountId && (accountId.includes('/') || !(await ctx.store.get(accountsPath(businessId, accountId))))) throw notFound(`accountId: statement account ${accountId}`);
+    if (accountId && (accountId.includes('/') || !(await ctx.store.get(accountsPath(businessId, accountId))))) throw notFound(`accountId: statement account ${accountId}`, 'account');
     // The builder's result also names the business, which the output does not carry (issue 18 C5).
     const { fileId, fileName, url, expiresAt, size, entries, accounts, missing } = await buildStatementsZip(ctx, businessId, m, accountId ? [accountId] : []);
     return { fileId, fileName, url, expiresAt, size, entries, accounts, missing };

@@ -20,7 +20,7 @@ export default defineOperation({
     const key = normalizeSupplierKey(supplierKey);
     // An old link to a merged supplier (bookmark, email, activity) still finds the card it became.
     const doc = await supplierDocOf(ctx.store, ctx.caller.businessId, key);
-    if (!doc) throw notFound(`supplier ${key}`);
+    if (!doc) throw notFound(`supplier ${key}`, 'supplier');
     const card = supplierContact(doc.data as unknown as SupplierRecord);
     return card.key === key ? card : { ...card, merged: key };
   },

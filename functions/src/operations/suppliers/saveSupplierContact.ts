@@ -61,7 +61,7 @@ export default defineOperation({
         key = await currentSupplierKey(tx, ctx.caller.businessId, asked);
         doc = key === asked ? null : await tx.get(suppliersPath(ctx.caller.businessId, key));
       }
-      if (!doc) throw notFound(`supplier ${asked}`);
+      if (!doc) throw notFound(`supplier ${asked}`, 'supplier');
       const path = doc.path;
       const record = doc.data as unknown as SupplierRecord;
       const card: Partial<SupplierCard> = { ...record.card };

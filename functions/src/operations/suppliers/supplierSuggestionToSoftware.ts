@@ -19,7 +19,7 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     const at = iso(ctx.clock.now());
     const doc = await ctx.store.get(suggestionsPath(businessId, sid));
-    if (!doc) throw notFound(`suggestion ${sid}`);
+    if (!doc) throw notFound(`suggestion ${sid}`, 'suggestion');
     const s = doc.data as unknown as SuggestionRecord;
     if (s.status === 'created') throw precondition(`suggestion ${sid} is already supplier ${s.supplierKey ?? ''}; it cannot move to software`.trim());
     const { softwareId } = await moveIssuerToSoftware(ctx.store, businessId, { vendorKey: s.vendorKey, name: s.name }, at);
@@ -27,7 +27,7 @@ export default defineOperation({
     recordIssuerClass(batch, businessId, { vendorKey: s.vendorKey, class: 'software', by: 'hand', generation: 0, classifiedAt: at });
     await batch.commit();
     const sw = await ctx.store.get(softwarePath(businessId, softwareId));
-    if (!sw) throw notFound(`software ${softwareId}`); // moved back by a parallel call
+    if (!sw) throw notFound(`software ${softwareId}`, 'software'); // moved back by a parallel call
     return softwareRow(sw.data as unknown as SoftwareRecord, await countInvoicesOf(ctx.store, businessId, 'softwareId', softwareId));
   },
   activity: (_input, r) => ({ params: { name: r.name, count: r.docCount }, targetIds: [r.id], summary: `suggestion moved to software ${r.name} with ${r.docCount} invoice(s)` }),

@@ -22,7 +22,7 @@ export default defineOperation({
     const { caller } = ctx;
     if (!caller.firebaseUid) throw new ApiError('permission-denied', 'acceptInvite: sign in to the dashboard to accept an invite; an API key cannot');
     const found = await ctx.store.query({ collection: 'invites', group: true, where: [['tokenHash', '==', sha256(token)]], limit: 1 });
-    if (!found.length) throw notFound('invite (this link is not valid; a resent invite replaces the old link)');
+    if (!found.length) throw notFound('invite (this link is not valid; a resent invite replaces the old link)', 'invite');
     const inviteId = (found[0].data as { id: string }).id;
     // The admin CLI's rules: pending, unexpired, sent to this email, not already a member.
     const member = await acceptInvite(ctx.store, ctx.ids, inviteId, caller.email, ctx.clock.now());

@@ -32,7 +32,7 @@ export default defineOperation({
     return ctx.store.runTransaction(async (tx) => {
       const business = await businessContact(tx, businessId);
       const inviter = await inviterOf(tx, businessId, ctx.caller);
-      if (!business) throw notFound('business');
+      if (!business) throw notFound('business', 'business');
       if (await findMemberByEmail(tx, businessId, to)) throw new ApiError('already-exists', `email: ${to} is already a member`, { reason: 'alreadyMember', params: { email: to } });
       const pending = await tx.query({ collection: invitesPath(businessId), where: [['email', '==', to], ['status', '==', 'pending']], limit: 1 });
       if (pending.length) throw new ApiError('already-exists', `email: ${to} already has a pending invite (${pending[0].id}); use resendInvite`, { reason: 'invitePending', params: { email: to } });

@@ -30,7 +30,7 @@ export default defineOperation({
     const { caller } = ctx;
     if (!caller.firebaseUid) throw new ApiError('permission-denied', 'invitePreview: sign in to the dashboard to open an invite; an API key cannot');
     const found = await ctx.store.query({ collection: 'invites', group: true, where: [['tokenHash', '==', sha256(token)]], limit: 1 });
-    if (!found.length) throw notFound('invite (this link is not valid; a resent invite replaces the old link)');
+    if (!found.length) throw notFound('invite (this link is not valid; a resent invite replaces the old link)', 'invite');
     const invite = found[0].data as unknown as InviteRecord;
     const business = await ctx.store.get(businessPath(invite.businessId));
     const state = invite.status !== 'pending' ? invite.status : Date.parse(invite.expiresAt) <= ctx.clock.now() ? 'expired' : 'pending';

@@ -17,7 +17,7 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     const removed = await ctx.store.runTransaction(async (tx) => {
       const doc = await findMemberByEmail(tx, businessId, who);
-      if (!doc) throw notFound(`member ${who}`);
+      if (!doc) throw notFound(`member ${who}`, 'member');
       const member = doc.data as unknown as MemberRecord;
       if (member.role === 'admin' && (await countAdmins(tx, businessId)) < 2) {
         throw precondition(`${who} is the last admin and cannot be removed`, { reason: 'lastAdmin' });

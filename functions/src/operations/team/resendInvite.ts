@@ -21,7 +21,7 @@ export default defineOperation({
       const business = await businessContact(tx, businessId);
       const inviter = await inviterOf(tx, businessId, ctx.caller);
       const doc = await tx.get(invitesPath(businessId, inviteId));
-      if (!doc || !business) throw notFound(`invite ${inviteId}`);
+      if (!doc || !business) throw notFound(`invite ${inviteId}`, 'invite');
       const invite = doc.data as unknown as InviteRecord;
       if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}; only a pending invite can be resent`, { reason: 'inviteNotPending', params: { status: invite.status } });
       const link = freshInviteLink(ctx.config.dashboardUrl, now);

@@ -17,7 +17,7 @@ export default defineOperation({
     const path = invitesPath(ctx.caller.businessId, inviteId);
     return ctx.store.runTransaction(async (tx) => {
       const doc = await tx.get(path);
-      if (!doc) throw notFound(`invite ${inviteId}`);
+      if (!doc) throw notFound(`invite ${inviteId}`, 'invite');
       const invite = doc.data as unknown as InviteRecord;
       if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}; only a pending invite can be revoked`, { reason: 'inviteNotPending', params: { status: invite.status } });
       tx.update(path, { status: 'revoked' });

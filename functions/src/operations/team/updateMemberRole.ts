@@ -18,7 +18,7 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     return ctx.store.runTransaction(async (tx) => {
       const doc = await findMemberByEmail(tx, businessId, who);
-      if (!doc) throw notFound(`member ${who}`);
+      if (!doc) throw notFound(`member ${who}`, 'member');
       const member = doc.data as unknown as MemberRecord;
       if (member.role === 'admin' && role === 'user' && (await countAdmins(tx, businessId)) < 2) {
         throw precondition(`${who} is the last admin; make another member admin first`, { reason: 'lastAdmin' });
