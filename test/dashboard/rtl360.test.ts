@@ -124,7 +124,7 @@ function orderProblems(page: Page): Promise<string[]> {
 async function inOrder(page: Page, root: string, text: string, pieces: string[], dir: 'rtl' | 'ltr' = 'ltr'): Promise<string[]> {
   const boxes = (await page.evaluate(
     ([root, text, pieces]) => {
-      const el = [...document.querySelectorAll(root)].flatMap((r) => [r, ...r.querySelectorAll('*')]).reverse().find((e) => (e.textContent ?? '').includes(text));
+      const el = [...document.querySelectorAll(root)].flatMap((r) => [r, ...r.querySelectorAll('*')]).reverse().find((e) => [text, ...pieces].every((p) => (e.textContent ?? '').includes(p)));
       if (!el) return null;
       const nodes: Text[] = [];
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -133,6 +133,7 @@ async function inOrder(page: Page, root: string, text: string, pieces: string[],
       let from = all.indexOf(text);
       return pieces.map((p) => {
         const at = all.indexOf(p, from);
+        if (at < 0) return null;
         from = at + p.length;
         // The text node and offset of the piece's first character.
         let i = at;
@@ -145,11 +146,13 @@ async function inOrder(page: Page, root: string, text: string, pieces: string[],
       });
     },
     [root, text, pieces] as const,
-  )) as { left: number; right: number; top: number }[] | null;
+  )) as ({ left: number; right: number; top: number } | null)[] | null;
   if (!boxes) return [`"${text}" is not on the screen`];
+  const missing = pieces.filter((_, i) => !boxes[i]);
+  if (missing.length) return [`${missing.map((p) => `"${p}"`).join(', ')} not found after "${text}"`];
   const out: string[] = [];
   for (let i = 1; i < boxes.length; i++) {
-    const [a, b] = [boxes[i - 1], boxes[i]];
+    const [a, b] = [boxes[i - 1]!, boxes[i]!];
     const later = b.top > a.top + 2 || (Math.abs(b.top - a.top) <= 2 && (dir === 'rtl' ? b.right <= a.left + 1 : b.left >= a.right - 1));
     if (!later) out.push(`"${pieces[i]}" is drawn before "${pieces[i - 1]}" in "${text}"`);
   }
@@ -262,6 +265,11 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
     const specific: Record<string, () => Promise<string[]>> = {
       'payment-paid': async () => {
         const out = [...(await inOrder(page, '[data-testid=payout]', '•••901', ['•', '9']))];
+        // The details changed (the card had a Bit phone, the supplier filed a bank): the arrow points from the old to the new as Hebrew reads.
+        const { previous, filed } = (await api('paymentGet', { paymentId: ids.paid })).payoutChange;
+        out.push(...(await inOrder(page, '[data-testid=payout-change]', previous, [previous, filed], 'rtl')));
+        const change = (await page.getByTestId('payout-change').textContent()) ?? '';
+        if (!change.includes(' ← ')) out.push(`the payout change reads "${change}": its arrow should point from the old details to the new, right to left`);
         const revert = (await page.getByRole('button', { name: 'ביטול הסימון "שולם"' }).boundingBox())!;
         if (revert.x < 0 || revert.x + revert.width > 360) out.push(`the revert button spans ${Math.round(revert.x)}–${Math.round(revert.x + revert.width)} px`);
         const copy = (await page.getByRole('button', { name: 'העתקה' }).evaluate((b) => [b.scrollWidth, b.clientWidth, b.querySelector('.mantine-Button-label')!.scrollWidth, b.querySelector('.mantine-Button-label')!.clientWidth])) as number[];

@@ -12,7 +12,7 @@ import { agorotToInput, parseAgorot } from '../../money.ts';
 import type { OperationName } from '../../api/client.ts';
 import { FileName } from '../../ui/FileName.tsx';
 import { fillNodes } from '../../ui/fillNodes.tsx';
-import { Ltr, Masked } from '../../ui/Ltr.tsx';
+import { Ltr, Masked, Steps } from '../../ui/Ltr.tsx';
 
 const AFTER: OperationName[] = ['paymentGet', 'paymentsList', 'attention', 'listActivity'];
 
@@ -70,8 +70,8 @@ export default function Payment() {
           <Alert color="red" variant="filled" title={m.home.flaggedTitle} role="alert">
             {m.home.flaggedBody}
             {p.payoutChange && (
-              <Text size="sm" mt="xs">
-                <bdi>{p.payoutChange.previous}</bdi> → <bdi>{p.payoutChange.filed}</bdi>
+              <Text size="sm" mt="xs" data-testid="payout-change">
+                <Steps steps={[p.payoutChange.previous, p.payoutChange.filed]} />
               </Text>
             )}
           </Alert>
