@@ -32,8 +32,8 @@ export function Address({ value }: { value: string }) {
 }
 
 /**
- * Menu steps ("Developers", "API keys", …) in reading order: each step isolated, joined by an arrow pointing the
- * way the language reads, so in Hebrew the first step is the rightmost.
+ * Steps in reading order (a provider's menu path, old → new details): each step isolated, joined by an arrow
+ * pointing the way the language reads, so in Hebrew the first step is the rightmost.
  */
 export function Steps({ steps }: { steps: readonly string[] }) {
   const { dir } = useI18n();
