@@ -36,8 +36,8 @@ export const activityEn: ActivityTemplates = {
   vendorCategoryRuleSet: (p) => (p.category ? 'Category rule {category} saved for the issuer; {count} invoice(s) updated' : "The issuer's category rule was forgotten; {count} invoice(s) updated"),
   categorySync: 'Category sorting: {classified} classified, {unclassified} left to you, {remaining} waiting',
   mailboxMailAsInvoice: (p) => (p.outcome === 'imported' ? "A mail's body was saved as an invoice" : p.outcome === 'duplicate' ? "A mail's body was a duplicate of an existing invoice" : "Saving a mail's body as an invoice failed"),
-  invoicesMove: 'Invoices were moved to a folder',
-  invoicesAssignSupplier: 'Invoices were assigned to a supplier',
+  invoicesMove: n('count', 'One invoice was moved to the folder {folder}', '{count} invoices were moved to the folder {folder}'),
+  invoicesAssignSupplier: n('count', 'One invoice was assigned to the supplier {supplier}', '{count} invoices were assigned to the supplier {supplier}'),
   mailboxMailsBackfill: '{count} older scanned mail(s) completed; {remaining} left',
   // folders
   folderCreate: 'Folder {name} created',
@@ -148,6 +148,7 @@ export const activityUiEn: typeof import('./activity.he.ts').activityUiHe = {
   kind: 'Kind',
   person: 'Who',
   everyone: 'Everyone',
+  actors: { 'supplier link': 'Supplier link', 'public link': 'Public link', outbox: 'Message sending', 'mailbox import': 'Mail import', 'admin-cli': 'Admin tool' },
   allKinds: 'All',
   emptyFiltered: 'No activity matches the filter.',
   kinds: {

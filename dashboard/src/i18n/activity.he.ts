@@ -37,8 +37,8 @@ export const activityHe: ActivityTemplates = {
   vendorCategoryRuleSet: (p) => (p.category ? 'כלל קטגוריה {category} נשמר למנפיק; {count} חשבוניות עודכנו' : 'כלל הקטגוריה של המנפיק נשכח; {count} חשבוניות עודכנו'),
   categorySync: 'סיווג קטגוריות: {classified} סווגו, {unclassified} נשארו לך, {remaining} ממתינות',
   mailboxMailAsInvoice: (p) => (p.outcome === 'imported' ? 'גוף מייל נשמר כחשבונית' : p.outcome === 'duplicate' ? 'גוף מייל היה כפילות של חשבונית קיימת' : 'שמירת גוף מייל כחשבונית נכשלה'),
-  invoicesMove: 'חשבוניות הועברו לתיקייה',
-  invoicesAssignSupplier: 'חשבוניות שויכו לספק',
+  invoicesMove: n('count', 'חשבונית אחת הועברה לתיקייה {folder}', '{count} חשבוניות הועברו לתיקייה {folder}'),
+  invoicesAssignSupplier: n('count', 'חשבונית אחת שויכה לספק {supplier}', '{count} חשבוניות שויכו לספק {supplier}'),
   mailboxMailsBackfill: 'הושלמו {count} מיילים סרוקים ישנים; נשארו {remaining}',
   // folders
   folderCreate: 'נוצרה תיקייה {name}',
@@ -153,6 +153,8 @@ export const activityUiHe = {
   everyone: 'כולם',
   allKinds: 'הכול',
   emptyFiltered: 'אין פעילות שמתאימה לסינון.',
+  // Rows written by the system have no person: the key name it wrote them under (core/activity.ts callers), in words.
+  actors: { 'supplier link': 'קישור הספק', 'public link': 'הקישור הציבורי', outbox: 'שליחת ההודעות', 'mailbox import': 'ייבוא מהמייל', 'admin-cli': 'כלי הניהול' } as Record<string, string>,
   kinds: {
     payments: 'תשלומים',
     suppliers: 'ספקים',

@@ -3,6 +3,7 @@ import { useI18n } from '../i18n/i18n.tsx';
 import { Money } from './common.tsx';
 import { fillNodes } from './fillNodes.tsx';
 import { activityTemplate, slotsOf, type ActivityParams, type ActivityTemplates } from './activityText.ts';
+import { storedCategoryName, storedFolderName } from './names.ts';
 import { activityHe, runOutcomeHe } from '../i18n/activity.he.ts';
 import { activityEn, runOutcomeEn } from '../i18n/activity.en.ts';
 
@@ -11,11 +12,14 @@ import { activityEn, runOutcomeEn } from '../i18n/activity.en.ts';
  * as the Money component shows it. Without a template (an older row) the English fallback shows.
  */
 function TemplateText({ templates, name, params, fallback }: { templates: ActivityTemplates; name: string | null; params: ActivityParams | null; fallback: string }) {
-  const { number } = useI18n();
+  const { m, number } = useI18n();
   const t = activityTemplate(templates, name, params);
   if (!t || !params) return <>{fallback}</>;
   const vars: Record<string, ReactNode> = {};
   for (const [k, v] of Object.entries(params)) vars[k] = typeof v === 'number' ? number(v) : <bdi>{String(v ?? '')}</bdi>;
+  // Categories and built-in folders are stored as ids or Hebrew defaults: named as the invoices screens name them.
+  if (typeof params.category === 'string' && params.category) vars.category = <bdi>{storedCategoryName(m, params.category)}</bdi>;
+  if (typeof params.folder === 'string' && params.folder) vars.folder = <bdi>{storedFolderName(m, params.folder)}</bdi>;
   if (typeof params.amountAgorot === 'number' && typeof params.currency === 'string') vars.amount = <Money agorot={params.amountAgorot} currency={params.currency} />;
   // A row missing a param its template needs (written by an older version) reads better as its summary than with a hole.
   if (slotsOf(t).some((k) => !(k in vars))) return <>{fallback}</>;

@@ -30,4 +30,19 @@ export function folderPath(m: Messages, f: { id: string; name: string; parentId:
 
 export const categoryName = (m: Messages, c: { id: string; label: string }) => (m.names.categories as Record<string, string>)[c.id] ?? c.label;
 
+/** A category as an activity row keeps it (its id, or a fixed category's Hebrew label), in the chosen language. */
+export function storedCategoryName(m: Messages, stored: string): string {
+  const hebrew = he.names.categories as Record<string, string>;
+  const id = Object.hasOwn(hebrew, stored) ? stored : Object.keys(hebrew).find((k) => hebrew[k] === stored);
+  return id ? categoryName(m, { id, label: stored }) : stored;
+}
+
+/** A folder as an activity row keeps it (its name only): a built-in folder's Hebrew default in the chosen language. */
+export function storedFolderName(m: Messages, stored: string): string {
+  if (stored === he.names.general) return m.names.general;
+  if (stored === he.names.pettyCash) return m.names.pettyCash;
+  const card = new RegExp(`^${he.names.card.replace('{ending}', '(\\d{4})')}$`).exec(stored);
+  return card ? m.names.card.replace('{ending}', card[1]) : stored;
+}
+
 export const gmailLabelName = (m: Messages, l: { id: string; name: string }) => (m.names.gmailLabels as Record<string, string>)[l.id] ?? l.name;

@@ -65,7 +65,7 @@ export default function Activity() {
                 <ActivityText action={a.action} params={a.params} summary={a.summary} />
               </Text>
               <Text size="xs" c="dimmed">
-                {date(a.at, true)} · <bdi>{a.actorEmail || a.keyName}</bdi>
+                {date(a.at, true)} · <bdi>{a.actorEmail || (Object.hasOwn(ui.actors, a.keyName) ? ui.actors[a.keyName] : a.keyName)}</bdi>
               </Text>
             </Card>
           ))}

@@ -8,7 +8,7 @@ import { ErrorAlert, Money, PageTitle } from '../../ui/common.tsx';
 import { MoneyInput } from '../../ui/MoneyInput.tsx';
 import { NO_VAT_CURRENCIES, parseAgorot, vatOf } from '../../money.ts';
 import { VatNote } from '../../ui/Amount.tsx';
-import { KnownSupplier, SupplierMatches, type SupplierRow } from './SupplierLookup.tsx';
+import { KnownSupplier, SupplierMatches, useKnownSupplier, type SupplierRow } from './SupplierLookup.tsx';
 import { fieldErrors } from '../../ui/fieldErrors.ts';
 
 const FIELDS = ['supplierName', 'supplierPhone', 'supplierEmail', 'description', 'payMethods'] as const;
@@ -33,6 +33,8 @@ export default function PaymentNew() {
     setF((o) => ({ ...o, supplierName: s.name || o.supplierName, supplierPhone: o.supplierPhone || (s.phone ?? ''), supplierEmail: o.supplierEmail || (s.email ?? '') }));
     setTyped('');
   };
+  const knownPhone = useKnownSupplier(f.supplierPhone, 'phone');
+  const knownEmail = useKnownSupplier(f.supplierEmail, 'email');
   const pick = (s: SupplierRow) => {
     setF((o) => ({ ...o, supplierName: s.name, supplierPhone: s.phone ?? '', supplierEmail: s.email ?? '' }));
     setTyped('');
@@ -90,9 +92,10 @@ export default function PaymentNew() {
                 <TextInput label={m.newPayment.supplierPhone} type="tel" dir="ltr" value={f.supplierPhone} onChange={(e) => type('supplierPhone', e.currentTarget.value)} error={byField.supplierPhone} autoComplete="off" />
                 <TextInput label={m.newPayment.supplierEmail} type="email" dir="ltr" value={f.supplierEmail} onChange={(e) => type('supplierEmail', e.currentTarget.value)} error={byField.supplierEmail} autoComplete="off" />
               </Group>
-              <SupplierMatches q={typed} onPick={pick} />
-              <KnownSupplier kind="phone" value={f.supplierPhone} name={f.supplierName} onUse={use} />
-              <KnownSupplier kind="email" value={f.supplierEmail} name={f.supplierName} onUse={use} />
+              {/* Once a typed contact is known, its hint says who it is: the completion list would show them twice. */}
+              {!knownPhone && !knownEmail && <SupplierMatches q={typed} onPick={pick} />}
+              <KnownSupplier kind="phone" hit={knownPhone} name={f.supplierName} onUse={use} />
+              <KnownSupplier kind="email" hit={knownEmail} name={f.supplierName} onUse={use} />
               <Textarea label={m.newPayment.description} value={f.description} onChange={(e) => set('description', e.currentTarget.value)} error={byField.description} required autosize minRows={2} />
               <Group grow wrap="wrap" align="flex-start">
                 <MoneyInput label={m.newPayment.amount} value={f.amount} onChange={(v) => set('amount', v)} currency={f.currency} required={!f.openAmount} />

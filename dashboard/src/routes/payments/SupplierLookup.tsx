@@ -32,15 +32,19 @@ export function SupplierMatches({ q, onPick }: { q: string; onPick(s: SupplierRo
   );
 }
 
-/** "This phone belongs to …" once a whole phone or email is typed that a known supplier (or one merged into it) has. */
-export function KnownSupplier({ value, kind, name, onUse }: { value: string; kind: 'phone' | 'email'; name: string; onUse(s: SupplierRow): void }) {
-  const { m, fill } = useI18n();
+/** The known supplier (or the one it was merged into) whose phone or email is the whole `value` typed. */
+export function useKnownSupplier(value: string, kind: 'phone' | 'email'): SupplierRow | undefined {
   const v = value.trim();
   const whole = kind === 'phone' ? v.replace(/\D/g, '').length >= 9 : /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v);
   const [debounced] = useDebouncedValue(whole ? v : '', 250);
   const list = useApi('suppliersList', { q: debounced }, { enabled: debounced !== '' });
   const exact = debounced && whole ? list.data?.exact : null;
-  const hit = exact ? list.data?.items.find((s) => s.key === exact) : undefined;
+  return exact ? list.data?.items.find((s) => s.key === exact) : undefined;
+}
+
+/** "This phone belongs to …" for a known supplier's whole phone or email (useKnownSupplier). */
+export function KnownSupplier({ hit, kind, name, onUse }: { hit: SupplierRow | undefined; kind: 'phone' | 'email'; name: string; onUse(s: SupplierRow): void }) {
+  const { m, fill } = useI18n();
   if (!hit) return null;
   return (
     <Alert color="blue" variant="light" role="status" data-testid={`known-${kind}`}>

@@ -16,6 +16,12 @@ export default function Supplier() {
   const { key = '' } = useParams();
   const { m } = useI18n();
   const card = useApi('getSupplierContact', { supplierKey: key });
+  const navigate = useNavigate();
+  // An old link to a merged supplier answers the card it became: show it under its own address.
+  const mergedInto = card.data?.merged ? card.data.key : null;
+  useEffect(() => {
+    if (mergedInto) void navigate(`/suppliers/${encodeURIComponent(mergedInto)}`, { replace: true });
+  }, [mergedInto, navigate]);
   const payments = useApi('paymentsList', { supplierKey: key, limit: 20 });
   const invoices = useApi('invoicesList', { supplierKey: key, limit: 20 });
   const save = useApiMutation('saveSupplierContact', ['getSupplierContact']);
