@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useMatches } from 'react-router';
+import { useMediaQuery } from '@mantine/hooks';
 import { AppShell, Burger, Button, Card, Container, Group, NavLink, Skeleton, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useI18n } from './i18n/i18n.tsx';
 import type { Messages } from './i18n/he.ts';
@@ -84,6 +85,8 @@ function Shell({ businessName, several }: { businessName: string | null; several
   const [opened, setOpened] = useState(false);
   const location = useLocation();
   useEffect(() => setOpened(false), [location.pathname]);
+  // On a phone the closed menu is only moved off-screen: inert keeps its links out of Tab and screen readers.
+  const phone = useMediaQuery('(max-width: 47.99em)');
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <a className="skip-link" href="#main">
@@ -106,7 +109,7 @@ function Shell({ businessName, several }: { businessName: string | null; several
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label={m.menu}>
+      <AppShell.Navbar p="xs" aria-label={m.menu} inert={phone && !opened}>
         <nav>
           {NAV.map((n) => (
             <NavLink key={n.to} component={RouterNavLink} to={n.to} end={n.to === '/'} label={n.label(m)} />

@@ -302,4 +302,21 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
     assert.equal(found.join('\n'), '');
     assert.deepEqual(problems, [], 'console errors or failed requests');
   });
+
+  test('at 360 px the closed menu is out of the Tab order; opened, its links are reachable', async () => {
+    const { page } = owner;
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(env.origin + '/');
+    await settled(page, '/');
+    const inMenu = () => page.evaluate(`Boolean(document.activeElement && document.activeElement.closest('[aria-label="תפריט"] nav'))`) as Promise<boolean>;
+    const tabbed: boolean[] = [];
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      tabbed.push(await inMenu());
+    }
+    assert.deepEqual(tabbed.filter(Boolean), [], 'Tab reached a link of the closed menu');
+    await page.getByRole('button', { name: 'תפריט' }).click();
+    await page.getByRole('link', { name: 'תשלומים' }).first().focus();
+    assert.equal(await inMenu(), true);
+  });
 });
