@@ -44,7 +44,7 @@ export default function Supplier() {
             {m.supplierTools.newPayment}
           </Button>
           {admin && (
-            <Button variant="light" color="red.9" onClick={() => setMerging(true)}>
+            <Button variant="outline" color="red.9" onClick={() => setMerging(true)}>
               {m.supplierTools.mergeInto}
             </Button>
           )}
