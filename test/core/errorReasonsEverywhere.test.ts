@@ -20,64 +20,17 @@ const ALLOWED: Record<string, string> = {
   'adapters/firestore/firestoreStore.ts': "Firestore's own errors mapped to codes, and the same read-after-write bug guard",
   'adapters/indexCoverage.ts': 'a query without its index: a deploy bug, caught by tests',
   'admin.ts': 'the admin command line, run by the operator on the server, not the API',
+  "surfaces/http/node.ts new ApiError('invalid-argument', 'body: the connection closed": 'the caller hung up: nobody reads the answer',
 };
 
 /** Work not done yet, file by file (issue 35 item 6 follow-up): to shrink to nothing. */
 const NOT_YET: string[] = [
-  'adapters/cardproc/cardproc.ts',
-  'adapters/fxwallet/fxwallet.ts',
-  'adapters/gateway/gateway.ts',
-  'adapters/market/upwork.ts',
-  'adapters/usbank/usbank.ts',
-  'core/auth.ts',
-  'core/documentLimits.ts',
-  'core/idToken.ts',
-  'core/idempotency.ts',
-  'core/pageToken.ts',
-  'core/secrets.ts',
-  'core/uploads.ts',
-  'domain/accountant/accountant.ts',
-  'domain/automations/automations.ts',
-  'domain/automations/statementsRun.ts',
-  'domain/invoices/bulkInvoices.ts',
-  'domain/invoices/corrections.ts',
-  'domain/invoices/invoiceDocs.ts',
-  'domain/invoices/ita.ts',
-  'domain/invoices/software.ts',
-  'domain/invoices/vendorRules.ts',
-  'domain/mail/mailboxes.ts',
-  'domain/months.ts',
-  'domain/payments/supplierSubmission.ts',
+  // Another engineer's work in progress (payment runs, issue 36).
   'domain/payruns/masav.ts',
-  'domain/people/chat.ts',
-  'domain/people/team.ts',
-  'domain/reports/spend.ts',
-  'domain/signupDocs/signupDocs.ts',
-  'domain/statements/statements.ts',
-  'operations/account/itaVerifyAllocation.ts',
-  'operations/account/saveBusinessIntegration.ts',
-  'operations/accountant/accFolderTemplate.ts',
-  'operations/accountant/accZip.ts',
-  'operations/accountant/accZipSend.ts',
-  'operations/activity/listActivity.ts',
-  'operations/folders/folderRuleReorder.ts',
-  'operations/folders/folderRuleSave.ts',
-  'operations/folders/invoiceSetFolder.ts',
-  'operations/invoices/analyzeInvoice.ts',
-  'operations/invoices/categorySync.ts',
-  'operations/invoices/uploadInvoiceDoc.ts',
-  'operations/mailboxes/automationRunNow.ts',
-  'operations/signupDocs/analyzeSignupDoc.ts',
-  'operations/signupDocs/generateSignupDoc.ts',
-  'operations/software/softwareSync.ts',
-  'operations/suppliers/supplierSuggestionToSoftware.ts',
-  'operations/suppliers/supplierSuggestionsCreate.ts',
-  'operations/team/acceptInvite.ts',
-  'operations/team/invitePreview.ts',
-  'surfaces/http/handler.ts',
-  'surfaces/http/node.ts',
-  'surfaces/mcp/mcpSurface.ts',
 ];
+
+/** The allowlist entry of a call: its file, or its file and the call's first words. */
+const allowed = (c: { file: string; text: string }) => Object.keys(ALLOWED).find((k) => k === c.file || `${c.file} ${c.text}`.startsWith(k));
 
 /** How many arguments a call needs before its reason is named (the reason is the last one). */
 const REASON_ARG: Record<string, number> = { invalid: 3, precondition: 2, notFound: 2, ApiError: 3 };
@@ -121,13 +74,14 @@ export function genericCalls(): { file: string; where: string; text: string }[] 
 }
 
 test('every invalid(), precondition(), notFound() and new ApiError() in functions/src names a specific reason', () => {
-  const generic = genericCalls().filter((c) => !(c.file in ALLOWED) && !NOT_YET.includes(c.file));
+  const generic = genericCalls().filter((c) => !allowed(c) && !NOT_YET.includes(c.file));
   assert.deepEqual(generic.map((c) => `${c.where} ${c.text}`), []);
 });
 
 test('the allowlist and the list of work not done yet name only files that still need them', () => {
   const files = new Set(genericCalls().map((c) => c.file));
-  assert.deepEqual([...Object.keys(ALLOWED), ...NOT_YET].filter((f) => !files.has(f)), []);
+  assert.deepEqual(Object.keys(ALLOWED).filter((k) => !genericCalls().some((c) => allowed(c) === k)), []);
+  assert.deepEqual(NOT_YET.filter((f) => !files.has(f)), []);
 });
 
 test('the scan sees a call that names no reason (so it cannot pass by seeing nothing)', () => {

@@ -56,7 +56,7 @@ export async function revokeApiKey(store: DocStore, apiKey: string, now: number)
   const path = apiKeyPath(sha256(apiKey));
   return store.runTransaction(async (tx) => {
     const doc = await tx.get(path);
-    if (!doc) throw new ApiError('not-found', 'API key not found');
+    if (!doc) throw new ApiError('not-found', 'API key not found', { reason: 'notFoundWhat', params: { what: 'key' } });
     const record = doc.data as unknown as ApiKeyRecord;
     const revokedAt = record.revokedAt ?? new Date(now).toISOString();
     tx.update(path, { revokedAt });
@@ -128,7 +128,7 @@ export async function authenticate(store: DocStore, authorization: string | unde
   paths.member ??= memberPath(record.businessId, record.userId);
   const memberDoc = record.revokedAt && record.revokedReason !== 'member_removed' ? null : await store.get(paths.member);
   // Built only when thrown: an Error captures a stack, and this is every request's path.
-  const removed = () => new ApiError('permission-denied', 'the user of this API key is no longer a member of the business');
+  const removed = () => new ApiError('permission-denied', 'the user of this API key is no longer a member of the business', { reason: 'noLongerMember' });
   // A removed member is told so (403, spec §5.5); their keys stay revoked if they re-join (401).
   if (record.revokedAt) throw record.revokedReason === 'member_removed' && !memberDoc ? removed() : new ApiError('unauthenticated', 'this API key was revoked', { reason: 'keyRevoked' });
   if (!memberDoc) throw removed();

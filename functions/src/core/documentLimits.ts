@@ -50,4 +50,4 @@ export const megabytes = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
 
 /** A refused document as the caller's 400, naming the field and the file; any other error as it is. */
 export const refusedAs = (e: unknown, field: string, fileName: string): unknown =>
-  isUnreadableDocument(e) ? invalid(field, `${fileName}: ${e.reason}`) : e;
+  isUnreadableDocument(e) ? invalid(field, `${fileName}: ${e.reason}`, { reason: 'fileUnreadable' }) : e;

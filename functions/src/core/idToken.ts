@@ -64,23 +64,23 @@ async function findUser(store: DocStore, uid: string, email: string, relink: boo
   const byEmail = await store.query({ collection: 'users', where: [['email', '==', email]], limit: 1 });
   if (!byEmail.length) return null;
   const user = byEmail[0].data as unknown as UserRecord;
-  if (user.firebaseUid && user.firebaseUid !== uid && !relink) throw new ApiError('unauthenticated', 'this email address is linked to another sign-in account');
+  if (user.firebaseUid && user.firebaseUid !== uid && !relink) throw new ApiError('unauthenticated', 'this email address is linked to another sign-in account', { reason: 'emailLinkedElsewhere' });
   await store.update(byEmail[0].path, { firebaseUid: uid });
   return { ...user, userId: user.userId ?? byEmail[0].id, firebaseUid: uid };
 }
 
 export async function authenticateIdToken(store: DocStore, token: string, opts: AuthOptions): Promise<Caller> {
-  if (emulatorTokensRefusal(opts.host)) throw new ApiError('unauthenticated', 'ID tokens of the Auth emulator are accepted only while the server listens on loopback alone');
+  if (emulatorTokensRefusal(opts.host)) throw new ApiError('unauthenticated', 'ID tokens of the Auth emulator are accepted only while the server listens on loopback alone', { reason: 'signInInvalid' });
   const decoded = await verify(token);
-  if (!decoded.email || decoded.email_verified !== true) throw new ApiError('unauthenticated', 'ID token: sign in with a verified email address');
+  if (!decoded.email || decoded.email_verified !== true) throw new ApiError('unauthenticated', 'ID token: sign in with a verified email address', { reason: 'emailNotVerified' });
   const email = decoded.email.trim().toLowerCase();
   const signInOnly = opts.operation !== undefined && SIGN_IN_OPERATIONS.has(opts.operation);
   // Before joining any business: only the sign-in operations, with no business and no role to speak of.
   const outsider = (why: string, userId = ''): Caller => {
-    if (!signInOnly) throw new ApiError('permission-denied', why);
+    if (!signInOnly) throw new ApiError('permission-denied', why, { reason: 'notAMember' });
     return { businessId: '', userId, email, role: 'user', keyName: DASHBOARD_KEY_NAME, firebaseUid: decoded.uid };
   };
-  if (opts.businessId !== undefined && !BUSINESS_ID_SHAPE.test(opts.businessId)) throw new ApiError('invalid-argument', 'X-Business-Id: not a business id');
+  if (opts.businessId !== undefined && !BUSINESS_ID_SHAPE.test(opts.businessId)) throw new ApiError('invalid-argument', 'X-Business-Id: not a business id', { reason: 'badFormat', params: { format: 'business id' } });
   // Emulator tokens reach this line on loopback alone (the refusal above): re-link by email for them only.
   const user = await findUser(store, decoded.uid, email, Boolean(process.env.FIREBASE_AUTH_EMULATOR_HOST));
   if (!user) return outsider('this account is not a member of any business; ask an admin for an invite');
@@ -96,7 +96,7 @@ export async function authenticateIdToken(store: DocStore, token: string, opts: 
     if (!found.length) return outsider('this account is not a member of any business; ask an admin for an invite');
     // A member of several businesses who has not picked one yet (myBusinesses lists them).
     if (found.length > 1 && signInOnly) return outsider('', user.userId);
-    if (found.length > 1) throw new ApiError('invalid-argument', 'X-Business-Id: you belong to several businesses; send the header X-Business-Id with the one to act in');
+    if (found.length > 1) throw new ApiError('invalid-argument', 'X-Business-Id: you belong to several businesses; send the header X-Business-Id with the one to act in', { reason: 'chooseBusiness' });
     member = found[0].data as unknown as MemberRecord;
     businessId = found[0].path.split('/')[1];
   }

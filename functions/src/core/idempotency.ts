@@ -44,7 +44,7 @@ interface IdempotencyRecord {
 
 export function checkIdempotencyKey(key: string, field: string): void {
   if (!key || key.length > MAX_IDEMPOTENCY_KEY || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ApiError('invalid-argument', `${field}: 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`);
+    throw new ApiError('invalid-argument', `${field}: 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`, { reason: 'badFormat', params: { format: `1-${MAX_IDEMPOTENCY_KEY} ASCII` } });
   }
 }
 
@@ -69,7 +69,7 @@ export async function withIdempotency(
   sealKey: string,
 ): Promise<Outcome & { replayed: boolean }> {
   // Checked before anything runs: an outcome that could not be sealed afterwards would leave a retry to run again.
-  if (!sealKey) throw new ApiError('unavailable', 'Idempotency-Key needs the credentials key (CREDENTIALS_KEY), which seals the stored outcome; it is not configured');
+  if (!sealKey) throw new ApiError('unavailable', 'Idempotency-Key needs the credentials key (CREDENTIALS_KEY), which seals the stored outcome; it is not configured', { reason: 'serverNotConfigured' });
   const path = `businesses/${caller.businessId}/idempotency/${sha(`${caller.userId}\n${operation}\n${key}`)}`;
   const requestHash = sha(canonical(input ?? {}));
   const start = now();
@@ -80,8 +80,8 @@ export async function withIdempotency(
     const held = r?.state === 'running' && (r.leaseUntilMs ?? r.startedAtMs + IDEMPOTENCY_LEASE.ms) > start;
     const live = r && r.expireAtMs > start && (r.state === 'done' || held);
     if (live) {
-      if (r.requestHash !== requestHash) throw new ApiError('invalid-argument', 'Idempotency-Key reused with a different request');
-      if (r.state === 'running') throw new ApiError('aborted', 'a request with this Idempotency-Key is still running; retry in a moment');
+      if (r.requestHash !== requestHash) throw new ApiError('invalid-argument', 'Idempotency-Key reused with a different request', { reason: 'idempotencyReused' });
+      if (r.state === 'running') throw new ApiError('aborted', 'a request with this Idempotency-Key is still running; retry in a moment', { reason: 'conflictRetry' });
       return r;
     }
     const record: IdempotencyRecord = {

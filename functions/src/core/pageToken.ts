@@ -56,19 +56,19 @@ export function encodePageToken(fp: string, c: Cursor): string {
 
 /** Decodes a token for the result set `fp`; anything else is `invalid-argument` naming pageToken. */
 export function decodePageToken(token: string, fp: string, offset: number): Cursor {
-  if (offset) throw invalid('offset', 'must be 0 when pageToken is given');
+  if (offset) throw invalid('offset', 'must be 0 when pageToken is given', { reason: 'notBoth', params: { other: 'pageToken' } });
   let w: Wire;
   try {
     w = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Wire;
   } catch {
-    throw invalid('pageToken', 'not a page token from this list');
+    throw invalid('pageToken', 'not a page token from this list', { reason: 'badPageToken' });
   }
   const ok =
     w && w.v === 1 && typeof w.f === 'string' && Array.isArray(w.a) && w.a.length > 0 && Array.isArray(w.s) && w.s.length <= 1000 &&
     w.s.every((s) => typeof s === 'string') && w.a.every((x) => typeof x === 'string' || Number.isSafeInteger(x)) &&
     Number.isSafeInteger(w.a.at(-1)) && Number.isSafeInteger(w.t) && (w.e === 0 || w.e === 1) && (w.h === undefined || typeof w.h === 'string');
-  if (!ok) throw invalid('pageToken', 'not a page token from this list');
-  if (w.f !== fp) throw invalid('pageToken', 'belongs to a list with other filters; start again without it');
+  if (!ok) throw invalid('pageToken', 'not a page token from this list', { reason: 'badPageToken' });
+  if (w.f !== fp) throw invalid('pageToken', 'belongs to a list with other filters; start again without it', { reason: 'pageTokenOtherFilters' });
   return { after: w.a, seen: w.s, total: w.t, totalIsEstimate: w.e === 1, ...(w.h ? { hint: w.h } : {}) };
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from './errors.ts';
  * Sealed values are never returned by any operation, log or error.
  */
 const keyOf = (secret: string) => {
-  if (!secret) throw new ApiError('unavailable', 'credential storage is not configured (CREDENTIALS_KEY)');
+  if (!secret) throw new ApiError('unavailable', 'credential storage is not configured (CREDENTIALS_KEY)', { reason: 'serverNotConfigured' });
   return createHash('sha256').update(secret).digest();
 };
 

@@ -117,19 +117,19 @@ export async function receiveUpload(services: Services, uploadId: string, token:
     if (r.usableUntilMs <= now) throw new ApiError('failed-precondition', 'this upload URL expired; create another with createUploadUrl', { reason: 'uploadExpired' });
     // A PUT in progress holds the URL; one whose process died lets it go when its lease lapses.
     if (r.state === 'receiving' && (r.receivingUntilMs ?? 0) > now) {
-      throw new ApiError('aborted', `another PUT to this upload URL is being stored; if it fails, retry after ${iso(r.receivingUntilMs!)}`);
+      throw new ApiError('aborted', `another PUT to this upload URL is being stored; if it fails, retry after ${iso(r.receivingUntilMs!)}`, { reason: 'conflictRetry' });
     }
     tx.update(path, { state: 'receiving', receivingUntilMs: now + RECEIVE_LEASE_MS });
     return r;
   });
   let staged: StagedFile | null = null;
   try {
-    if (!bytes.length) throw invalid('body', 'the file is empty');
-    if (bytes.length > record.maxBytes) throw invalid('body', `the file is ${bytes.length} bytes; this upload takes at most ${record.maxBytes}`);
+    if (!bytes.length) throw invalid('body', 'the file is empty', { reason: 'fileEmpty' });
+    if (bytes.length > record.maxBytes) throw invalid('body', `the file is ${bytes.length} bytes; this upload takes at most ${record.maxBytes}`, { reason: 'fileTooLarge', params: { maxMb: Math.ceil(record.maxBytes / (1024 * 1024)) } });
     const actual = typeOf(bytes, record.types);
-    if (!actual || !record.types.includes(actual)) throw invalid('body', `the bytes are ${actual ?? 'of an unknown type'}; this upload takes ${record.types.join(', ')}`);
+    if (!actual || !record.types.includes(actual)) throw invalid('body', `the bytes are ${actual ?? 'of an unknown type'}; this upload takes ${record.types.join(', ')}`, { reason: 'fileTypeNotAccepted', params: { types: [...record.types] } });
     const declared = declaredType?.split(';')[0].trim().toLowerCase();
-    if (declared && declared !== 'application/octet-stream' && declared !== actual) throw invalid('content-type', `${declared} declared, but the bytes are ${actual}`);
+    if (declared && declared !== 'application/octet-stream' && declared !== actual) throw invalid('content-type', `${declared} declared, but the bytes are ${actual}`, { reason: 'fileContentMismatch' });
     // The file's records and the upload's new state commit together: a crash leaves either no file record
     // (bytes alone, which the orphan sweep removes) or a stored upload, never a file no upload points at.
     const file = (staged = await services.files.stage(record.businessId, { fileName: record.fileName, contentType: actual, bytes }));
@@ -161,14 +161,14 @@ export async function takeUpload(ctx: Ctx, fileId: string, field: string, purpos
   const doc = UPLOAD_ID.test(fileId) ? await ctx.store.get(uploadPath(fileId)) : null;
   const r = doc?.data as unknown as UploadRecord | undefined;
   if (!r || r.businessId !== ctx.caller.businessId) throw notFound(`${field}: upload ${fileId}`, 'upload');
-  if (r.purpose !== purpose) throw invalid(field, `upload ${fileId} was made for ${r.purpose}, not ${purpose}`);
+  if (r.purpose !== purpose) throw invalid(field, `upload ${fileId} was made for ${r.purpose}, not ${purpose}`, { reason: 'uploadWrongPurpose' });
   if (r.state === 'used') throw usedUp(field, fileId);
   // A PUT whose lease lapsed died: nothing was stored, as the next check says.
-  if (r.state === 'receiving' && (r.receivingUntilMs ?? 0) > ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: the PUT to the upload URL of ${fileId} is still being stored; retry in a moment`);
-  if (r.state !== 'stored' || !r.fileId) throw new ApiError('failed-precondition', `${field}: nothing was PUT to the upload URL of ${fileId} yet`);
+  if (r.state === 'receiving' && (r.receivingUntilMs ?? 0) > ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: the PUT to the upload URL of ${fileId} is still being stored; retry in a moment`, { reason: 'uploadNotDone' });
+  if (r.state !== 'stored' || !r.fileId) throw new ApiError('failed-precondition', `${field}: nothing was PUT to the upload URL of ${fileId} yet`, { reason: 'uploadNotDone' });
   if (r.usableUntilMs <= ctx.clock.now()) throw new ApiError('failed-precondition', `${field}: upload ${fileId} expired; upload again`, { reason: 'uploadExpired' });
   const bytes = await ctx.files.read(r.businessId, r.fileId);
-  if (!bytes) throw new ApiError('failed-precondition', `${field}: the file of upload ${fileId} is no longer stored`);
+  if (!bytes) throw new ApiError('failed-precondition', `${field}: the file of upload ${fileId} is no longer stored`, { reason: 'fileNoLongerStored' });
   return { fileName: r.fileName, mimeType: r.contentType ?? '', dataBase64: bytes.toString('base64') };
 }
 
@@ -222,12 +222,12 @@ export async function inlineOrUploaded(
   prefix = '',
 ): Promise<{ fileName: string; mimeType: string; dataBase64: string }> {
   if (given.fileId) {
-    if (given.dataBase64 !== undefined) throw invalid(`${prefix}fileId`, 'send fileId or dataBase64, not both');
+    if (given.dataBase64 !== undefined) throw invalid(`${prefix}fileId`, 'send fileId or dataBase64, not both', { reason: 'notBoth', params: { other: 'dataBase64' } });
     const up = await takeUpload(ctx, given.fileId, `${prefix}fileId`, purpose);
     return { ...up, fileName: given.fileName ?? up.fileName };
   }
-  if (given.dataBase64 === undefined) throw invalid(`${prefix}dataBase64`, 'is required (or fileId from createUploadUrl)');
-  if (given.fileName === undefined) throw invalid(`${prefix}fileName`, 'is required with dataBase64');
-  if (given.mimeType === undefined) throw invalid(`${prefix}mimeType`, 'is required with dataBase64');
+  if (given.dataBase64 === undefined) throw invalid(`${prefix}dataBase64`, 'is required (or fileId from createUploadUrl)', { reason: 'required' });
+  if (given.fileName === undefined) throw invalid(`${prefix}fileName`, 'is required with dataBase64', { reason: 'requiredWith', params: { other: 'dataBase64' } });
+  if (given.mimeType === undefined) throw invalid(`${prefix}mimeType`, 'is required with dataBase64', { reason: 'requiredWith', params: { other: 'dataBase64' } });
   return { fileName: given.fileName, mimeType: given.mimeType, dataBase64: given.dataBase64 };
 }

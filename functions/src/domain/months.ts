@@ -24,17 +24,17 @@ export const lastClosedMonth = (nowMs: number) => addMonths(currentMonth(nowMs),
 
 /** A strict `YYYY-MM` that is closed in Israel (before the current month); else `invalid-argument` naming the field. */
 export function closedMonth(value: string, nowMs: number, field = 'month'): string {
-  if (!MONTH.test(value)) throw invalid(field, 'must be a month as YYYY-MM');
-  if (value < FIRST_MONTH) throw invalid(field, `${value} is before ${FIRST_MONTH}; months from ${FIRST_MONTH} on are accepted`);
-  if (value >= currentMonth(nowMs)) throw invalid(field, `${value} is not closed yet; only months before ${currentMonth(nowMs)} can be synced`);
+  if (!MONTH.test(value)) throw invalid(field, 'must be a month as YYYY-MM', { reason: 'badFormat', params: { format: 'YYYY-MM' } });
+  if (value < FIRST_MONTH) throw invalid(field, `${value} is before ${FIRST_MONTH}; months from ${FIRST_MONTH} on are accepted`, { reason: 'monthTooEarly', params: { value, first: FIRST_MONTH } });
+  if (value >= currentMonth(nowMs)) throw invalid(field, `${value} is not closed yet; only months before ${currentMonth(nowMs)} can be synced`, { reason: 'monthNotClosed', params: { value } });
   return value;
 }
 
 /** A strict `YYYY-MM` from FIRST_MONTH to the current month in Israel (a range bound: the current month may be asked for). */
 export function pastMonth(value: string, nowMs: number, field: string): string {
-  if (!MONTH.test(value)) throw invalid(field, 'must be a month as YYYY-MM');
-  if (value < FIRST_MONTH) throw invalid(field, `${value} is before ${FIRST_MONTH}; months from ${FIRST_MONTH} on are accepted`);
-  if (value > currentMonth(nowMs)) throw invalid(field, `${value} is in the future; the latest month is ${currentMonth(nowMs)}`);
+  if (!MONTH.test(value)) throw invalid(field, 'must be a month as YYYY-MM', { reason: 'badFormat', params: { format: 'YYYY-MM' } });
+  if (value < FIRST_MONTH) throw invalid(field, `${value} is before ${FIRST_MONTH}; months from ${FIRST_MONTH} on are accepted`, { reason: 'monthTooEarly', params: { value, first: FIRST_MONTH } });
+  if (value > currentMonth(nowMs)) throw invalid(field, `${value} is in the future; the latest month is ${currentMonth(nowMs)}`, { reason: 'monthInFuture', params: { value } });
   return value;
 }
 

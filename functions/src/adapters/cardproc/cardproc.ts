@@ -55,17 +55,17 @@ function stripeError(e: unknown, phase: 'connect' | 'sync'): unknown {
   if (e instanceof ApiError || e instanceof NeedsReconnect || e instanceof NotYetAvailable || e instanceof ProviderUnavailable) return e;
   const err = e as { type?: string; statusCode?: number; message?: string };
   if (err?.type === 'StripeAuthenticationError' || err?.statusCode === 401) {
-    if (phase === 'connect') return invalid('apiKey', 'Stripe refused this key; check it was copied whole and is not rolled or expired');
+    if (phase === 'connect') return invalid('apiKey', 'Stripe refused this key; check it was copied whole and is not rolled or expired', { reason: 'providerRefusedKey', params: { provider: 'Stripe' } });
     return new NeedsReconnect('Stripe refused the stored restricted key (rolled, expired or deleted)');
   }
   if (err?.type === 'StripePermissionError' || err?.statusCode === 403) {
-    return precondition('the restricted key lacks Reporting access: in Stripe, edit the key and allow Read on "Report runs and report types" and "Files", then try again');
+    return precondition('the restricted key lacks Reporting access: in Stripe, edit the key and allow Read on "Report runs and report types" and "Files", then try again', { reason: 'providerNoAccess', params: { provider: 'Stripe' } });
   }
-  if (err?.type === 'StripeRateLimitError' || err?.statusCode === 429) return new ApiError('resource-exhausted', 'Stripe is rate limiting requests; try again in a minute');
+  if (err?.type === 'StripeRateLimitError' || err?.statusCode === 429) return new ApiError('resource-exhausted', 'Stripe is rate limiting requests; try again in a minute', { reason: 'providerRateLimited' });
   if (err?.type === 'StripeConnectionError') return new ProviderUnavailable('Stripe could not be reached or did not answer in time');
   if (err?.type === 'StripeAPIError' || (err?.statusCode ?? 0) >= 500) return new ProviderUnavailable(`Stripe answered ${err.statusCode ?? 'with a server error'}`);
   if (err?.type === 'StripeInvalidRequestError' || err?.type === 'StripeIdempotencyError' || (typeof err?.statusCode === 'number' && err.statusCode >= 400)) {
-    return precondition(`Stripe refused the request: ${redact(String(err.message ?? ''))}`);
+    return precondition(`Stripe refused the request: ${redact(String(err.message ?? ''))}`, { reason: 'providerRefused', params: { provider: 'Stripe' } });
   }
   return e;
 }
@@ -126,7 +126,7 @@ export const cardprocSource: StatementSource = {
     const whole = monthInterval(month);
     try {
       const avail = await availability(stripe);
-      if (whole.end <= avail.start + 1) throw precondition(`Stripe has no report data for ${month}: this account's data starts ${at(avail.start)}`);
+      if (whole.end <= avail.start + 1) throw precondition(`Stripe has no report data for ${month}: this account's data starts ${at(avail.start)}`, { reason: 'providerNoData', params: { provider: 'Stripe', month } });
       if (whole.end >= avail.end) {
         throw new NotYetAvailable(`waiting for Stripe: its report data reaches ${at(avail.end)} so far, and ${month} ends ${at(whole.end)}`, CARDPROC_WAIT_SEC);
       }
@@ -142,14 +142,14 @@ export const cardprocSource: StatementSource = {
           await sleep(POLL_MS[p]);
           run = await stripe.reporting.reportRuns.retrieve(run.id);
         }
-        if (run.status !== 'succeeded' || !run.result) throw precondition(`Stripe could not build the ${CARDPROC_REPORTS[i].type} report: ${run.error ?? run.status}`);
+        if (run.status !== 'succeeded' || !run.result) throw precondition(`Stripe could not build the ${CARDPROC_REPORTS[i].type} report: ${run.error ?? run.status}`, { reason: 'providerRefused', params: { provider: 'Stripe' } });
         const url = new URL(run.result.url ?? `https://files.stripe.com/v1/files/${run.result.id}/contents`);
         const base = env.config.cardprocBaseUrl && env.config.cardprocBaseUrl !== DEFAULT_BASE ? env.config.cardprocBaseUrl : `${url.protocol}//${url.host}`;
         const res = await providerFetch(`${base}${url.pathname}`, { headers: { authorization: `Bearer ${creds.apiKey}` } }, { provider: 'Stripe', timeoutMs: env.config.providerTimeoutMs.cardproc });
         if (res.status === 401) throw new NeedsReconnect('Stripe refused the stored restricted key (rolled, expired or deleted)');
-        if (res.status === 403) throw precondition('the restricted key cannot read Files: in Stripe, edit the key and allow Read on "Files", then sync again');
-        if (res.status === 429) throw new ApiError('resource-exhausted', 'Stripe is rate limiting requests; try again in a minute');
-        if (!res.ok) throw precondition(`Stripe refused the report file (HTTP ${res.status}): ${redact(providerMessage(res, [creds.apiKey]))}`);
+        if (res.status === 403) throw precondition('the restricted key cannot read Files: in Stripe, edit the key and allow Read on "Files", then sync again', { reason: 'providerNoAccess', params: { provider: 'Stripe' } });
+        if (res.status === 429) throw new ApiError('resource-exhausted', 'Stripe is rate limiting requests; try again in a minute', { reason: 'providerRateLimited' });
+        if (!res.ok) throw precondition(`Stripe refused the report file (HTTP ${res.status}): ${redact(providerMessage(res, [creds.apiKey]))}`, { reason: 'providerRefused', params: { provider: 'Stripe' } });
         files.push({ fileName: `stripe-${month}-${CARDPROC_REPORTS[i].name}.csv`, contentType: 'text/csv', bytes: res.bytes });
       }
       return { files, ...(note && { note }) };

@@ -49,19 +49,19 @@ const baseOf = (creds: Record<string, string>, env: SourceEnv) => (creds.sandbox
 async function call(env: SourceEnv, base: string, token: string, path: string, phase: 'connect' | 'sync'): Promise<ProviderResponse> {
   const res = await providerFetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } }, { provider: 'Wise', timeoutMs: env.config.providerTimeoutMs.fxwallet });
   if (res.ok) return res;
-  if (res.status === 403 && res.headers.get('x-2fa-approval')) throw precondition(SCA_HELP);
+  if (res.status === 403 && res.headers.get('x-2fa-approval')) throw precondition(SCA_HELP, { reason: 'providerNoAccess', params: { provider: 'Wise' } });
   if (res.status === 401) {
-    if (phase === 'connect') throw invalid('token', 'Wise refused this token; create a personal API token in Wise (Settings → API tokens) and paste it');
+    if (phase === 'connect') throw invalid('token', 'Wise refused this token; create a personal API token in Wise (Settings → API tokens) and paste it', { reason: 'providerRefusedKey', params: { provider: 'Wise' } });
     throw new NeedsReconnect('Wise refused the stored token (revoked or expired)');
   }
-  if (res.status === 403) throw precondition('Wise refused access with this token; give the token full or read-only access to balances and transfers');
-  if (res.status === 429) throw new ApiError('resource-exhausted', 'Wise is rate limiting requests; try again in a minute');
-  throw precondition(`Wise refused the request for ${path.split('?')[0].replace(/\/\d+/g, '/…')} (HTTP ${res.status}): ${providerMessage(res, [token])}`);
+  if (res.status === 403) throw precondition('Wise refused access with this token; give the token full or read-only access to balances and transfers', { reason: 'providerNoAccess', params: { provider: 'Wise' } });
+  if (res.status === 429) throw new ApiError('resource-exhausted', 'Wise is rate limiting requests; try again in a minute', { reason: 'providerRateLimited' });
+  throw precondition(`Wise refused the request for ${path.split('?')[0].replace(/\/\d+/g, '/…')} (HTTP ${res.status}): ${providerMessage(res, [token])}`, { reason: 'providerRefused', params: { provider: 'Wise' } });
 }
 
 function json<T>(res: ProviderResponse): T {
   const data = res.json<T>();
-  if (data === null || typeof data !== 'object') throw precondition('Wise answered something that is not JSON');
+  if (data === null || typeof data !== 'object') throw precondition('Wise answered something that is not JSON', { reason: 'providerBadAnswer', params: { provider: 'Wise' } });
   return data;
 }
 
@@ -77,7 +77,7 @@ async function transfersOf(env: SourceEnv, base: string, token: string, profileI
   for (let offset = 0; offset < 2000; offset += 100) {
     const q = new URLSearchParams({ profile: profileId, createdDateStart: start, createdDateEnd: end, limit: '100', offset: String(offset) });
     const page = json<WiseTransfer[]>(await call(env, base, token, `/v1/transfers?${q}`, phase));
-    if (!Array.isArray(page)) throw precondition('Wise answered the transfer list in an unknown shape');
+    if (!Array.isArray(page)) throw precondition('Wise answered the transfer list in an unknown shape', { reason: 'providerBadAnswer', params: { provider: 'Wise' } });
     all.push(...page);
     if (page.length < 100) break;
   }

@@ -89,16 +89,16 @@ async function financialTransactions(
       { provider: 'Cardcom', timeoutMs: env.config.providerTimeoutMs.gateway },
     );
     if (res.status === 401) {
-      if (phase === 'connect') throw invalid('password', 'Cardcom refused this API username and password; check the API user name and password in Cardcom and type both again');
+      if (phase === 'connect') throw invalid('password', 'Cardcom refused this API username and password; check the API user name and password in Cardcom and type both again', { reason: 'providerRefusedKey', params: { provider: 'Cardcom' } });
       throw new NeedsReconnect('Cardcom refused the stored API username and password (changed or revoked)');
     }
-    if (res.status === 429) throw new ApiError('resource-exhausted', 'Cardcom is rate limiting requests; try again in a minute');
+    if (res.status === 429) throw new ApiError('resource-exhausted', 'Cardcom is rate limiting requests; try again in a minute', { reason: 'providerRateLimited' });
     const data = res.json<CardcomPage>() ?? { Description: res.headers.get('content-type')?.includes('html') ? null : res.text() };
     if (res.status !== 200 || (data.ResponseCode ?? 0) !== 0) {
-      throw precondition(`Cardcom refused the payout report (code ${data.ResponseCode ?? res.status}: ${describe(data.Description, creds)}); check that the API user may read financial reports`);
+      throw precondition(`Cardcom refused the payout report (code ${data.ResponseCode ?? res.status}: ${describe(data.Description, creds)}); check that the API user may read financial reports`, { reason: 'providerRefused', params: { provider: 'Cardcom' } });
     }
     if (data.FinancialTransactions !== undefined && data.FinancialTransactions !== null && !Array.isArray(data.FinancialTransactions)) {
-      throw precondition('Cardcom answered the payout report in an unknown shape');
+      throw precondition('Cardcom answered the payout report in an unknown shape', { reason: 'providerBadAnswer', params: { provider: 'Cardcom' } });
     }
     const rows = data.FinancialTransactions ?? [];
     all.push(...rows);
@@ -216,7 +216,7 @@ export const gatewaySource: StatementSource = {
   async sync(creds, account, month, env) {
     // Transactions created in the month plus those deposited in it (AddDepositedTransaction); deposits are then picked by date.
     const { rows, complete } = await financialTransactions(creds, env, ddmmyyyy(month, 1), ddmmyyyy(month, lastDay(month)), 'sync', MAX_PAGES);
-    if (!complete) throw precondition(`Cardcom lists more than ${MAX_PAGES * PAGE_SIZE} transactions for ${month}; ask Cardcom for this month's deposit reports directly`);
+    if (!complete) throw precondition(`Cardcom lists more than ${MAX_PAGES * PAGE_SIZE} transactions for ${month}; ask Cardcom for this month's deposit reports directly`, { reason: 'providerTooMany', params: { provider: 'Cardcom', month } });
     return payoutReports(account.providerAccountId, month, rows);
   },
 };

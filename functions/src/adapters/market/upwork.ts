@@ -281,7 +281,7 @@ export function marketSettingsFrom(config: {
   providerTimeoutMs?: { market: number };
 }): MarketSettings {
   const missing = [!config.marketClientId && 'MARKET_CLIENT_ID', !config.marketClientSecret && 'MARKET_CLIENT_SECRET'].filter(Boolean);
-  if (missing.length) throw precondition(`the freelance marketplace (Upwork) is not configured on this server: set ${missing.join(', ')}`);
+  if (missing.length) throw precondition(`the freelance marketplace (Upwork) is not configured on this server: set ${missing.join(', ')}`, { reason: 'providerNotConfigured' });
   return {
     clientId: config.marketClientId,
     clientSecret: config.marketClientSecret,
@@ -300,9 +300,9 @@ function sourceError(e: unknown): unknown {
     case 'auth':
       return new NeedsReconnect(e.message);
     case 'refused':
-      return precondition(e.message);
+      return precondition(e.message, { reason: 'providerRefused', params: { provider: 'Upwork' } });
     case 'ratelimited':
-      return new ApiError('resource-exhausted', 'Upwork is rate limiting requests; try again in a minute');
+      return new ApiError('resource-exhausted', 'Upwork is rate limiting requests; try again in a minute', { reason: 'providerRateLimited' });
     case 'unavailable':
       return new ProviderUnavailable(e.message); // transient: the sync task retries
   }

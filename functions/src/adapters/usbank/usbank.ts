@@ -55,17 +55,17 @@ async function call(env: SourceEnv, token: string, path: string, phase: 'connect
   );
   if (res.ok) return res;
   if (res.status === 401 || res.status === 403) {
-    if (phase === 'connect') throw invalid('token', 'Mercury refused this API token; create a read-only token in Mercury (Settings → API tokens) and paste it');
+    if (phase === 'connect') throw invalid('token', 'Mercury refused this API token; create a read-only token in Mercury (Settings → API tokens) and paste it', { reason: 'providerRefusedKey', params: { provider: 'Mercury' } });
     throw new NeedsReconnect('Mercury refused the stored API token (revoked or expired)');
   }
-  if (res.status === 429) throw new ApiError('resource-exhausted', 'Mercury is rate limiting requests; try again in a minute');
-  if (res.status === 404 && phase === 'sync') throw new ApiError('not-found', 'Mercury no longer has this account');
-  throw precondition(`Mercury refused the request for ${path.split('?')[0].replace(/\/[0-9a-f-]{36}/gi, '/…')} (HTTP ${res.status}): ${providerMessage(res, [token])}`);
+  if (res.status === 429) throw new ApiError('resource-exhausted', 'Mercury is rate limiting requests; try again in a minute', { reason: 'providerRateLimited' });
+  if (res.status === 404 && phase === 'sync') throw new ApiError('not-found', 'Mercury no longer has this account', { reason: 'notFoundWhat', params: { what: 'account' } });
+  throw precondition(`Mercury refused the request for ${path.split('?')[0].replace(/\/[0-9a-f-]{36}/gi, '/…')} (HTTP ${res.status}): ${providerMessage(res, [token])}`, { reason: 'providerRefused', params: { provider: 'Mercury' } });
 }
 
 function body<T>(res: ProviderResponse): T {
   const data = res.json<T>();
-  if (!data || typeof data !== 'object') throw precondition('Mercury answered something that is not JSON');
+  if (!data || typeof data !== 'object') throw precondition('Mercury answered something that is not JSON', { reason: 'providerBadAnswer', params: { provider: 'Mercury' } });
   return data;
 }
 
@@ -120,7 +120,7 @@ export const usbankSource: StatementSource = {
   },
   async sync(creds, account, month, env) {
     const found = (await listStatements(env, creds.token, account.providerAccountId, month, month, 'sync')).filter((s) => monthOf(s.startDate) === month);
-    if (!found.length) throw new ApiError('not-found', `Mercury has no statement for ${month} on this account yet`);
+    if (!found.length) throw new ApiError('not-found', `Mercury has no statement for ${month} on this account yet`, { reason: 'providerNoData', params: { provider: 'Mercury', month } });
     const files = [];
     for (const s of found) {
       const res = await call(env, creds.token, `/statements/${encodeURIComponent(s.id)}/pdf`, 'sync');

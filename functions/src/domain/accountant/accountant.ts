@@ -99,5 +99,5 @@ export function assertUniqueName(folders: readonly AccFolderRecord[], parentId: 
 export function checkParent(folders: readonly AccFolderRecord[], parentId: string, movingId = '') {
   if (!parentId) return;
   requireFolder(folders, parentId, 'parentId');
-  if (movingId && accSubtree(folders, movingId).includes(parentId)) throw invalid('parentId', 'is the folder itself or below it');
+  if (movingId && accSubtree(folders, movingId).includes(parentId)) throw invalid('parentId', 'is the folder itself or below it', { reason: 'folderBelowItself' });
 }

@@ -260,7 +260,7 @@ export async function createMailboxAutomation(s: Services, businessId: string, i
 
 export async function updateAutomation(s: Services, businessId: string, id: string, patch: { enabled?: boolean; name?: string; config?: Partial<StatementsConfig> }) {
   const current = await readAutomation(s, businessId, id);
-  if (patch.config && current.type !== 'statements') throw new ApiError('invalid-argument', 'config: recipients, onlyWhenComplete and includeAccountantZip apply to the statements automation only');
+  if (patch.config && current.type !== 'statements') throw new ApiError('invalid-argument', 'config: recipients, onlyWhenComplete and includeAccountantZip apply to the statements automation only', { reason: 'statementsOnly' });
   if (current.system) await ensureSystemAutomation(s, businessId);
   const path = automationPath(businessId, id);
   return s.store.runTransaction(async (tx) => {

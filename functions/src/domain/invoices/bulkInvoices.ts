@@ -11,7 +11,7 @@ export const bulkDocIds = () => z.array(id()).min(1).max(BULK_IDS_MAX).describe(
 export function refuseRepeats(ids: string[], field = 'docIds'): void {
   const seen = new Set<string>();
   for (const x of ids) {
-    if (seen.has(x)) throw invalid(field, `${x} is listed more than once`);
+    if (seen.has(x)) throw invalid(field, `${x} is listed more than once`, { reason: 'listedTwice', params: { value: x } });
     seen.add(x);
   }
 }

@@ -138,7 +138,7 @@ export function correctReading(
   // Checked when either figure is sent: a misread pair does not block correcting another field.
   const figures = input.totalAgorot !== undefined || input.vatAgorot !== undefined;
   if (figures && reading.totalMinor !== null && reading.vatMinor !== null && reading.vatMinor > reading.totalMinor) {
-    throw invalid(input.vatAgorot != null ? 'reading.vatAgorot' : 'reading.totalAgorot', `VAT ${reading.vatMinor} is more than the total ${reading.totalMinor} (agorot)`);
+    throw invalid(input.vatAgorot != null ? 'reading.vatAgorot' : 'reading.totalAgorot', `VAT ${reading.vatMinor} is more than the total ${reading.totalMinor} (agorot)`, { reason: 'vatOverTotal' });
   }
   return { reading, corrections: next };
 }

@@ -39,14 +39,14 @@ export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 /** Declared type accepted, bytes of that very type, 1 byte to 5 MB, a PDF within the inflation caps (core/pdfInflation.ts). */
 export async function checkUpload(file: { fileName: string; mimeType: string; dataBase64: string }): Promise<{ fileName: string; contentType: UploadType; bytes: Buffer }> {
   const declared = file.mimeType.trim().toLowerCase();
-  if (!(UPLOAD_TYPES as readonly string[]).includes(declared)) throw invalid('mimeType', `"${file.mimeType}" is not accepted; send ${UPLOAD_TYPES.join(', ')}`);
+  if (!(UPLOAD_TYPES as readonly string[]).includes(declared)) throw invalid('mimeType', `"${file.mimeType}" is not accepted; send ${UPLOAD_TYPES.join(', ')}`, { reason: 'fileTypeNotAccepted', params: { types: [...UPLOAD_TYPES] } });
   const bytes = Buffer.from(file.dataBase64, 'base64');
-  if (bytes.length === 0) throw invalid('dataBase64', 'the file is empty');
-  if (bytes.length > UPLOAD_MAX_BYTES) throw invalid('dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${UPLOAD_MAX_BYTES} bytes)`);
+  if (bytes.length === 0) throw invalid('dataBase64', 'the file is empty', { reason: 'fileEmpty' });
+  if (bytes.length > UPLOAD_MAX_BYTES) throw invalid('dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${UPLOAD_MAX_BYTES} bytes)`, { reason: 'fileTooLarge', params: { maxMb: 5 } });
   const actual = sniffFileType(bytes);
-  if (actual !== declared) throw invalid('dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF, JPEG or PNG (${declared} declared)`);
+  if (actual !== declared) throw invalid('dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF, JPEG or PNG (${declared} declared)`, { reason: 'fileContentMismatch' });
   const refused = actual === 'application/pdf' ? await pdfRefusal(bytes) : null;
-  if (refused) throw invalid('dataBase64', `${file.fileName.trim()}: ${refused}`);
+  if (refused) throw invalid('dataBase64', `${file.fileName.trim()}: ${refused}`, { reason: 'fileUnreadable' });
   return { fileName: file.fileName.trim(), contentType: declared as UploadType, bytes };
 }
 

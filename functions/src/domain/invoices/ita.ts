@@ -209,18 +209,18 @@ export async function confirmItaConsent(services: Services, token: string | null
 export function itaApiError(e: ItaError): ApiError {
   switch (e.failure) {
     case 'unavailable':
-      return new ApiError('unavailable', `the tax authority did not answer (${e.message}); nothing was changed, try again later`);
+      return new ApiError('unavailable', `the tax authority did not answer (${e.message}); nothing was changed, try again later`, { reason: 'taxAuthorityDown' });
     case 'bad_reply':
-      return new ApiError('unavailable', `the tax authority sent an unexpected answer (${e.message}); nothing was changed, try again later`);
+      return new ApiError('unavailable', `the tax authority sent an unexpected answer (${e.message}); nothing was changed, try again later`, { reason: 'taxAuthorityBadAnswer' });
     case 'unauthorized':
     case 'invalid_grant':
-      return precondition('the tax authority no longer accepts the stored consent; call itaConnectStart and open its url to connect again');
+      return precondition('the tax authority no longer accepts the stored consent; call itaConnectStart and open its url to connect again', { reason: 'consentExpired' });
     case 'invalid_client':
-      return precondition('the tax authority refused this server\'s client credentials (ITA_CLIENT_ID, ITA_CLIENT_SECRET, ITA_SCOPE)');
+      return precondition('the tax authority refused this server\'s client credentials (ITA_CLIENT_ID, ITA_CLIENT_SECRET, ITA_SCOPE)', { reason: 'providerNotConfigured' });
     case 'forbidden':
-      return precondition(`the tax authority refused access (${e.message}); the user who gave the consent may lack permission for this business's VAT number`);
+      return precondition(`the tax authority refused access (${e.message}); the user who gave the consent may lack permission for this business's VAT number`, { reason: 'taxAuthorityNoAccess' });
     case 'refused':
-      return precondition(`the tax authority refused the request: ${e.message}`);
+      return precondition(`the tax authority refused the request: ${e.message}`, { reason: 'taxAuthorityRefused' });
   }
 }
 

@@ -161,7 +161,7 @@ export async function moveIssuerToSoftware(
     const [sw, sg] = await tx.getAll([swPath, sgPath]);
     const suggestion = sg?.data as SuggestionRecord | undefined;
     if (suggestion?.status === 'created') {
-      throw precondition(`suggestion ${id} was already made supplier ${suggestion.supplierKey ?? ''}`.trim());
+      throw precondition(`suggestion ${id} was already made supplier ${suggestion.supplierKey ?? ''}`.trim(), { reason: 'suggestionUsed' });
     }
     if (sw) return;
     const record: SoftwareRecord = {

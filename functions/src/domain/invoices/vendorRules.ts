@@ -27,14 +27,14 @@ export const VENDOR_KEY_MAX = 300;
 /** A vendorKey input: trimmed, `vat:`, `email:`, `phone:` or `name:` and something after it. */
 export function checkVendorKey(raw: string, field = 'key'): string {
   const key = raw.trim();
-  if (!VENDOR_KEY_PATTERN.test(key)) throw invalid(field, `"${raw}" is not an issuer key: expected vat:, email:, phone: or name: followed by a value`);
+  if (!VENDOR_KEY_PATTERN.test(key)) throw invalid(field, `"${raw}" is not an issuer key: expected vat:, email:, phone: or name: followed by a value`, { reason: 'badFormat', params: { format: 'vat:|email:|phone:|name:' } });
   return key;
 }
 
 /** A category input: a known id, or "" (uncategorized / forget). */
 export function checkCategory(raw: string, field = 'category'): string {
   const id = raw.trim();
-  if (id !== '' && !isCategory(id)) throw invalid(field, `"${raw}" is not a category id; categoriesList lists them`);
+  if (id !== '' && !isCategory(id)) throw invalid(field, `"${raw}" is not a category id; categoriesList lists them`, { reason: 'notAFolderRuleCategory', params: { value: raw } });
   return id;
 }
 

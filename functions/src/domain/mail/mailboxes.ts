@@ -186,15 +186,15 @@ export async function markNeedsReconnect(store: DocStore, businessId: string, ac
 export function mailboxApiError(e: MailboxError): ApiError {
   switch (e.failure) {
     case 'auth':
-      return precondition(`the mailbox no longer accepts the stored connection (${e.message}); ${RECONNECT}`);
+      return precondition(`the mailbox no longer accepts the stored connection (${e.message}); ${RECONNECT}`, { reason: 'needsReconnect' });
     case 'ratelimited':
       return new ApiError('resource-exhausted', 'the mailbox provider is rate limiting this mailbox; try again in a minute', { reason: 'providerRateLimited' });
     case 'unavailable':
-      return new ApiError('unavailable', `${e.message}; nothing was changed, try again later`);
+      return new ApiError('unavailable', `${e.message}; nothing was changed, try again later`, { reason: 'providerDown', params: { provider: 'Gmail' } });
     case 'not_found':
       return notFound(e.message, 'mail');
     case 'refused':
-      return precondition(e.message);
+      return precondition(e.message, { reason: 'providerRefused', params: { provider: 'Gmail' } });
   }
 }
 

@@ -154,7 +154,7 @@ function assertRoomForFile(s: Services, p: PaymentRecord) {
 }
 
 /** A payment that already holds payout details (a standing-link filing under review) takes no new ones. */
-const payoutGiven = () => new ApiError('failed-precondition', 'payout details were already given for this payment');
+const payoutGiven = () => new ApiError('failed-precondition', 'payout details were already given for this payment', { reason: 'payoutAlreadyGiven' });
 
 export interface SubmitPayoutInput {
   token: string;
@@ -172,7 +172,7 @@ export interface SubmitPayoutInput {
  * while a required invoice is missing. The details also go to the supplier's `supplierSide`.
  */
 export async function submitPayout(s: Services, input: SubmitPayoutInput): Promise<SubmissionResult> {
-  if (!isSubmissionId(input.submissionId)) throw new ApiError('invalid-argument', 'submissionId: missing or malformed');
+  if (!isSubmissionId(input.submissionId)) throw new ApiError('invalid-argument', 'submissionId: missing or malformed', { reason: 'badLink' });
   const pre = await requirePayment(input.token, s.store);
   if (pre.submissions?.includes(input.submissionId)) return replayed(pre);
   assertAllowed('supplierSubmit', pre.status);
@@ -267,7 +267,7 @@ export interface AttachInvoiceInput {
  * payment it is a late invoice (business told per notifyLateInvoice*), otherwise it is just kept.
  */
 export async function attachInvoice(s: Services, input: AttachInvoiceInput): Promise<SubmissionResult> {
-  if (!isSubmissionId(input.submissionId)) throw new ApiError('invalid-argument', 'submissionId: missing or malformed');
+  if (!isSubmissionId(input.submissionId)) throw new ApiError('invalid-argument', 'submissionId: missing or malformed', { reason: 'badLink' });
   const pre = await requirePayment(input.token, s.store);
   if (pre.submissions?.includes(input.submissionId)) return replayed(pre);
   assertAllowed('attachInvoice', pre.status);
@@ -346,7 +346,7 @@ export interface StandingRequestInput {
  * awaiting_invoice): channel link, nothing delivered, the business notified.
  */
 export async function fileStandingRequest(s: Services, input: StandingRequestInput): Promise<SubmissionResult> {
-  if (!isSubmissionId(input.submissionId)) throw new ApiError('invalid-argument', 'submissionId: missing or malformed');
+  if (!isSubmissionId(input.submissionId)) throw new ApiError('invalid-argument', 'submissionId: missing or malformed', { reason: 'badLink' });
   const businessId = await businessBySlug(s.store, input.slug);
   if (!businessId) throw notFound('public link', 'link');
   const firstTime = await replayOf(s.store, businessId, input.submissionId);

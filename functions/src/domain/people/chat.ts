@@ -62,10 +62,10 @@ export function normalizeOrigin(raw: string | undefined, config: Pick<Config, 'd
   try {
     url = new URL(raw.trim());
   } catch {
-    throw invalid('origin', 'expected an http(s) origin such as https://app.example.com');
+    throw invalid('origin', 'expected an http(s) origin such as https://app.example.com', { reason: 'badOrigin' });
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('origin', 'expected an http(s) origin such as https://app.example.com');
-  if (!allowed.includes(url.origin)) throw invalid('origin', `${url.origin.slice(0, 200)} is not one of this service's configured origins (DASHBOARD_URL, ALLOWED_ORIGINS): ${allowed.join(', ')}; omit it to return to the dashboard`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('origin', 'expected an http(s) origin such as https://app.example.com', { reason: 'badOrigin' });
+  if (!allowed.includes(url.origin)) throw invalid('origin', `${url.origin.slice(0, 200)} is not one of this service's configured origins (DASHBOARD_URL, ALLOWED_ORIGINS): ${allowed.join(', ')}; omit it to return to the dashboard`, { reason: 'originNotAllowed' });
   return url.origin;
 }
 
@@ -183,13 +183,13 @@ const RECONNECT = 'call chatConnectStart and open its url to connect again';
 export function chatApiError(e: ChatError): ApiError {
   switch (e.failure) {
     case 'auth':
-      return precondition(`Slack no longer accepts the stored connection (${e.error}); ${RECONNECT}`);
+      return precondition(`Slack no longer accepts the stored connection (${e.error}); ${RECONNECT}`, { reason: 'needsReconnect' });
     case 'ratelimited':
       return new ApiError('resource-exhausted', `Slack is rate limiting this workspace; try again in ${e.retryAfterSec ?? 60} seconds`, { reason: 'providerRateLimited' });
     case 'unavailable':
-      return new ApiError('unavailable', `Slack did not answer (${e.error}); nothing was changed, try again later`);
+      return new ApiError('unavailable', `Slack did not answer (${e.error}); nothing was changed, try again later`, { reason: 'providerDown', params: { provider: 'Slack' } });
     case 'refused':
-      return precondition(`Slack refused the request (${e.error})`);
+      return precondition(`Slack refused the request (${e.error})`, { reason: 'providerRefused', params: { provider: 'Slack' } });
   }
 }
 
@@ -310,16 +310,16 @@ export async function importChatUsers(services: Services, caller: Caller, ids: s
     const { members } = await client.listMembers(token, MAX_CHAT_MEMBERS);
     const byId = new Map(members.map((m) => [m.id, m]));
     const unknown = ids.filter((id) => !byId.has(id));
-    if (unknown.length) throw new ApiError('not-found', `ids: chat user ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} not found in Slack workspace ${c.teamName}`);
+    if (unknown.length) throw new ApiError('not-found', `ids: chat user ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ''} not found in Slack workspace ${c.teamName}`, { reason: 'notFoundWhat', params: { what: 'chatUser' } });
     const notPeople = ids.filter((id) => !isPerson(byId.get(id)!));
-    if (notPeople.length) throw invalid('ids', `${notPeople.slice(0, 10).join(', ')} ${notPeople.length === 1 ? 'is a bot or a deactivated member' : 'are bots or deactivated members'} and cannot be imported`);
+    if (notPeople.length) throw invalid('ids', `${notPeople.slice(0, 10).join(', ')} ${notPeople.length === 1 ? 'is a bot or a deactivated member' : 'are bots or deactivated members'} and cannot be imported`, { reason: 'notAPerson' });
     const unique = [...new Set(ids)];
     const at = new Date(clock.now()).toISOString();
     const existing = await store.getAll(unique.map((u) => employeePath(businessId, chatEmployeeId(c.teamId, u))));
     const newCount = existing.filter((d) => !d).length;
     if (newCount > 0) {
       const count = await store.count({ collection: employeesPath(businessId) });
-      if (count + newCount > MAX_EMPLOYEES) throw new ApiError('resource-exhausted', `ids: a business keeps at most ${MAX_EMPLOYEES} employees (has ${count}, importing ${newCount} new)`);
+      if (count + newCount > MAX_EMPLOYEES) throw new ApiError('resource-exhausted', `ids: a business keeps at most ${MAX_EMPLOYEES} employees (has ${count}, importing ${newCount} new)`, { reason: 'tooManyEmployees', params: { max: MAX_EMPLOYEES } });
     }
     const items: EmployeeRecord[] = [];
     let created = 0;

@@ -79,7 +79,7 @@ export async function acceptInvite(store: DocStore, ids: IdSource, inviteId: str
     const invite = doc.data as unknown as InviteRecord;
     if (invite.status !== 'pending') throw precondition(`invite ${inviteId} is ${invite.status}`, { reason: 'inviteNotPending', params: { status: invite.status } });
     if (Date.parse(invite.expiresAt) <= now) throw precondition(`invite ${inviteId} expired at ${invite.expiresAt}`, { reason: 'inviteExpired' });
-    if (invite.email !== lowered) throw new ApiError('permission-denied', `invite ${inviteId} was sent to another email address`);
+    if (invite.email !== lowered) throw new ApiError('permission-denied', `invite ${inviteId} was sent to another email address`, { reason: 'otherEmailInvite' });
     if (await findMemberByEmail(tx, invite.businessId, lowered)) throw new ApiError('already-exists', `${lowered} is already a member`, { reason: 'alreadyMember', params: { email: lowered } });
     const at = new Date(now).toISOString();
     const userId = existingUsers[0]?.id ?? ids();

@@ -69,11 +69,11 @@ const dayMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
 
 /** Validates a from/to pair of real days, from ≤ to, at most MAX_RANGE_DAYS; invalid-argument names the field. */
 export function checkRange(from: string, to: string): void {
-  if (!isRealDay(from)) throw invalid('from', `"${from}" is not a real date (YYYY-MM-DD)`);
-  if (!isRealDay(to)) throw invalid('to', `"${to}" is not a real date (YYYY-MM-DD)`);
-  if (from > to) throw invalid('from', `${from} is after to (${to})`);
+  if (!isRealDay(from)) throw invalid('from', `"${from}" is not a real date (YYYY-MM-DD)`, { reason: 'notARealDate', params: { value: from } });
+  if (!isRealDay(to)) throw invalid('to', `"${to}" is not a real date (YYYY-MM-DD)`, { reason: 'notARealDate', params: { value: to } });
+  if (from > to) throw invalid('from', `${from} is after to (${to})`, { reason: 'dateRangeReversed' });
   const days = (dayMs(to) - dayMs(from)) / 86_400_000 + 1;
-  if (days > MAX_RANGE_DAYS) throw invalid('to', `the range is ${days} days; at most ${MAX_RANGE_DAYS} (two years)`);
+  if (days > MAX_RANGE_DAYS) throw invalid('to', `the range is ${days} days; at most ${MAX_RANGE_DAYS} (two years)`, { reason: 'rangeTooLong', params: { max: MAX_RANGE_DAYS } });
 }
 
 

@@ -98,8 +98,8 @@ export const DOC_IMAGE_MAX_BYTES = 1024 * 1024;
 export const checkDocImage = Object.assign(
   (field: string, b64: string): Buffer => {
     const png = Buffer.from(b64, 'base64');
-    if (png.length > DOC_IMAGE_MAX_BYTES) throw invalid(field, 'the image is larger than 1 MB');
-    if (sniffFileType(png) !== 'image/png') throw invalid(field, 'not a PNG image');
+    if (png.length > DOC_IMAGE_MAX_BYTES) throw invalid(field, 'the image is larger than 1 MB', { reason: 'imageTooLarge' });
+    if (sniffFileType(png) !== 'image/png') throw invalid(field, 'not a PNG image', { reason: 'notAnImage' });
     return png;
   },
   {
@@ -111,7 +111,7 @@ export const checkDocImage = Object.assign(
         if (!m.width || !m.height || m.width > 4000 || m.height > 4000) throw new Error('size');
         await sharp(png).raw().toBuffer();
       } catch {
-        throw invalid(field, 'the PNG cannot be read, or is larger than 4000×4000 pixels');
+        throw invalid(field, 'the PNG cannot be read, or is larger than 4000×4000 pixels', { reason: 'fileUnreadable' });
       }
     },
   },
@@ -123,30 +123,30 @@ export const checkDocImage = Object.assign(
  */
 export async function checkSignupUpload(input: { fileName: string; mimeType: string; dataBase64: string }) {
   const bytes = Buffer.from(input.dataBase64, 'base64');
-  if (bytes.length === 0) throw invalid('dataBase64', 'the file is empty');
-  if (bytes.length > SIGNUP_MAX_BYTES) throw invalid('dataBase64', 'the file is larger than 10 MB');
+  if (bytes.length === 0) throw invalid('dataBase64', 'the file is empty', { reason: 'fileEmpty' });
+  if (bytes.length > SIGNUP_MAX_BYTES) throw invalid('dataBase64', 'the file is larger than 10 MB', { reason: 'fileTooLarge', params: { maxMb: 10 } });
   const declared = input.mimeType.trim().toLowerCase();
   const name = sanitizeFileName(input.fileName, 'the file');
   if (sniffFileType(bytes) === 'application/pdf') {
-    if (declared !== 'application/pdf') throw invalid('mimeType', `the file is a PDF, not ${declared || 'an empty type'}`);
+    if (declared !== 'application/pdf') throw invalid('mimeType', `the file is a PDF, not ${declared || 'an empty type'}`, { reason: 'fileContentMismatch' });
     let pageCount: number;
     try {
       pageCount = await pdfPageCount(bytes);
     } catch (e) {
       if (isUnreadableDocument(e)) throw refusedAs(e, 'dataBase64', name);
-      throw invalid('dataBase64', 'the PDF cannot be read (damaged or encrypted)');
+      throw invalid('dataBase64', 'the PDF cannot be read (damaged or encrypted)', { reason: 'fileUnreadable' });
     }
-    if (pageCount < 1) throw invalid('dataBase64', 'the PDF has no pages');
+    if (pageCount < 1) throw invalid('dataBase64', 'the PDF has no pages', { reason: 'fileUnreadable' });
     return { bytes, format: 'pdf' as const, contentType: 'application/pdf', pageCount, docx: null };
   }
   const docx = await readDocx(bytes).catch((e) => {
     throw refusedAs(e, 'dataBase64', name);
   });
   if (docx) {
-    if (declared !== DOCX_MIME) throw invalid('mimeType', `the file is a DOCX (${DOCX_MIME}), not ${declared || 'an empty type'}`);
+    if (declared !== DOCX_MIME) throw invalid('mimeType', `the file is a DOCX (${DOCX_MIME}), not ${declared || 'an empty type'}`, { reason: 'fileContentMismatch' });
     return { bytes, format: 'docx' as const, contentType: DOCX_MIME, pageCount: 1, docx };
   }
-  throw invalid('dataBase64', 'not a PDF or DOCX file');
+  throw invalid('dataBase64', 'not a PDF or DOCX file', { reason: 'formFileKind' });
 }
 
 /**

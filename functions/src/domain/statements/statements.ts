@@ -166,7 +166,7 @@ export function accountView(a: AccountRecord) {
 /** Asks the provider which accounts the credentials reach, storing nothing. */
 export async function probeSource(ctx: Services, sourceName: string, credentials: Record<string, string>): Promise<ConnectResult> {
   const source = statementSource(sourceName);
-  if (!source) throw new ApiError('unavailable', `statement source ${sourceName} is not available`);
+  if (!source) throw new ApiError('unavailable', `statement source ${sourceName} is not available`, { reason: 'providerNotConfigured' });
   try {
     return await source.connect(credentials, sourceEnv(ctx));
   } catch (e) {
@@ -219,10 +219,10 @@ export async function connectSource(
 /** A provider's refusal keeps its own code and words; only unreachable/5xx/timeouts are `unavailable` (issue 18 A3). */
 function connectError(e: unknown): ApiError {
   if (isApiError(e)) return e;
-  if (e instanceof NeedsReconnect) return precondition(`the provider refused the credential: ${e.message}`);
-  if (e instanceof ProviderUnavailable) return new ApiError('unavailable', `${e.message.slice(0, 200)}; nothing was stored, try again later`);
+  if (e instanceof NeedsReconnect) return precondition(`the provider refused the credential: ${e.message}`, { reason: 'needsReconnect' });
+  if (e instanceof ProviderUnavailable) return new ApiError('unavailable', `${e.message.slice(0, 200)}; nothing was stored, try again later`, { reason: 'unavailable' });
   // Anything else is an answer we could not read; its internal text stays in the log.
-  return new ApiError('unavailable', 'the provider gave an answer that could not be read; nothing was stored, try again later');
+  return new ApiError('unavailable', 'the provider gave an answer that could not be read; nothing was stored, try again later', { reason: 'unavailable' });
 }
 
 /** The text a failed sync shows: the provider's (ProviderUnavailable) words, never an internal error's. */
@@ -299,7 +299,7 @@ export async function requestStatementSync(
 ) {
   closedMonth(month, services.clock.now());
   const account = await readAccount(services, businessId, source, accountId);
-  if (account.status === 'needs_reconnect') throw precondition(`accountId: the ${source} connection needs to be reconnected (${account.reason ?? 'credential expired or revoked'}); connect again, then sync`);
+  if (account.status === 'needs_reconnect') throw precondition(`accountId: the ${source} connection needs to be reconnected (${account.reason ?? 'credential expired or revoked'}); connect again, then sync`, { reason: 'needsReconnect' });
   const id = statementId(accountId, month);
   const now = iso(services.clock.now());
   const { record, queue } = await services.store.runTransaction(async (tx) => {

@@ -22,10 +22,11 @@ function pickInvoice(payment: PaymentRecord, docs: InvoiceDoc[]): InvoiceDoc {
       (payment.invoices ?? []).length
         ? `analyze the payment's invoice first: its reading is missing (analyzeInvoice with paymentId ${payment.id})`
         : `the payment has no invoice yet; once the supplier attaches one, analyze it (analyzeInvoice with paymentId ${payment.id})`,
+      (payment.invoices ?? []).length ? { reason: 'analyzeFirst' } : { reason: 'noInvoiceAttached' },
     );
   }
   const withNumber = read.find((d) => d.reading?.allocationNumber?.trim());
-  if (!withNumber) throw precondition('the invoice has no allocation number: none was read on the supplier\'s invoice');
+  if (!withNumber) throw precondition('the invoice has no allocation number: none was read on the supplier\'s invoice', { reason: 'noAllocationNumber' });
   return withNumber;
 }
 
@@ -55,14 +56,14 @@ export default defineOperation({
     const doc = pickInvoice(payment, docs.map((d) => d.data as unknown as InvoiceDoc));
     const reading = doc.reading!;
     const allocationNumber = allocationNumberOf(reading.allocationNumber);
-    if (!allocationNumber) throw precondition(`the invoice's allocation number "${reading.allocationNumber}" is not one (9 or more digits expected); correct the reading or analyze the invoice again`);
-    if (reading.totalMinor === null) throw precondition('the invoice reading has no total to compare; analyze the invoice again');
-    if (reading.currency && reading.currency !== 'ILS') throw precondition(`the invoice is in ${reading.currency}; allocation numbers are checked against amounts in ILS`);
+    if (!allocationNumber) throw precondition(`the invoice's allocation number "${reading.allocationNumber}" is not one (9 or more digits expected); correct the reading or analyze the invoice again`, { reason: 'badAllocationNumber', params: { value: reading.allocationNumber ?? '' } });
+    if (reading.totalMinor === null) throw precondition('the invoice reading has no total to compare; analyze the invoice again', { reason: 'readingNoTotal' });
+    if (reading.currency && reading.currency !== 'ILS') throw precondition(`the invoice is in ${reading.currency}; allocation numbers are checked against amounts in ILS`, { reason: 'shekelsOnly', params: { currency: reading.currency } });
 
     const business = await ctx.store.get(businessPath(businessId));
     if (!business) throw notFound('business', 'business');
     const customerVat = israeliVatNumber(profileOf(business.data).companyId);
-    if (!customerVat) throw precondition("the business's companyId must be its 9-digit VAT or company number (updateBusiness) before the tax authority can be asked");
+    if (!customerVat) throw precondition("the business's companyId must be its 9-digit VAT or company number (updateBusiness) before the tax authority can be asked", { reason: 'companyIdNeeded' });
     itaSettings(ctx.config);
 
     const issuerVat = israeliVatNumber(reading.issuer?.vatId);

@@ -30,7 +30,7 @@ export default defineOperation({
     const path = integrationsPath(ctx.caller.businessId, provider);
     const secret = ctx.config.credentialsKey;
     if (action === 'disconnect') {
-      if (apiKey !== undefined || apiSecret !== undefined) throw invalid('action', 'disconnect takes no credentials');
+      if (apiKey !== undefined || apiSecret !== undefined) throw invalid('action', 'disconnect takes no credentials', { reason: 'notBoth', params: { other: 'credentials' } });
       return ctx.store.runTransaction(async (tx) => {
         if (!(await tx.get(path))) throw notFound(`integration ${provider}`, 'connection');
         tx.delete(path);

@@ -58,7 +58,7 @@ export default defineOperation({
         added.push(record);
         byKey.set(n.key, record);
       }
-      if (all.length + added.length > MAX_ACC_FOLDERS) throw new ApiError('resource-exhausted', `the template would pass ${MAX_ACC_FOLDERS} accountant folders`);
+      if (all.length + added.length > MAX_ACC_FOLDERS) throw new ApiError('resource-exhausted', `the template would pass ${MAX_ACC_FOLDERS} accountant folders`, { reason: 'tooManyFolders', params: { max: MAX_ACC_FOLDERS } });
       for (const r of added) tx.create(accFoldersPath(businessId, r.id), { ...r });
       return { folders: [...all, ...added], created: added.length };
     });

@@ -24,7 +24,7 @@ export default defineOperation({
   output: z.object({ fileId: z.string(), fileName: z.string(), url: z.string(), expiresAt: z.string().describe('When the link stops working (410) and the ZIP is deleted: 7 days after it was made.'), size: z.int(), entries: z.int(), missing: z.int() }),
   async run({ folderId, from, to }, ctx) {
     for (const [field, v] of [['from', from], ['to', to]] as const) if (v) pastMonth(v, ctx.clock.now(), field);
-    if (from && to && from > to) throw invalid('from', `${from} is after to (${to})`);
+    if (from && to && from > to) throw invalid('from', `${from} is after to (${to})`, { reason: 'dateRangeReversed' });
     const { businessId } = ctx.caller;
     if (folderId && !(await ctx.store.get(accFoldersPath(businessId, folderId)))) throw notFound(`folderId: accountant folder ${folderId}`, 'folder');
     const { file, entries: n, missing } = await buildAccZip(ctx, businessId, folderId, { from, to }, ctx.clock.now());

@@ -36,7 +36,7 @@ export default defineOperation({
   }),
   async run({ from, to, recipients }, ctx) {
     for (const [field, v] of [['from', from], ['to', to]] as const) pastMonth(v, ctx.clock.now(), field);
-    if (from > to) throw invalid('from', `${from} is after to (${to})`);
+    if (from > to) throw invalid('from', `${from} is after to (${to})`, { reason: 'dateRangeReversed' });
     const { businessId } = ctx.caller;
     const rcpt = [...new Set(recipients)];
     const { file, entries, missing } = await buildAccZip(ctx, businessId, undefined, { from, to }, ctx.clock.now());

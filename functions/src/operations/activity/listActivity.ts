@@ -23,7 +23,7 @@ function decodeCursor(cursor: string): [number, string] {
     v = null;
   }
   if (!Array.isArray(v) || v.length !== 2 || !Number.isSafeInteger(v[0]) || typeof v[1] !== 'string' || !/^[0-9A-Za-z_-]{1,100}$/.test(v[1])) {
-    throw invalid('cursor', 'not a cursor from listActivity (pass nextCursor as it came)');
+    throw invalid('cursor', 'not a cursor from listActivity (pass nextCursor as it came)', { reason: 'badPageToken' });
   }
   return v as [number, string];
 }

@@ -22,12 +22,12 @@ export default defineOperation({
       const known = new Set(rules.map((r) => r.id));
       const seen = new Set<string>();
       for (const id of ids) {
-        if (seen.has(id)) throw invalid('ids', `${id} is listed more than once`);
-        if (!known.has(id)) throw invalid('ids', `${id} is not a folder rule of this business`);
+        if (seen.has(id)) throw invalid('ids', `${id} is listed more than once`, { reason: 'listedTwice', params: { value: id } });
+        if (!known.has(id)) throw invalid('ids', `${id} is not a folder rule of this business`, { reason: 'notFoundWhat', params: { what: 'rule' } });
         seen.add(id);
       }
       const missing = rules.filter((r) => !seen.has(r.id)).map((r) => r.id);
-      if (missing.length) throw invalid('ids', `every rule id must be listed exactly once; missing ${missing.join(', ')}`);
+      if (missing.length) throw invalid('ids', `every rule id must be listed exactly once; missing ${missing.join(', ')}`, { reason: 'notAllListed', params: { missing } });
       const byId = new Map(rules.map((r) => [r.id, r]));
       const ordered = ids.map((id, order) => ({ ...byId.get(id)!, order }));
       for (const r of ordered) if (byId.get(r.id)!.order !== r.order) tx.update(folderRulesPath(businessId, r.id), { order: r.order, updatedAt: now });

@@ -27,7 +27,7 @@ export default defineOperation({
   output: z.object({ rule: ruleOutput, created: z.boolean(), applied: z.object({ refiled: z.int(), remaining: z.int() }).nullable() }),
   async run({ id: givenId, when, folderId, bodyInvoice, enabled, applyExisting }, ctx) {
     const { businessId } = ctx.caller;
-    if (when.category && !isCategory(when.category)) throw invalid('when.category', `unknown category ${when.category}; see categoriesList`);
+    if (when.category && !isCategory(when.category)) throw invalid('when.category', `unknown category ${when.category}; see categoriesList`, { reason: 'notAFolderRuleCategory', params: { value: when.category } });
     const now = iso(ctx.clock.now());
     const newId = ctx.ids();
     const saved = await ctx.store.runTransaction(async (tx) => {
@@ -35,7 +35,7 @@ export default defineOperation({
       const existing = givenId ? rules.find((r) => r.id === givenId) : undefined;
       if (givenId && !existing) throw notFound(`folder rule ${givenId}`, 'rule');
       const isBody = bodyInvoice ?? existing?.bodyInvoice ?? false;
-      if (folderId === '' && !isBody) throw invalid('folderId', 'required unless bodyInvoice is true (a rule that only turns mail bodies into invoices)');
+      if (folderId === '' && !isBody) throw invalid('folderId', 'required unless bodyInvoice is true (a rule that only turns mail bodies into invoices)', { reason: 'required' });
       const target = folderId ? await readFolder(tx, businessId, folderId, now) : null;
       if (folderId && !target) throw notFound(`folderId: folder ${folderId}`, 'folder');
       if (!existing && rules.length >= MAX_RULES) throw precondition(`a business can have at most ${MAX_RULES} folder rules`, { reason: 'tooManyRules', params: { max: MAX_RULES } });

@@ -22,7 +22,7 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     if (docId && (paymentId || fileId)) throw invalid('docId', 'send either docId, or paymentId with fileId, not both', { reason: 'notBoth', params: { other: 'paymentId' } });
     if (!docId) {
-      if (!paymentId && !fileId) throw invalid('docId', 'required, unless paymentId and fileId name a supplier attachment');
+      if (!paymentId && !fileId) throw invalid('docId', 'required, unless paymentId and fileId name a supplier attachment', { reason: 'required' });
       if (!fileId) throw invalid('fileId', 'required with paymentId', { reason: 'requiredWith', params: { other: 'paymentId' } });
       if (!paymentId) throw invalid('paymentId', 'required with fileId', { reason: 'requiredWith', params: { other: 'fileId' } });
     }

@@ -32,8 +32,8 @@ export default defineOperation({
   output: invoiceViewSchema,
   async run({ docId, paymentId, fileId }, ctx) {
     const { businessId } = ctx.caller;
-    if (docId && (paymentId || fileId)) throw invalid('docId', 'send either docId, or paymentId (with an optional fileId), not both');
-    if (!docId && !paymentId) throw invalid('docId', fileId ? 'fileId needs paymentId' : 'send docId, or paymentId for a supplier attachment');
+    if (docId && (paymentId || fileId)) throw invalid('docId', 'send either docId, or paymentId (with an optional fileId), not both', { reason: 'notBoth', params: { other: 'paymentId' } });
+    if (!docId && !paymentId) throw invalid('docId', fileId ? 'fileId needs paymentId' : 'send docId, or paymentId for a supplier attachment', { reason: 'sendOneOf', params: { fields: ['docId', 'paymentId'] } });
     if (!ctx.ai.configured) throw precondition('AI is not configured: set GEMINI_API_KEY to read invoices', { reason: 'aiNotConfigured' });
 
     // Which document, and which file it reads.

@@ -70,7 +70,7 @@ export default defineOperation({
           lineItems: (d.reading?.lineItems ?? []).map((l) => l.description),
         }));
         const r = await ctx.ai.classifyCategories(items, CATEGORIES.map((c) => ({ id: c.id, label: c.label }))).catch((e: unknown) => ({ ok: false as const, reason: String((e as Error)?.message ?? e) }));
-        if (!r.ok) aiFailure = new ApiError('unavailable', `AI classification failed (${r.reason.slice(0, 200)}); nothing was marked for the AI, call categorySync again later`);
+        if (!r.ok) aiFailure = new ApiError('unavailable', `AI classification failed (${r.reason.slice(0, 200)}); nothing was marked for the AI, call categorySync again later`, { reason: 'aiFailed' });
         else {
           for (const d of forAi) {
             // Anything but a known id (a hostile or confused reply) counts as "unsure".

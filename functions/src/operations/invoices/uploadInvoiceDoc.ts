@@ -157,7 +157,7 @@ export default defineOperation({
         targetIds: [docId, doc.folderId],
         summary: `uploaded ${doc.fileName}, stored unread: the daily AI quota is used up`,
       });
-      throw new ApiError('resource-exhausted', `${quotaError.message}. The file was stored unread as document ${docId}; run analyzeInvoice with this docId to read it later.`);
+      throw new ApiError('resource-exhausted', `${quotaError.message}. The file was stored unread as document ${docId}; run analyzeInvoice with this docId to read it later.`, quotaError.details);
     }
     return { ...invoiceView(doc, ref.url), skipped: false as const };
   },

@@ -30,10 +30,10 @@ export default defineOperation({
       const run = await startStatementsRun(ctx, businessId, m, 'manual');
       return runView(ctx, run!);
     }
-    if (month !== undefined) throw invalid('month', 'only the statements automation pulls a month');
+    if (month !== undefined) throw invalid('month', 'only the statements automation pulls a month', { reason: 'statementsOnly' });
     if (!a.enabled) throw precondition('id: the automation is paused; resume it (automationUpdate with enabled: true) first', { reason: 'automationPaused' });
     const run = await pollMailboxAutomation(ctx, businessId, automationId, 'manual');
-    if (!run) throw precondition('id: the automation was paused or deleted meanwhile');
+    if (!run) throw precondition('id: the automation was paused or deleted meanwhile', { reason: 'notInState' });
     return runView(ctx, run);
   },
   activity: (_input, r) => ({ params: { ...r.params, outcome: r.outcome }, targetIds: [r.automationId, ...(r.runId ? [r.runId] : [])], summary: `ran automation ${r.automationId}: ${r.summary}`.slice(0, 200) }),

@@ -39,14 +39,14 @@ export default defineOperation({
   output: signupDocView,
   async run(given, ctx) {
     const { businessId } = ctx.caller;
-    if (given.fileId && (given.dataBase64 || given.mimeType)) throw invalid('fileId', 'send fileId or dataBase64, not both');
-    if (given.fileId && given.docId) throw invalid('docId', 'send either docId alone, or fileId for a new form');
+    if (given.fileId && (given.dataBase64 || given.mimeType)) throw invalid('fileId', 'send fileId or dataBase64, not both', { reason: 'notBoth', params: { other: 'dataBase64' } });
+    if (given.fileId && given.docId) throw invalid('docId', 'send either docId alone, or fileId for a new form', { reason: 'notBoth', params: { other: 'fileId' } });
     // An upload by URL is the same form as one sent inline.
     const input = given.fileId ? { ...given, ...(await takeUpload(ctx, given.fileId, 'fileId', 'signupDoc')), ...(given.fileName ? { fileName: given.fileName } : {}) } : given;
     const upload = Boolean(input.dataBase64 || input.fileName || input.mimeType);
-    if (input.docId && upload) throw invalid('docId', 'send either docId alone, or fileName, mimeType and dataBase64 for a new form');
-    if (!input.docId && !input.dataBase64) throw invalid('dataBase64', 'send the form (fileName, mimeType, dataBase64), or docId to analyze a stored one');
-    if (upload && !input.fileName.trim()) throw invalid('fileName', 'required with an upload');
+    if (input.docId && upload) throw invalid('docId', 'send either docId alone, or fileName, mimeType and dataBase64 for a new form', { reason: 'notBoth', params: { other: 'dataBase64' } });
+    if (!input.docId && !input.dataBase64) throw invalid('dataBase64', 'send the form (fileName, mimeType, dataBase64), or docId to analyze a stored one', { reason: 'sendOneOf', params: { fields: ['dataBase64', 'docId'] } });
+    if (upload && !input.fileName.trim()) throw invalid('fileName', 'required with an upload', { reason: 'requiredWith', params: { other: 'dataBase64' } });
 
     let known: SignupDocRecord | null = null;
     let file: { bytes: Buffer; format: 'pdf' | 'docx'; contentType: string; pageCount: number; fileName: string; docx: DocxForm | null };

@@ -35,11 +35,11 @@ export default defineOperation({
   async run(input, ctx) {
     const { businessId } = ctx.caller;
     const doc = await getSignupDoc(ctx.store, businessId, input.docId);
-    if (doc.format === 'docx' && input.withInitials) throw invalid('withInitials', 'initials in the page margin are for PDF forms only');
+    if (doc.format === 'docx' && input.withInitials) throw invalid('withInitials', 'initials in the page margin are for PDF forms only', { reason: 'pdfOnlyOption' });
     if (doc.format === 'pdf') {
       input.fields.forEach((f, i) => {
-        if (f.page >= doc.pageCount) throw invalid(`fields.${i}.page`, `the form has ${doc.pageCount} page(s) (0-based)`);
-        if (f.box[2] < f.box[0] || f.box[3] < f.box[1]) throw invalid(`fields.${i}.box`, 'expected [ymin, xmin, ymax, xmax] with ymin ≤ ymax and xmin ≤ xmax');
+        if (f.page >= doc.pageCount) throw invalid(`fields.${i}.page`, `the form has ${doc.pageCount} page(s) (0-based)`, { reason: 'pageOutOfForm', params: { pages: doc.pageCount } });
+        if (f.box[2] < f.box[0] || f.box[3] < f.box[1]) throw invalid(`fields.${i}.box`, 'expected [ymin, xmin, ymax, xmax] with ymin ≤ ymax and xmin ≤ xmax', { reason: 'badBox' });
       });
     }
     const business = await ctx.store.get(businessPath(businessId));

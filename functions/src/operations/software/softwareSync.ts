@@ -63,7 +63,7 @@ export default defineOperation({
     if (ask.length > 0) {
       await ctx.consumeQuota('ai');
       const reply = await ctx.ai.classifySoftware(ask.map((c) => ({ key: c.vendorKey, name: c.name, lineItems: c.lineItems })));
-      if (!reply.ok) throw new ApiError('unavailable', `AI could not classify the issuers: ${reply.reason}. Nothing was changed; try again later.`);
+      if (!reply.ok) throw new ApiError('unavailable', `AI could not classify the issuers: ${reply.reason}. Nothing was changed; try again later.`, { reason: 'aiFailed' });
       // An issuer the AI leaves out counts as a supplier, so that calling again converges.
       for (const c of ask) verdict[c.vendorKey] = Object.hasOwn(reply.value, c.vendorKey) && reply.value[c.vendorKey] === 'software' ? 'software' : 'supplier';
     }

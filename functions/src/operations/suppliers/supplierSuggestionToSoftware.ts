@@ -21,7 +21,7 @@ export default defineOperation({
     const doc = await ctx.store.get(suggestionsPath(businessId, sid));
     if (!doc) throw notFound(`suggestion ${sid}`, 'suggestion');
     const s = doc.data as unknown as SuggestionRecord;
-    if (s.status === 'created') throw precondition(`suggestion ${sid} is already supplier ${s.supplierKey ?? ''}; it cannot move to software`.trim());
+    if (s.status === 'created') throw precondition(`suggestion ${sid} is already supplier ${s.supplierKey ?? ''}; it cannot move to software`.trim(), { reason: 'suggestionUsed' });
     const { softwareId } = await moveIssuerToSoftware(ctx.store, businessId, { vendorKey: s.vendorKey, name: s.name }, at);
     const batch = ctx.store.batch();
     recordIssuerClass(batch, businessId, { vendorKey: s.vendorKey, class: 'software', by: 'hand', generation: 0, classifiedAt: at });

@@ -52,7 +52,7 @@ export default defineOperation({
     // Every given contact is checked before anything is written.
     const given = new Map<string, { phone: string | null; email: string | null }>();
     for (const [sid, c] of Object.entries(contact)) {
-      if (!ids.includes(sid)) throw invalid(`contact.${sid}`, 'is not one of ids');
+      if (!ids.includes(sid)) throw invalid(`contact.${sid}`, 'is not one of ids', { reason: 'notListed', params: { value: sid } });
       given.set(sid, {
         phone: c.phone?.trim() ? normalizePhone(c.phone, `contact.${sid}.phone`) : null,
         email: c.email?.trim() ? normalizeEmail(c.email, `contact.${sid}.email`) : null,

@@ -20,7 +20,7 @@ export default defineOperation({
   output: z.object({ businessId: z.string(), userId: z.string(), email: z.string(), role: z.enum(['admin', 'user']), joinedAt: z.string() }),
   async run({ token }, ctx) {
     const { caller } = ctx;
-    if (!caller.firebaseUid) throw new ApiError('permission-denied', 'acceptInvite: sign in to the dashboard to accept an invite; an API key cannot');
+    if (!caller.firebaseUid) throw new ApiError('permission-denied', 'acceptInvite: sign in to the dashboard to accept an invite; an API key cannot', { reason: 'dashboardOnly' });
     const found = await ctx.store.query({ collection: 'invites', group: true, where: [['tokenHash', '==', sha256(token)]], limit: 1 });
     if (!found.length) throw notFound('invite (this link is not valid; a resent invite replaces the old link)', 'invite');
     const inviteId = (found[0].data as { id: string }).id;

@@ -28,7 +28,7 @@ export default defineOperation({
   }),
   async run({ token }, ctx) {
     const { caller } = ctx;
-    if (!caller.firebaseUid) throw new ApiError('permission-denied', 'invitePreview: sign in to the dashboard to open an invite; an API key cannot');
+    if (!caller.firebaseUid) throw new ApiError('permission-denied', 'invitePreview: sign in to the dashboard to open an invite; an API key cannot', { reason: 'dashboardOnly' });
     const found = await ctx.store.query({ collection: 'invites', group: true, where: [['tokenHash', '==', sha256(token)]], limit: 1 });
     if (!found.length) throw notFound('invite (this link is not valid; a resent invite replaces the old link)', 'invite');
     const invite = found[0].data as unknown as InviteRecord;

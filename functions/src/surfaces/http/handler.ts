@@ -165,7 +165,7 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
     if (!file) {
       const gone = req.method === 'GET' || req.method === 'HEAD' ? await services.files.expiredLink(token) : null;
       if (gone) return expiredLinkPage(gone);
-      return errorResponse(new ApiError('not-found', 'file not found'));
+      return errorResponse(new ApiError('not-found', 'file not found', { reason: 'notFoundWhat', params: { what: 'file' } }));
     }
     const name = encodeURIComponent(file.fileName);
     const headers = {
@@ -185,7 +185,7 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
   /** `PUT /uploads/{fileId}/{token}`: the one request an upload URL takes (core/uploads.ts). */
   async function upload(req: HttpRequest): Promise<HttpResponse> {
     const [, , uploadId = '', token = '', extra] = req.path.split('/');
-    if (extra !== undefined) throw new ApiError('not-found', 'upload URL not found');
+    if (extra !== undefined) throw new ApiError('not-found', 'upload URL not found', { reason: 'notFoundWhat', params: { what: 'upload' } });
     if (req.method !== 'PUT') return methodNotAllowed('upload URLs', 'PUT', req.method);
     if (req.body === undefined) return { status: 411, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Length Required' };
     const { receiveUpload } = await import('../../core/uploads.ts');
@@ -195,11 +195,11 @@ export function createHttpHandler(app: App, registry: Registry | OperationSource
 
   async function route(req: HttpRequest, requestId: string, meter: Meter, rateHeaders: Record<string, string>): Promise<HttpResponse> {
     // OAuth and OpenID discovery (RFC 9728, RFC 8414, OIDC, with the MCP path appended or prefixed): none offered.
-    if (req.path.startsWith('/.well-known/') || req.path.startsWith('/mcp/.well-known/')) throw new ApiError('not-found', NO_OAUTH);
+    if (req.path.startsWith('/.well-known/') || req.path.startsWith('/mcp/.well-known/')) throw new ApiError('not-found', NO_OAUTH, { reason: 'unknownPath' });
     // Finding no metadata, the MCP SDK registers a client at /register, with the request's headers: a wrong key is told so there (401).
     if (req.path === '/register' && req.method === 'POST') {
       await authenticate(services.store.metered(meter), req.headers.authorization, services.clock.now(), { host: services.config.host });
-      throw new ApiError('not-found', NO_OAUTH);
+      throw new ApiError('not-found', NO_OAUTH, { reason: 'unknownPath' });
     }
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return (await mcpSurface())(req);
     if (req.path.startsWith('/files/')) return files(req);

@@ -52,7 +52,7 @@ export const UNKNOWN_CALLER_BODY_BYTES = 4 * MAX_PAGE_BODY_BYTES;
 let unknownCallerBytes = 0;
 
 const busy = (): HttpResponse => {
-  const res = errorResponse(new ApiError('resource-exhausted', 'body: too many large requests at once; retry in a few seconds'));
+  const res = errorResponse(new ApiError('resource-exhausted', 'body: too many large requests at once; retry in a few seconds', { reason: 'storeBusy' }));
   return { ...res, headers: { ...res.headers, 'retry-after': '5', connection: 'close', 'x-request-id': 'req_' + newId(16) } };
 };
 

@@ -18,7 +18,7 @@ import type { Caller } from '../../core/context.ts';
 import type { DocStore, Meter } from '../../ports/store.ts';
 import { MAX_BODY_BYTES, type HttpHandler, type HttpRequest, type HttpResponse } from '../http/types.ts';
 import { ApiError, isApiError, type ErrorCode } from '../../core/errors.ts';
-import type { ErrorDetails } from '../../core/errorReasons.ts';
+import type { ErrorDetails, Why } from '../../core/errorReasons.ts';
 import { authenticate } from '../../core/auth.ts';
 import { execute } from '../../core/execute.ts';
 import { checkIdempotencyKey, errorOutcome, withIdempotency } from '../../core/idempotency.ts';
@@ -269,13 +269,13 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
 
   const variants = new Map<string, McpTools>();
   /** The tool list a query pins (built once per variant), 'dynamic' without toolsets, or the problem with the query. */
-  function toolsFor(query: string): McpTools | 'dynamic' | { problem: string } {
+  function toolsFor(query: string): McpTools | 'dynamic' | { problem: string; why: Why } {
     const q = new URLSearchParams(query);
     const sets = (q.get('toolsets') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const unknown = sets.filter((s) => !groups.has(s) && s !== 'all' && s !== 'core');
-    if (unknown.length) return { problem: `toolsets: unknown ${unknown.join(', ')}; known: all, core, ${[...groups].sort().join(', ')}` };
+    if (unknown.length) return { problem: `toolsets: unknown ${unknown.join(', ')}; known: all, core, ${[...groups].sort().join(', ')}`, why: { reason: 'notOneOf', params: { options: ['all', 'core', ...[...groups].sort()] } } };
     const ro = q.get('readonly');
-    if (ro !== null && ro !== '1' && ro !== 'true' && ro !== '0' && ro !== 'false') return { problem: 'readonly: expected 1 or 0' };
+    if (ro !== null && ro !== '1' && ro !== 'true' && ro !== '0' && ro !== 'false') return { problem: 'readonly: expected 1 or 0', why: { reason: 'notOneOf', params: { options: ['1', '0'] } } };
     const readOnly = ro === '1' || ro === 'true';
     if (!sets.length && !readOnly) return 'dynamic';
     const all = sets.includes('all') || !sets.length;
@@ -299,10 +299,10 @@ export function createMcpSurface(registry: Registry, app: App): HttpHandler {
   async function serve(req: HttpRequest, requestId: string, meter: Meter): Promise<HttpResponse> {
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin.replace(/\/+$/, ''))) {
-      return envelope(new ApiError('permission-denied', `Origin ${origin.slice(0, 200)} may not use this MCP server; allowed: ${[...allowedOrigins].join(', ')} (MCP_ALLOWED_ORIGINS)`));
+      return envelope(new ApiError('permission-denied', `Origin ${origin.slice(0, 200)} may not use this MCP server; allowed: ${[...allowedOrigins].join(', ')} (MCP_ALLOWED_ORIGINS)`, { reason: 'originNotAllowed' }));
     }
     const chosen = toolsFor(req.query);
-    if (chosen !== 'dynamic' && 'problem' in chosen) return envelope(new ApiError('invalid-argument', chosen.problem));
+    if (chosen !== 'dynamic' && 'problem' in chosen) return envelope(new ApiError('invalid-argument', chosen.problem, chosen.why));
     const store = services.store.metered(meter);
     let caller: Caller;
     try {
