@@ -266,8 +266,14 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
       'payment-paid': async () => {
         const out = [...(await inOrder(page, '[data-testid=payout]', '•••901', ['•', '9']))];
         // The details changed (the card had a Bit phone, the supplier filed a bank): the arrow points from the old to the new as Hebrew reads.
-        const { previous, filed } = (await api('paymentGet', { paymentId: ids.paid })).payoutChange;
+        const change0 = (await api('paymentGet', { paymentId: ids.paid })).payoutChange;
+        // The server writes the method in English ("bit ••••567"); the Hebrew page names it in Hebrew.
+        const [previous, filed] = [change0.previous, change0.filed].map((t: string) => t.replace(/^bank /, 'בנק ').replace(/^bit /, 'ביט '));
         out.push(...(await inOrder(page, '[data-testid=payout-change]', previous, [previous, filed], 'rtl')));
+        // A message the server could not send (no WhatsApp here) says why in Hebrew, not in the outbox's English.
+        const body = (await page.locator('main').textContent()) ?? '';
+        if (/channel is not configured/.test(body)) out.push('a delivery error shows in English');
+        if (!body.includes('ערוץ WhatsApp לא מוגדר בשרת')) out.push('the WhatsApp delivery error is not said in Hebrew');
         const change = (await page.getByTestId('payout-change').textContent()) ?? '';
         if (!change.includes(' ← ')) out.push(`the payout change reads "${change}": its arrow should point from the old details to the new, right to left`);
         const revert = (await page.getByRole('button', { name: 'ביטול הסימון "שולם"' }).boundingBox())!;

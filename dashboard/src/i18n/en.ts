@@ -771,4 +771,17 @@ export const en: Strings<Messages> = {
     go: 'Continue with Google',
     back: 'Back',
   },
+  serverText: {
+    notConfigured: 'The {channel} channel is not set up on the server, so nothing was sent',
+    mailRefused: 'The mail server refused the message',
+    whatsappRefused: 'WhatsApp refused to send the message',
+    timeout: 'The receiving server did not answer in time',
+    unreachable: 'Could not connect to the receiving server',
+    providerRefused: 'The provider refused the request',
+    reconnect: 'Connect again: the permission expired or was revoked',
+    other: 'Sending failed',
+    channels: { email: 'email', whatsapp: 'WhatsApp' },
+    bank: 'bank',
+    bit: 'Bit',
+  },
 };

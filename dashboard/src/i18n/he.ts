@@ -767,6 +767,20 @@ export const he = {
     go: 'המשך עם Google',
     back: 'חזרה',
   },
+  /** Free text the server writes (delivery errors, provider refusals), shown in Hebrew by its kind. */
+  serverText: {
+    notConfigured: 'ערוץ {channel} לא מוגדר בשרת, ולכן לא נשלח דבר',
+    mailRefused: 'שרת הדואר סירב לקבל את ההודעה',
+    whatsappRefused: 'WhatsApp סירב לשלוח את ההודעה',
+    timeout: 'השרת המקבל לא ענה בזמן',
+    unreachable: 'לא הצלחנו להתחבר לשרת המקבל',
+    providerRefused: 'הספק סירב לבקשה',
+    reconnect: 'צריך לחבר מחדש: ההרשאה פגה או בוטלה',
+    other: 'השליחה נכשלה',
+    channels: { email: 'הדוא"ל', whatsapp: 'WhatsApp' },
+    bank: 'בנק',
+    bit: 'ביט',
+  },
 };
 
 export type Messages = typeof he;

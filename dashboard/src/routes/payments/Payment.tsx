@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Modal, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { fileToBase64, useApi, useApiMutation } from '../../ui/api.ts';
+import { payoutText, serverText } from '../../ui/serverText.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { VatNote } from '../../ui/Amount.tsx';
@@ -30,7 +31,7 @@ function FilePreview({ f }: { f: { fileName: string; contentType: string; url: s
 
 export default function Payment() {
   const { id = '' } = useParams();
-  const { m, fill, date } = useI18n();
+  const { m, fill, date, lang } = useI18n();
   const q = useApi('paymentGet', { paymentId: id }, { refetchInterval: 10_000 });
   const [reveal, setReveal] = useState(false);
   const [paying, setPaying] = useState(false);
@@ -71,7 +72,7 @@ export default function Payment() {
             {m.home.flaggedBody}
             {p.payoutChange && (
               <Text size="sm" mt="xs" data-testid="payout-change">
-                <Steps steps={[p.payoutChange.previous, p.payoutChange.filed]} />
+                <Steps steps={[payoutText(p.payoutChange.previous, m), payoutText(p.payoutChange.filed, m)]} />
               </Text>
             )}
           </Alert>
@@ -238,7 +239,7 @@ export default function Payment() {
                   )}
                   {msg.lastError && (
                     <Text size="xs" c="dimmed" w="100%" className="wrap-anywhere">
-                      {msg.lastError}
+                      {serverText(msg.lastError, m, lang)}
                     </Text>
                   )}
                 </Group>

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Card, Group, Modal, PasswordInput, Select, SimpleGrid, Stack, Switch, Tabs, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { useApi, useApiMutation } from '../../ui/api.ts';
+import { serverText } from '../../ui/serverText.ts';
 import { Empty, ErrorAlert, ListSkeleton, PageTitle } from '../../ui/common.tsx';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { call, type OperationName, type Output } from '../../api/client.ts';
@@ -27,7 +28,7 @@ function useSync() {
 }
 
 function Cell({ account, st, month, sync }: { account: AccountRow; st: StatementRow | undefined; month: string; sync: ReturnType<typeof useSync> }) {
-  const { m, fill, date } = useI18n();
+  const { m, fill, date, lang } = useI18n();
   const del = useApiMutation('statementDelete', ['statementsList']);
   const busy = sync.isPending && sync.variables?.accountId === account.id && sync.variables.month === month;
   return (
@@ -42,7 +43,7 @@ function Cell({ account, st, month, sync }: { account: AccountRow; st: Statement
         </Group>
         {st?.status === 'failed' && st.reason && (
           <Text size="xs" c="red.9" className="wrap-anywhere">
-            {fill(m.statements.failedWhy, { reason: st.reason })}
+            {fill(m.statements.failedWhy, { reason: serverText(st.reason, m, lang) })}
           </Text>
         )}
         {st?.status === 'ready' && st.syncedAt && (
@@ -69,7 +70,7 @@ function Cell({ account, st, month, sync }: { account: AccountRow; st: Statement
 }
 
 function SendState({ send }: { send: NonNullable<StatementRow['send']> }) {
-  const { m, fill, date } = useI18n();
+  const { m, fill, date, lang } = useI18n();
   return (
     <Stack gap={2} data-testid="send-state">
       <Group gap="xs">
@@ -79,7 +80,7 @@ function SendState({ send }: { send: NonNullable<StatementRow['send']> }) {
       {send.missing.length > 0 && <Text size="xs">{fill(m.statements.missing, { names: send.missing.join(', ') })}</Text>}
       {send.reason && (
         <Text size="xs" c="red.9" className="wrap-anywhere">
-          {send.reason}
+          {serverText(send.reason, m, lang)}
         </Text>
       )}
     </Stack>
@@ -309,7 +310,7 @@ function MarketForm({ open, configured }: { open: boolean; configured: boolean }
 }
 
 function Sources() {
-  const { m, fill, date } = useI18n();
+  const { m, fill, date, lang } = useI18n();
   const acc = useAccounts();
   const [params, setParams] = useSearchParams();
   const reconnect = params.get('reconnect') as Source | null;
@@ -346,7 +347,7 @@ function Sources() {
                     </Text>
                     {a.status === 'needs_reconnect' && a.reason && (
                       <Text size="xs" c="red.9" className="wrap-anywhere">
-                        {a.reason}
+                        {serverText(a.reason, m, lang)}
                       </Text>
                     )}
                   </Stack>
