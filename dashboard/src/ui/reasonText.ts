@@ -13,8 +13,9 @@ export function reasonText(details: ErrorDetails, lang: 'he' | 'en' = pageLang()
   const params = (details.params ?? {}) as Record<string, string | number | string[]>;
   const numbers = new Intl.NumberFormat(lang === 'he' ? 'he-IL' : 'en-IL');
   return (lang === 'en' ? errorsEn : errorsHe)[details.reason].replace(/\{(\w+)\}/g, (_, k: string) => {
-    // `what` is a noun of the API's closed set: worded here, not shown as its code.
-    const v = k === 'what' && typeof params[k] === 'string' ? ((lang === 'en' ? errorNounsEn : errorNounsHe)[params[k]] ?? params[k]) : params[k];
+    const v = params[k];
+    // `what` is a noun of the API's closed set: our own word in the sentence's language, so not isolated.
+    if (k === 'what' && typeof v === 'string') return (lang === 'en' ? errorNounsEn : errorNounsHe)[v] ?? isolate(v);
     if (v === undefined) return '';
     if (Array.isArray(v)) return v.map(isolate).join(', ');
     return isolate(typeof v === 'number' ? numbers.format(v) : v);
