@@ -30,13 +30,14 @@ export const correctionsSchema = z
 /** updateInvoiceDoc's `reading`: a value corrects the field, null gives back the AI's value. */
 export const readingInput = z
   .strictObject({
-    issuerName: z.string().trim().min(1).max(300).nullable().optional(),
-    issuerId: z.string().trim().max(40).nullable().optional(),
-    number: z.string().trim().min(1).max(100).nullable().optional(),
-    date: z.string().max(10).nullable().optional(),
-    totalAgorot: z.int().min(0).max(1e12).nullable().optional(),
-    vatAgorot: z.int().min(0).max(1e12).nullable().optional(),
-    currency: z.enum(CURRENCIES).nullable().optional(),
+    // Each first sentence only repeats the field's name, so the MCP list leaves it out (toolSchemas.ts); the OpenAPI keeps the rest.
+    issuerName: z.string().trim().min(1).max(300).nullable().optional().describe('Issuer name. As printed on the invoice; null restores what the AI read.'),
+    issuerId: z.string().trim().max(40).nullable().optional().describe("Issuer id. The issuer's Israeli business number, 8 or 9 digits; null restores what the AI read."),
+    number: z.string().trim().min(1).max(100).nullable().optional().describe('Number. The invoice number as printed; null restores what the AI read.'),
+    date: z.string().max(10).nullable().optional().describe('Date. The invoice date, YYYY-MM-DD; null restores what the AI read.'),
+    totalAgorot: z.int().min(0).max(1e12).nullable().optional().describe('Total agorot. The total with VAT in agorot (cents for USD and EUR); null restores what the AI read.'),
+    vatAgorot: z.int().min(0).max(1e12).nullable().optional().describe('VAT agorot. The VAT in agorot, at most the total; null restores what the AI read.'),
+    currency: z.enum(CURRENCIES).nullable().optional().describe('Currency. ILS, USD or EUR; null restores what the AI read.'),
   })
   .describe('Fixes to the AI reading (agorot). A null field restores the AI value; corrected fields survive re-reads.');
 export type ReadingInput = z.output<typeof readingInput>;
