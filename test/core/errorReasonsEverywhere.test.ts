@@ -32,6 +32,12 @@ const NOT_YET: string[] = [
 /** The allowlist entry of a call: its file, or its file and the call's first words. */
 const allowed = (c: { file: string; text: string }) => Object.keys(ALLOWED).find((k) => k === c.file || `${c.file} ${c.text}`.startsWith(k));
 
+/** The reasons a throw without its own gets (core/errors.ts): naming one outright is no more specific. */
+const GENERIC = new Set(['invalidValue', 'notPossibleNow', 'outOfRange', 'notFound', 'alreadyExists', 'permissionDenied', 'limitReached', 'unavailable']);
+const namesGeneric = (arg: ts.Expression) =>
+  ts.isObjectLiteralExpression(arg) &&
+  arg.properties.some((p) => ts.isPropertyAssignment(p) && p.name.getText() === 'reason' && ts.isStringLiteral(p.initializer) && GENERIC.has(p.initializer.text));
+
 /** How many arguments a call needs before its reason is named (the reason is the last one). */
 const REASON_ARG: Record<string, number> = { invalid: 3, precondition: 2, notFound: 2, ApiError: 3 };
 
@@ -62,7 +68,7 @@ export function genericCalls(): { file: string; where: string; text: string }[] 
       let args: readonly ts.Expression[] | undefined;
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) [name, args] = [node.expression.text, node.arguments];
       else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression)) [name, args] = [node.expression.text, node.arguments ?? []];
-      if (name && args && imported.has(name) && args.length < REASON_ARG[name]!) {
+      if (name && args && imported.has(name) && (args.length < REASON_ARG[name]! || namesGeneric(args[REASON_ARG[name]! - 1]!))) {
         const line = src.getLineAndCharacterOfPosition(node.getStart()).line + 1;
         out.push({ file: relative(ROOT, file), where: `${relative(ROOT, file)}:${line}`, text: node.getText().replace(/\s+/g, ' ').slice(0, 100) });
       }

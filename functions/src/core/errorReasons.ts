@@ -143,6 +143,10 @@ export const ERROR_REASONS = {
   notAPerson: { params: [], en: 'a bot or a deactivated member cannot be imported' },
   notAllListed: { params: ['missing'], en: 'every item must be listed once; missing {missing}' },
   vatOverTotal: { params: [], en: 'the VAT is more than the total' },
+  sourceDown: { params: [], en: 'the provider did not answer; nothing was stored' },
+  sourceBadAnswer: { params: [], en: 'the provider\'s answer could not be read; nothing was stored' },
+  badCharacters: { params: [], en: 'has control or direction characters' },
+  secondsNotMs: { params: [], en: 'expected unix milliseconds, not seconds' },
   // The API's generic refusals.
   notFound: { params: [], en: 'not found' },
   unknownOperation: { params: ['name'], en: 'unknown operation {name}' },

@@ -21,7 +21,7 @@ export const text = (max: number = LIMITS.shortText) =>
     .max(max)
     .superRefine((s, ctx) => {
       const problem = freeTextProblem(s, false);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { reason: 'badCharacters' } });
     });
 /** An uploaded file's name: kept, but made safe (path parts, controls and bidi overrides removed; core/text.ts). */
 export const fileName = () => z.string().max(255).trim().min(1).transform((s) => sanitizeFileName(s, 'file'));
@@ -32,7 +32,7 @@ export const multilineText = (max: number = LIMITS.text) =>
     .max(max)
     .superRefine((s, ctx) => {
       const problem = freeTextProblem(s, true);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { reason: 'badCharacters' } });
     });
 /** A record id: one path segment, so it can never reach another document. */
 export const id = () => z.string().min(1).max(LIMITS.id).regex(/^(?!\.\.?$)[^/]+$/, 'not a valid id');
@@ -58,7 +58,7 @@ export const recentUnixMs = () =>
     .int()
     .min(0)
     .superRefine((v, ctx) => {
-      if (v < Y2000_MS) ctx.addIssue({ code: 'custom', message: `${v} is before the year 2000 in milliseconds; send unix milliseconds, not seconds (e.g. ${v * 1000} if you meant seconds)` });
+      if (v < Y2000_MS) ctx.addIssue({ code: 'custom', message: `${v} is before the year 2000 in milliseconds; send unix milliseconds, not seconds (e.g. ${v * 1000} if you meant seconds)`, params: { reason: 'secondsNotMs' } });
     });
 
 /**

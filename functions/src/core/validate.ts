@@ -93,6 +93,9 @@ export function issueDetails(issue: z.core.$ZodIssue): ErrorDetails {
       return { ...at, reason: 'tooSmall', params: { min: bound(issue.minimum) } };
     case 'invalid_format':
       return issue.format === 'email' ? { ...at, reason: 'badEmail' } : { ...at, reason: 'badFormat', params: { format: String(issue.format) } };
+    case 'custom':
+      // Our own refinements (core/schema.ts) name their reason in the issue's params.
+      return issue.params?.reason === 'badCharacters' || issue.params?.reason === 'secondsNotMs' ? { ...at, reason: issue.params.reason } : { ...at, reason: 'invalidValue' };
     default:
       return { ...at, reason: 'invalidValue' };
   }

@@ -220,9 +220,9 @@ export async function connectSource(
 function connectError(e: unknown): ApiError {
   if (isApiError(e)) return e;
   if (e instanceof NeedsReconnect) return precondition(`the provider refused the credential: ${e.message}`, { reason: 'needsReconnect' });
-  if (e instanceof ProviderUnavailable) return new ApiError('unavailable', `${e.message.slice(0, 200)}; nothing was stored, try again later`, { reason: 'unavailable' });
+  if (e instanceof ProviderUnavailable) return new ApiError('unavailable', `${e.message.slice(0, 200)}; nothing was stored, try again later`, { reason: 'sourceDown' });
   // Anything else is an answer we could not read; its internal text stays in the log.
-  return new ApiError('unavailable', 'the provider gave an answer that could not be read; nothing was stored, try again later', { reason: 'unavailable' });
+  return new ApiError('unavailable', 'the provider gave an answer that could not be read; nothing was stored, try again later', { reason: 'sourceBadAnswer' });
 }
 
 /** The text a failed sync shows: the provider's (ProviderUnavailable) words, never an internal error's. */
