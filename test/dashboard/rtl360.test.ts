@@ -268,10 +268,10 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
         // The details changed (the card had a Bit phone, the supplier filed a bank): the arrow points from the old to the new as Hebrew reads.
         const change0 = (await api('paymentGet', { paymentId: ids.paid })).payoutChange;
         // The server writes the method in English ("bit ••••567"); the Hebrew page names it in Hebrew.
-        const [previous, filed] = [change0.previous, change0.filed].map((t: string) => t.replace(/^bank /, 'בנק ').replace(/^bit /, 'ביט '));
+        const [previous, filed] = [change0.previous, change0.filed].map((t: string) => t.replace(/^bank (.*)$/, 'בנק \u2066$1\u2069').replace(/^bit (.*)$/, 'ביט \u2066$1\u2069'));
         out.push(...(await inOrder(page, '[data-testid=payout-change]', previous, [previous, filed], 'rtl')));
         // A message the server could not send (no WhatsApp here) says why in Hebrew, not in the outbox's English.
-        const body = (await page.locator('main').textContent()) ?? '';
+        const body = (await page.locator('#main').textContent()) ?? '';
         if (/channel is not configured/.test(body)) out.push('a delivery error shows in English');
         if (!body.includes('ערוץ WhatsApp לא מוגדר בשרת')) out.push('the WhatsApp delivery error is not said in Hebrew');
         const change = (await page.getByTestId('payout-change').textContent()) ?? '';
@@ -283,6 +283,8 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
         return out;
       },
       suppliers: () => inOrder(page, 'main', '+972521112233', ['+', '9']),
+      // A Hebrew file name in a row keeps its number before its extension ("pdf.000123456" before the fix).
+      activity: () => inOrder(page, 'main', 'חשבונית מס 000123456.pdf', ['000123456', '.pdf']),
       'mailboxes-mails': () => inOrder(page, 'main', '<dana.cohen-levinstein@studio-example.co.il>', ['<', '@', '>']),
       'statements-sources': async () => [
         ...(await inOrder(page, '#connect-cardproc', 'ב-Stripe', ['Developers', 'API keys', 'Create restricted key'], 'rtl')),

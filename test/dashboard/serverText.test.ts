@@ -44,8 +44,9 @@ test('the forms above are the ones the server code writes (a changed wording fai
 });
 
 test('a masked payout names its method in the chosen language', () => {
-  assert.equal(payoutText('bank 12-345 ••••901', he), 'בנק 12-345 ••••901');
-  assert.equal(payoutText('bit ••••567', he), 'ביט ••••567');
-  assert.equal(payoutText('bit ••••567', en), 'Bit ••••567');
+  // The numbers stay one left-to-right island after the Hebrew word.
+  assert.equal(payoutText('bank 12-345 ••••901', he), 'בנק \u206612-345 ••••901\u2069');
+  assert.equal(payoutText('bit ••••567', he), 'ביט \u2066••••567\u2069');
+  assert.equal(payoutText('bit ••••567', en), 'Bit \u2066••••567\u2069');
   assert.equal(payoutText('SWIFT DEUTDEFF ••••130', he), 'SWIFT DEUTDEFF ••••130');
 });

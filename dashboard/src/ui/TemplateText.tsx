@@ -4,6 +4,7 @@ import { Money } from './common.tsx';
 import { fillNodes } from './fillNodes.tsx';
 import { activityTemplate, slotsOf, type ActivityParams, type ActivityTemplates } from './activityText.ts';
 import { storedCategoryName, storedFolderName } from './names.ts';
+import { FileName } from './FileName.tsx';
 import { activityHe, runOutcomeHe } from '../i18n/activity.he.ts';
 import { activityEn, runOutcomeEn } from '../i18n/activity.en.ts';
 
@@ -20,6 +21,8 @@ function TemplateText({ templates, name, params, fallback }: { templates: Activi
   // Categories and built-in folders are stored as ids or Hebrew defaults: named as the invoices screens name them.
   if (typeof params.category === 'string' && params.category) vars.category = <bdi>{storedCategoryName(m, params.category)}</bdi>;
   if (typeof params.folder === 'string' && params.folder) vars.folder = <bdi>{storedFolderName(m, params.folder)}</bdi>;
+  // A Hebrew file name keeps its digits and extension together ("חשבונית 17.pdf", not "pdf.17 חשבונית").
+  if (typeof params.fileName === 'string' && params.fileName) vars.fileName = <FileName name={params.fileName} />;
   if (typeof params.amountAgorot === 'number' && typeof params.currency === 'string') vars.amount = <Money agorot={params.amountAgorot} currency={params.currency} />;
   // A row missing a param its template needs (written by an older version) reads better as its summary than with a hole.
   if (slotsOf(t).some((k) => !(k in vars))) return <>{fallback}</>;

@@ -26,7 +26,11 @@ export function serverText(text: string, m: Messages, lang: 'he' | 'en'): string
   return m.serverText[kind].replace('{channel}', channel ? m.serverText.channels[channel] : '');
 }
 
-/** A masked payout as the server writes it ("bank 12-345 ••••901", "bit ••••567"), its method in the chosen language. */
+/**
+ * A masked payout as the server writes it ("bank 12-345 ••••901", "bit ••••567"), its method in the chosen
+ * language and its numbers isolated left to right (U+2066…U+2069), so "••••567" keeps its order after a Hebrew word.
+ */
 export function payoutText(text: string, m: Messages): string {
-  return text.replace(/^bank /, `${m.serverText.bank} `).replace(/^bit /, `${m.serverText.bit} `);
+  const found = /^(bank|bit) (.*)$/.exec(text);
+  return found ? `${m.serverText[found[1] as 'bank' | 'bit']} \u2066${found[2]}\u2069` : text;
 }
