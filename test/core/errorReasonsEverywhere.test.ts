@@ -38,6 +38,12 @@ const namesGeneric = (arg: ts.Expression) =>
   ts.isObjectLiteralExpression(arg) &&
   arg.properties.some((p) => ts.isPropertyAssignment(p) && p.name.getText() === 'reason' && ts.isStringLiteral(p.initializer) && GENERIC.has(p.initializer.text));
 
+const extendsApiError = (node: ts.Node): boolean => {
+  for (let n: ts.Node | undefined = node; n; n = n.parent)
+    if (ts.isClassDeclaration(n)) return !!n.heritageClauses?.some((h) => h.types.some((t) => t.expression.getText() === 'ApiError'));
+  return false;
+};
+
 /** How many arguments a call needs before its reason is named (the reason is the last one). */
 const REASON_ARG: Record<string, number> = { invalid: 3, precondition: 2, notFound: 2, ApiError: 3 };
 
@@ -67,6 +73,8 @@ export function genericCalls(): { file: string; where: string; text: string }[] 
       let name: string | undefined;
       let args: readonly ts.Expression[] | undefined;
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) [name, args] = [node.expression.text, node.arguments];
+      // super(...) in a class of ours that extends ApiError is an ApiError too.
+      else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword && extendsApiError(node)) [name, args] = ['ApiError', node.arguments];
       else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression)) [name, args] = [node.expression.text, node.arguments ?? []];
       if (name && args && imported.has(name) && (args.length < REASON_ARG[name]! || namesGeneric(args[REASON_ARG[name]! - 1]!))) {
         const line = src.getLineAndCharacterOfPosition(node.getStart()).line + 1;

@@ -143,6 +143,8 @@ export const errorsEn: Record<ErrorReason, string> = {
   sourceBadAnswer: 'The statement provider\'s answer could not be read; nothing was stored, try again later',
   badCharacters: 'The text has hidden control or direction characters; type it again',
   secondsNotMs: 'The time was sent in seconds instead of milliseconds',
+  tooManyFiles: 'The payment already holds {max} files, the most it takes',
+  fixFields: 'Fix the marked fields',
   notFound: 'Not found',
   unknownOperation: 'Unknown operation {name}',
   unknownPath: 'Unknown address',

@@ -143,6 +143,8 @@ export const errorsHe: Record<ErrorReason, string> = {
   sourceBadAnswer: 'לא הצלחנו לקרוא את התשובה של מקור דפי החשבון; לא נשמר דבר, נסו שוב מאוחר יותר',
   badCharacters: 'יש בטקסט תווים נסתרים (תווי בקרה או כיווניות); הקלידו אותו מחדש',
   secondsNotMs: 'הזמן נשלח בשניות במקום באלפיות שנייה',
+  tooManyFiles: 'לתשלום כבר צורפו {max} קבצים, המספר המרבי',
+  fixFields: 'יש לתקן את השדות המסומנים',
   notFound: 'לא נמצא',
   unknownOperation: 'הפעולה {name} אינה מוכרת',
   unknownPath: 'הכתובת אינה מוכרת',

@@ -147,6 +147,8 @@ export const ERROR_REASONS = {
   sourceBadAnswer: { params: [], en: 'the provider\'s answer could not be read; nothing was stored' },
   badCharacters: { params: [], en: 'has control or direction characters' },
   secondsNotMs: { params: [], en: 'expected unix milliseconds, not seconds' },
+  tooManyFiles: { params: ['max'], en: 'the payment already holds {max} files, the most it takes' },
+  fixFields: { params: ['fields'], en: 'fix these fields: {fields}' },
   // The API's generic refusals.
   notFound: { params: [], en: 'not found' },
   unknownOperation: { params: ['name'], en: 'unknown operation {name}' },

@@ -58,7 +58,7 @@ export type Problems = Record<string, Problem>;
 export class SubmissionInvalid extends ApiError {
   readonly problems: Problems;
   constructor(problems: Problems) {
-    super('invalid-argument', Object.entries(problems).map(([field, p]) => `${field}: ${p}`).join('; '));
+    super('invalid-argument', Object.entries(problems).map(([field, p]) => `${field}: ${p}`).join('; '), { reason: 'fixFields', params: { fields: Object.keys(problems) } });
     this.name = 'SubmissionInvalid';
     this.problems = problems;
   }

@@ -145,7 +145,7 @@ const replayed = (payment: PaymentRecord): Applied => ({ outcome: 'replayed', pa
 /** A payment takes at most `pageLimits.filesPerPayment` files from the link (anonymous uploads are bounded). */
 export class TooManyFiles extends ApiError {
   constructor(max: number) {
-    super('resource-exhausted', `this payment already holds ${max} files, the most it takes`);
+    super('resource-exhausted', `this payment already holds ${max} files, the most it takes`, { reason: 'tooManyFiles', params: { max } });
   }
 }
 function assertRoomForFile(s: Services, p: PaymentRecord) {
