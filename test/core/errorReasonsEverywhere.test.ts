@@ -14,8 +14,7 @@ const ROOT = join(import.meta.dirname, '../../functions/src');
 /** Files whose calls cannot be met by a dashboard user or an API caller, each with why. */
 const ALLOWED: Record<string, string> = {
   'adapters/storeRules.ts': "the store port's own rules: our code's queries and writes, never a caller's input",
-  'adapters/sqlite/sqliteCore.ts': 'store internals (path exists, busy connection) that operations turn into their own refusals',
-  'adapters/sqlite/sqliteStore.ts': 'a transaction giving up on contention: the generic retry reason is the right one',
+  'adapters/sqlite/sqliteCore.ts': "the store port's create/update/size checks: operations check first and refuse in their own words",
   'adapters/sqlite/sqliteTransaction.ts': 'a read after a write inside a transaction: a bug of ours, not a request',
   'adapters/firestore/firestoreStore.ts': "Firestore's own errors mapped to codes, and the same read-after-write bug guard",
   'adapters/indexCoverage.ts': 'a query without its index: a deploy bug, caught by tests',

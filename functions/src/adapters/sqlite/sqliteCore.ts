@@ -383,7 +383,7 @@ export class Core {
     try {
       this.db.exec(sql);
     } catch (e) {
-      if ((e as { errcode?: number }).errcode === 5) throw new ApiError('unavailable', 'the store is busy; try again');
+      if ((e as { errcode?: number }).errcode === 5) throw new ApiError('unavailable', 'the store is busy; try again', { reason: 'storeBusy' });
       throw e;
     }
   }

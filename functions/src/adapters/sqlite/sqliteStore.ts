@@ -111,7 +111,7 @@ class SqliteView implements DocStore {
         await core.commit(tx.writes.ops, () => tx.stillValid());
       } catch (e) {
         if (!(e instanceof Conflict)) throw e;
-        if (attempt >= MAX_ATTEMPTS) throw new ApiError('aborted', `transaction gave up after ${MAX_ATTEMPTS} attempts on contention`);
+        if (attempt >= MAX_ATTEMPTS) throw new ApiError('aborted', `transaction gave up after ${MAX_ATTEMPTS} attempts on contention`, { reason: 'conflictRetry' });
         await backoff(attempt);
         continue;
       }
