@@ -76,7 +76,7 @@ async function requestSyncs(s: Services, run: RunRecord, accounts: AccountRecord
     if (settled[i]) continue;
     const a = byId.get(accountId);
     try {
-      if (!a) throw precondition('the account was disconnected', { reason: 'notConnected' });
+      if (!a) throw precondition('the account was disconnected', { reason: 'needsReconnect' });
       await requestStatementSync(s, businessId, a.source, a.id, month, { runId });
     } catch (e) {
       if (!isApiError(e)) throw e;
