@@ -42,3 +42,8 @@ test('every noun a not-found reason names is worded in Hebrew and in English, ne
   assert.equal(reasonText({ reason: 'notFoundWhat', params: { what: 'invoice' } }, 'he'), 'לא מצאנו את החשבונית');
   assert.equal(reasonText({ reason: 'notFoundWhat', params: { what: 'rule' } }, 'en'), 'The folder rule was not found');
 });
+
+test('the Hebrew texts never print an API field name (they are English identifiers): the field is placed, not named', () => {
+  for (const r of REASON_NAMES) assert.doesNotMatch(errorsHe[r], /\{(other|fields)\}/, r);
+  assert.equal(reasonText({ field: 'docId', reason: 'sendOneOf', params: { fields: ['docId', 'paymentId'] } }, 'he'), 'צריך למלא אחד מהשדות');
+});

@@ -82,7 +82,7 @@ export const errorsEn: Record<ErrorReason, string> = {
   consentExpired: 'The tax authority consent expired; renew it',
   signatureMissing: 'No signature, stamp or name is stored for the form; add them in the profile',
   notFoundWhat: 'The {what} was not found',
-  sendOneOf: 'Fill in one of: {fields}',
+  sendOneOf: 'Fill in one of the fields',
   listedTwice: '{value} is listed more than once',
   notListed: '{value} is not one of the listed items',
   monthTooEarly: '{value} is too early; months from {first} on are accepted',

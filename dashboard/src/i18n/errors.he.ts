@@ -82,7 +82,7 @@ export const errorsHe: Record<ErrorReason, string> = {
   consentExpired: 'תוקף ההסכמה לרשות המסים פג; חדשו אותה',
   signatureMissing: 'אין חתימה, חותמת או שם שמורים לטופס; הוסיפו אותם בפרופיל',
   notFoundWhat: 'לא מצאנו את {what}',
-  sendOneOf: 'צריך למלא אחד מאלה: {fields}',
+  sendOneOf: 'צריך למלא אחד מהשדות',
   listedTwice: '{value} מופיע ברשימה יותר מפעם אחת',
   notListed: '{value} אינו אחד מהפריטים ברשימה',
   monthTooEarly: '{value} מוקדם מדי; אפשר מ-{first} והלאה',
