@@ -13,7 +13,8 @@ import { skipBrowser } from '../surfaces/pages/browserEnv.ts';
 describe('Google sign-in (browser, npm start, Auth emulator)', { skip: skipBrowser }, () => {
   let env: DashboardEnv;
   before(async () => {
-    env = await dashboardEnv();
+    // Its own emulator: on the shared one the owner's address already has an email-link account from other files, and a Google sign-in would meet it.
+    env = await dashboardEnv({ ownEmulator: true });
   });
   after(async () => {
     await env?.close();
