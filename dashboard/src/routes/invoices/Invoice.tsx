@@ -19,6 +19,13 @@ export default function Invoice() {
   const { m } = useI18n();
   const navigate = useNavigate();
   const q = useApi('invoiceGet', { docId });
+  // Each answer carries a fresh download link; the preview keeps the first one of this invoice, or every refetch
+  // would reload the PDF frame, whose viewer takes the focus from whatever the owner is typing.
+  const [preview, setPreview] = useState<{ docId: string; url: string } | null>(null);
+  const freshUrl = q.data?.url;
+  useEffect(() => {
+    if (freshUrl) setPreview((cur) => (cur?.docId === docId ? cur : { docId, url: freshUrl }));
+  }, [freshUrl, docId]);
   const categories = useApi('categoriesList', {});
   const folders = useApi('foldersList', {});
   const setFolder = useApiMutation('invoiceSetFolder', [...AFTER, 'foldersList']);
@@ -64,9 +71,9 @@ export default function Invoice() {
             </Title>
             {d.url ? (
               d.contentType.startsWith('image/') ? (
-                <img src={d.url} alt={d.fileName} className="preview-image" />
+                <img src={preview?.docId === docId ? preview.url : d.url} alt={d.fileName} className="preview-image" />
               ) : (
-                <iframe src={d.url} title={d.fileName} className="preview-frame" />
+                <iframe src={preview?.docId === docId ? preview.url : d.url} title={d.fileName} className="preview-frame" />
               )
             ) : null}
             {d.url && (
