@@ -47,6 +47,11 @@ export interface DashboardEnv {
   owner: { businessId: string; userId: string; apiKey: string; email: string };
   log(): string;
   admin(...args: string[]): Promise<any>;
+  /**
+   * An operation called with the owner's key, as a careful client calls it: one idempotency key per call, retried
+   * while the server answers "try again" (409, 429, 503); any other refusal throws with its envelope.
+   */
+  api(op: string, body: unknown): Promise<any>;
   /** A fresh browser context with the guards: console errors and failed requests are collected. */
   context(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
   /** Signs `page` in as `email` through the emulator's email link; lands on `path`. */
@@ -132,6 +137,16 @@ export async function dashboardEnv(opts: { env?: Record<string, string>; ownEmul
     owner,
     log: () => out,
     admin,
+    async api(op, body) {
+      const key = `test-${op}-${Math.random().toString(36).slice(2)}`;
+      for (let i = 0; ; i++) {
+        const res = await fetch(`${origin}/v1/${op}`, { method: 'POST', headers: { authorization: `Bearer ${owner.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
+        const json = (await res.json()) as any;
+        if (json.ok) return json.result;
+        if (i >= 4 || ![409, 429, 503].includes(res.status)) throw new Error(`${op}: HTTP ${res.status} ${JSON.stringify(json.error)}`);
+        await sleep(500);
+      }
+    },
     async context(viewport = { width: 360, height: 780 }) {
       const context = await browser.newContext({ viewport, locale: 'he-IL', timezoneId: 'Asia/Jerusalem' });
       context.setDefaultTimeout(15_000);

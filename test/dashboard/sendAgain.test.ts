@@ -25,17 +25,7 @@ describe('a supplier link not sent: the home screen and the payment offer to sen
   });
 
   test('not sent → shown with send again → sent once SMTP is back', async () => {
-    // As a careful client calls: one idempotency key per intent, retried while the server answers "try again".
-    const api = async (op: string, body: unknown) => {
-      const key = `send-again-${op}-${Math.random()}`;
-      for (let i = 0; ; i++) {
-        const res = await fetch(`${env.origin}/v1/${op}`, { method: 'POST', headers: { authorization: `Bearer ${env.owner.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
-        const json = (await res.json()) as any;
-        if (json.ok) return json.result;
-        if (i >= 4 || ![409, 429, 503].includes(res.status)) throw new Error(`${op}: HTTP ${res.status} ${JSON.stringify(json.error)}`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    };
+    const api = env.api;
     const p = await api('createPayment', { amountAgorot: 45_000, vatIncluded: true, description: 'עיצוב לוגו', supplierName: 'נועה', supplierEmail: 'noa@example.com' });
     const until = Date.now() + 30_000;
     while ((await api('paymentGet', { paymentId: p.id })).messages[0]?.status !== 'undelivered') {

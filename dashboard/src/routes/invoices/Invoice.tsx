@@ -40,6 +40,7 @@ export default function Invoice() {
   if (q.isPending) return <ListSkeleton />;
   if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
   const d = q.data;
+  const previewSrc = preview?.docId === docId ? preview.url : (d.url ?? undefined);
   const failed = [update, setCategory, setFolder, del].find((x) => x.isError);
   return (
     <>
@@ -71,9 +72,9 @@ export default function Invoice() {
             </Title>
             {d.url ? (
               d.contentType.startsWith('image/') ? (
-                <img src={preview?.docId === docId ? preview.url : d.url} alt={d.fileName} className="preview-image" />
+                <img src={previewSrc} alt={d.fileName} className="preview-image" />
               ) : (
-                <iframe src={preview?.docId === docId ? preview.url : d.url} title={d.fileName} className="preview-frame" />
+                <iframe src={previewSrc} title={d.fileName} className="preview-frame" />
               )
             ) : null}
             {d.url && (
