@@ -69,30 +69,51 @@ export async function dashboardEnv(opts: { env?: Record<string, string>; ownEmul
   const dataDir = mkdtempSync(join(tmpdir(), 'bfo-dash-'));
   const shared = opts.ownEmulator ? undefined : process.env.TEST_AUTH_EMULATOR_HOST;
   const project = PROJECT;
-  const [port, authPort] = await Promise.all([freePort(), shared ? Number(shared.split(':')[1]) : freePort()]);
+  const authPort = shared ? Number(shared.split(':')[1]) : await freePort();
   const smtp = await startSmtp();
   const gemini = await startFakeGemini({ apiKey: 'test-gemini-key', model: 'gemini-2.5-flash' });
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    AUTH_EMULATOR_PORT: String(authPort),
-    SMTP_URL: smtp.url,
-    GEMINI_API_KEY: 'test-gemini-key',
-    GEMINI_BASE_URL: gemini.baseUrl,
-    LOG_LEVEL: 'info',
-    FIREBASE_AUTH_EMULATOR_HOST: '',
-    ...opts.env,
+  const envFor = (port: number) => {
+    const env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      AUTH_EMULATOR_PORT: String(authPort),
+      SMTP_URL: smtp.url,
+      GEMINI_API_KEY: 'test-gemini-key',
+      GEMINI_BASE_URL: gemini.baseUrl,
+      LOG_LEVEL: 'info',
+      FIREBASE_AUTH_EMULATOR_HOST: '',
+      ...opts.env,
+    };
+    delete (env as Record<string, string | undefined>).FIREBASE_AUTH_EMULATOR_HOST;
+    if (shared) Object.assign(env, { FIREBASE_AUTH_EMULATOR_HOST: shared });
+    return env;
   };
-  delete (env as Record<string, string | undefined>).FIREBASE_AUTH_EMULATOR_HOST;
-  if (shared) Object.assign(env, { FIREBASE_AUTH_EMULATOR_HOST: shared });
   let out = '';
-  const server: ChildProcess = spawn(process.execPath, [join(ROOT, 'functions/src/server.ts')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout!.on('data', (c) => (out += c));
-  server.stderr!.on('data', (c) => (out += c));
-  const origin = `http://127.0.0.1:${port}`;
   const started = Date.now();
+  // A free port can be taken by another file's server between freePort and its listen: that server exits with
+  // EADDRINUSE while the address answers for someone else's store (the business below would then be "invalid API
+  // key"). The address counts only once this process says it listens; a taken one is tried again with another.
+  let port = 0;
+  let env: ReturnType<typeof envFor> = envFor(0);
+  let server: ChildProcess | undefined;
+  for (let attempt = 1; !server; attempt++) {
+    port = await freePort();
+    env = envFor(port);
+    out = '';
+    const child = spawn(process.execPath, [join(ROOT, 'functions/src/server.ts')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (c) => (out += c));
+    child.stderr!.on('data', (c) => (out += c));
+    while (!out.includes('"message":"listening"')) {
+      if (child.exitCode !== null) break;
+      if (Date.now() - started > BOOT_MS) throw new Error(`the server did not start in time:\n${out.slice(-3000)}`);
+      await sleep(100);
+    }
+    if (child.exitCode === null) server = child;
+    else if (!out.includes('EADDRINUSE') || attempt >= 5) throw new Error(`npm start exited:\n${out.slice(-3000)}`);
+  }
+  const origin = `http://127.0.0.1:${port}`;
   const authReady = async () => (shared ? Boolean(await fetch(`http://${shared}/`).catch(() => null)) : out.includes('Auth emulator ready'));
   while (!(await authReady())) {
     if (server.exitCode !== null) throw new Error(`npm start exited:\n${out.slice(-3000)}`);
