@@ -217,9 +217,9 @@ describe('MCP surface', () => {
         for (const tool of tools) {
           const expected = zodFields(ops.get(tool.name)!);
           assert.equal(tool.inputSchema.type, 'object');
-          // Mutating tools that are not idempotent also list the optional idempotencyKey.
-          const { readOnly, idempotent } = ops.get(tool.name)!.flags;
-          const want = readOnly || idempotent ? expected.properties : [...expected.properties, 'idempotencyKey'].sort();
+          // Open-world mutating tools that are not idempotent also list the optional idempotencyKey (every mutating tool takes it).
+          const { readOnly, idempotent, openWorld } = ops.get(tool.name)!.flags;
+          const want = readOnly || idempotent || !openWorld ? expected.properties : [...expected.properties, 'idempotencyKey'].sort();
           assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), want, tool.name);
           assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), expected.required, tool.name);
         }

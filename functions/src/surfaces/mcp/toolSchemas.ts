@@ -62,12 +62,14 @@ function dropEcho(name: string, s: unknown): unknown {
 }
 
 /**
- * In outputs a string, nullable or not, is left open (`{}`): most fields are strings, and their names
- * say what they hold. Numbers, booleans, arrays and objects keep their types.
+ * In outputs a scalar (string, number, integer, boolean; nullable or not) is left open (`{}`): the
+ * field names say what they hold (…Agorot, …At, is…, …Count) and the OpenAPI has their types.
+ * Arrays and objects keep their shapes.
  */
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean']);
 function openStrings(s: Schema): Schema {
   const keys = Object.keys(s);
-  if (s.type === 'string' && keys.length === 1) return {};
+  if (SCALARS.has(s.type as string) && keys.length === 1) return {};
   // A union with an open branch takes anything, and so does an open map of extra fields.
   if (keys.length === 1 && Array.isArray(s.anyOf) && s.anyOf.some((b) => isObject(b) && Object.keys(b).length === 0)) return {};
   if (isObject(s.additionalProperties) && Object.keys(s.additionalProperties).length === 0) {
@@ -91,7 +93,7 @@ function openStrings(s: Schema): Schema {
     return rest;
   }
   const branches = s.anyOf as Schema[] | undefined;
-  if (keys.length === 1 && branches?.length === 2 && branches.some((b) => b.type === 'null') && branches.some((b) => Object.keys(b).length === 0)) return {};
+  if (keys.length === 1 && branches?.length === 2 && branches.some((b) => b.type === 'null') && branches.some((b) => Object.keys(b).length === 0 || (SCALARS.has(b.type as string) && Object.keys(b).length === 1))) return {};
   return s;
 }
 
@@ -187,12 +189,13 @@ export function shareOutputSchemas<T extends { name: string; readOnly: boolean; 
 /** Explained once, in the server's instructions. */
 const IDEMPOTENCY_ARG = { type: 'string' };
 
-/** A tool's inputSchema: the operation's input, plus idempotencyKey on mutating tools that are not idempotent. */
+/** A tool's inputSchema: the operation's input, plus idempotencyKey on open-world mutating tools that are not idempotent. */
 export function toolInputSchema(op: AnyOperation): Schema {
   const schema = compact(jsonSchemaOf(op.input, 'input'), false) as Schema;
   // Every mutating tool accepts idempotencyKey (stripped before the operation sees its input); it is
-  // listed where a retry could do something twice: an idempotent tool's retry changes nothing more.
-  if (!op.flags.readOnly && !op.flags.idempotent) schema.properties = { ...(schema.properties as object), idempotencyKey: IDEMPOTENCY_ARG };
+  // listed where a retry could reach the world twice (a message, a payment, a provider): an idempotent
+  // tool's retry changes nothing more, and a closed-world one's repeat stays in the business's records.
+  if (!op.flags.readOnly && !op.flags.idempotent && op.flags.openWorld) schema.properties = { ...(schema.properties as object), idempotencyKey: IDEMPOTENCY_ARG };
   return { ...schema, type: 'object' };
 }
 
