@@ -33,6 +33,8 @@ export const errorsEn: Record<ErrorReason, string> = {
   channelNeedsPhone: "Sending by WhatsApp needs the supplier's phone",
   channelNeedsEmail: "Sending by email needs the supplier's email",
   amountNotSet: 'The supplier has not filled the amount yet',
+  approvalMissing: 'The payment needs an admin\'s approval before it is paid',
+  approvalRejected: 'The payment was rejected; an admin can still approve it',
   revertNeedsSent: 'The supplier never gave payout details, so only a return to "sent" is possible',
   fileTypeNotAccepted: 'This file type is not accepted: send a PDF or an image',
   fileEmpty: 'The file is empty',

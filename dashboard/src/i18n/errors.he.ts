@@ -33,6 +33,8 @@ export const errorsHe: Record<ErrorReason, string> = {
   channelNeedsPhone: 'לשליחה בוואטסאפ צריך טלפון של הספק',
   channelNeedsEmail: 'לשליחה בדוא"ל צריך דוא"ל של הספק',
   amountNotSet: 'הספק עוד לא מילא את הסכום',
+  approvalMissing: 'התשלום צריך אישור של מנהל לפני שמשלמים אותו',
+  approvalRejected: 'התשלום נדחה; מנהל עדיין יכול לאשר אותו',
   revertNeedsSent: 'הספק לא מסר פרטי תשלום, לכן אפשר להחזיר רק למצב "נשלח"',
   fileTypeNotAccepted: 'סוג הקובץ אינו נתמך: שלחו קובץ PDF או תמונה',
   fileEmpty: 'הקובץ ריק',

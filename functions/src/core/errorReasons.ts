@@ -37,6 +37,8 @@ export const ERROR_REASONS = {
   channelNeedsPhone: { params: [], en: 'sending by WhatsApp needs the supplier phone' },
   channelNeedsEmail: { params: [], en: 'sending by email needs the supplier email' },
   amountNotSet: { params: [], en: 'the supplier has not filled the amount yet' },
+  approvalMissing: { params: ['state'], en: 'the payment needs an admin\'s approval before it is paid' },
+  approvalRejected: { params: ['state'], en: 'the payment was rejected; an admin can still approve it' },
   revertNeedsSent: { params: [], en: 'the supplier never gave payout details, so only a revert to sent is possible' },
   fileTypeNotAccepted: { params: ['types'], en: 'this file type is not accepted; send one of {types}' },
   fileEmpty: { params: [], en: 'the file is empty' },

@@ -1,3 +1,4 @@
+import type { ApprovalPolicy } from './payments/approvals.ts';
 import { z } from 'zod';
 import { MAX_AMOUNT_AGOROT } from './money.ts';
 import { email, text, multilineText, LIMITS } from '../core/schema.ts';
@@ -101,6 +102,8 @@ export interface BusinessRecord extends Profile {
   /** Signature and stamp images for forms (updateBusiness docSignaturePng/docStampPng), kept as files, not in this doc. */
   docSignatureFileId?: string | null;
   docStampFileId?: string | null;
+  /** Which payments need an admin's approval (approvalPolicySet); absent = off. */
+  approvalPolicy?: ApprovalPolicy;
   createdAt: string;
   updatedAt: string;
 }

@@ -2,6 +2,7 @@ import { newSecret, sha256 } from '../../core/ids.ts';
 import { precondition } from '../../core/errors.ts';
 import type { Currency } from '../money.ts';
 import { searchTokens } from '../search.ts';
+import type { ApprovalMark, Rejection } from './approvals.ts';
 
 export const PAYMENT_STATUSES = ['sent', 'awaiting_invoice', 'ready', 'paid', 'canceled'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -94,6 +95,16 @@ export interface PaymentRecord {
   payoutChanged?: boolean;
   /** Masked accounts (last 3 digits) before and after, when payoutChanged. */
   payoutChange?: { previous: string; filed: string } | null;
+  /** The member who created it (createPayment); absent on public filings and on payments made before issue 36. */
+  createdBy?: string;
+  /** Approvals given, each on the facts it saw (domain/payments/approvals.ts); absent = none. */
+  approvals?: ApprovalMark[];
+  /** The last rejection, until an approval replaces it. */
+  rejection?: Rejection | null;
+  /** When the business means to pay it, YYYY-MM-DD (Israel); null or absent = no due date. */
+  dueDate?: string | null;
+  /** The open payment run holding it (payRunCreate), null or absent when none. */
+  runId?: string | null;
   createdAt: string;
   createdAtMs: number;
   updatedAt: string;

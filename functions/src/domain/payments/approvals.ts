@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { precondition } from '../../core/errors.ts';
+import type { Reader } from '../../ports/store.ts';
+import { businessPath } from '../business.ts';
+import type { Currency } from '../money.ts';
+import { paymentAmounts } from '../vat.ts';
+import { isForeignPayout, type Payout, type PaymentRecord } from './payments.ts';
+
+/**
+ * Approvals of payments (issue 36): a business's policy says which payments need an admin's approval
+ * before they are paid, and an approval holds only for what was approved. Each approval keeps the
+ * facts it was given on (its basis); when the amount, currency, VAT, payout or supplier changes after
+ * it, the approval no longer counts and the payment is pending again (the payout-fraud rule). Nothing
+ * has to reset approvals when a payment changes: the state is computed from the record when read.
+ */
+
+export interface ApprovalPolicy {
+  /** null: off (the default); 0: every payment; otherwise payments whose total (VAT included) is at or above it, in the payment's minor units. */
+  thresholdAgorot: number | null;
+  /** Distinct admins whose approval a payment needs. */
+  approvalsRequired: 1 | 2;
+}
+
+export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { thresholdAgorot: null, approvalsRequired: 1 };
+
+export const approvalPolicySchema = z.object({
+  thresholdAgorot: z.int().nullable(),
+  approvalsRequired: z.union([z.literal(1), z.literal(2)]),
+});
+
+/** The facts an approval was given on. */
+export interface ApprovalBasis {
+  totalAgorot: number;
+  amountAgorot: number;
+  currency: Currency;
+  vatIncluded: boolean;
+  noVat: boolean;
+  /** Where the money goes (payoutTarget), '' before the supplier gave details. */
+  payout: string;
+  payoutChanged: boolean;
+  supplierKey: string;
+}
+
+export interface ApprovalMark {
+  /** The approving admin's user id and email. */
+  by: string;
+  byEmail: string;
+  at: string;
+  note?: string;
+  basis: ApprovalBasis;
+}
+
+export interface Rejection {
+  by: string;
+  byEmail: string;
+  at: string;
+  reason: string;
+}
+
+export const APPROVAL_STATES = ['not_required', 'pending', 'approved', 'rejected'] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+/** What changed since an approval that no longer counts. */
+export const STALE_REASONS = ['amount', 'currency', 'vat', 'payout', 'supplier'] as const;
+export type StaleReason = (typeof STALE_REASONS)[number];
+
+export const approvalViewSchema = z.object({
+  required: z.boolean().describe('Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing.'),
+  state: z.enum(APPROVAL_STATES),
+  /** How many distinct admins must approve (the policy's approvalsRequired). */
+  needed: z.int(),
+  approvals: z.array(z.object({ by: z.string(), byEmail: z.string(), at: z.string(), note: z.string().nullable() })).describe('Approvals that still count (given on the payment as it is now).'),
+  rejection: z.object({ by: z.string(), byEmail: z.string(), at: z.string(), reason: z.string() }).nullable(),
+  staleBecause: z.array(z.enum(STALE_REASONS)).describe('What changed after an approval that therefore no longer counts (empty when none went stale).'),
+});
+export type ApprovalView = z.output<typeof approvalViewSchema>;
+
+/** Where a payout sends money, normalised: the same account written differently is the same target. */
+export function payoutTarget(p: Payout | null | undefined): string {
+  if (!p) return '';
+  const up = (s: string | undefined) => (s ?? '').replace(/[\s-]/g, '').toUpperCase();
+  if (p.method === 'bit') return `bit:${up(p.bitPhone)}`;
+  if (isForeignPayout(p)) return `swift:${up(p.iban)}:${up(p.foreignAccount)}:${up(p.swift).replace(/^(.{8})XXX$/, '$1')}`;
+  const n = (s: string | undefined) => up(s).replace(/^0+/, '');
+  return `bank:${n(p.bankCode)}:${n(p.bankBranch)}:${n(p.bankAccount)}`;
+}
+
+export function approvalBasis(p: PaymentRecord): ApprovalBasis {
+  return {
+    totalAgorot: paymentAmounts(p).totalAgorot,
+    amountAgorot: p.amountAgorot,
+    currency: p.currency,
+    vatIncluded: p.vatIncluded,
+    noVat: p.noVat === true,
+    payout: payoutTarget(p.payout),
+    payoutChanged: p.payoutChanged === true,
+    supplierKey: p.supplierKey,
+  };
+}
+
+/** What differs between an approval's basis and the payment now. */
+export function staleReasons(was: ApprovalBasis, now: ApprovalBasis): StaleReason[] {
+  const out: StaleReason[] = [];
+  if (was.amountAgorot !== now.amountAgorot || was.totalAgorot !== now.totalAgorot) out.push('amount');
+  if (was.currency !== now.currency) out.push('currency');
+  if (was.vatIncluded !== now.vatIncluded || was.noVat !== now.noVat) out.push('vat');
+  if (was.payout !== now.payout || was.payoutChanged !== now.payoutChanged) out.push('payout');
+  if (was.supplierKey !== now.supplierKey) out.push('supplier');
+  return out;
+}
+
+/** Whether the policy, or the payment itself (changed payout details, an anonymous filing), asks for approval. */
+export function approvalRequired(p: PaymentRecord, policy: ApprovalPolicy): boolean {
+  if (p.payoutChanged === true || p.needsReview === true) return true;
+  return policy.thresholdAgorot !== null && paymentAmounts(p).totalAgorot >= policy.thresholdAgorot;
+}
+
+/** The payment's approval as the views show it. */
+export function approvalOf(p: PaymentRecord, policy: ApprovalPolicy): ApprovalView {
+  const basis = approvalBasis(p);
+  const marks = p.approvals ?? [];
+  const counting = marks.filter((m) => staleReasons(m.basis, basis).length === 0);
+  const staleBecause = [...new Set(marks.flatMap((m) => staleReasons(m.basis, basis)))].sort((a, b) => STALE_REASONS.indexOf(a) - STALE_REASONS.indexOf(b));
+  const required = approvalRequired(p, policy);
+  const needed = policy.approvalsRequired;
+  const rejection = p.rejection ?? null;
+  let state: ApprovalState;
+  if (rejection) state = 'rejected';
+  else if (new Set(counting.map((m) => m.by)).size >= needed) state = 'approved';
+  else state = required ? 'pending' : 'not_required';
+  return {
+    required,
+    state,
+    needed,
+    approvals: counting.map((m) => ({ by: m.by, byEmail: m.byEmail, at: m.at, note: m.note ?? null })),
+    rejection: rejection ? { by: rejection.by, byEmail: rejection.byEmail, at: rejection.at, reason: rejection.reason } : null,
+    staleBecause,
+  };
+}
+
+/** Whether the payment may be paid as far as approval goes: not required, or approved (a rejection stops it either way). */
+export function approvalAllowsPaying(view: ApprovalView): boolean {
+  return view.state === 'approved' || view.state === 'not_required';
+}
+
+/** Refuses paying a payment whose approval is required and not granted (markPaid, payRunCreate, payRunMarkPaid). */
+export function assertApproved(p: PaymentRecord, policy: ApprovalPolicy): void {
+  const view = approvalOf(p, policy);
+  if (approvalAllowsPaying(view)) return;
+  const why = view.state === 'rejected' ? `it was rejected: ${view.rejection!.reason}` : view.staleBecause.length ? `an approval no longer counts (changed: ${view.staleBecause.join(', ')})` : `it needs ${view.needed} approval${view.needed > 1 ? 's' : ''} by an admin (paymentApprove)`;
+  throw precondition(`approval: this payment cannot be paid yet: ${why}`, { reason: view.state === 'rejected' ? 'approvalRejected' : 'approvalMissing', params: { state: view.state } });
+}
+
+/** The business's approval policy (the default, off, when never set). */
+export async function approvalPolicyOf(reader: Reader, businessId: string): Promise<ApprovalPolicy> {
+  const doc = await reader.get(businessPath(businessId));
+  const stored = (doc?.data as { approvalPolicy?: ApprovalPolicy } | undefined)?.approvalPolicy;
+  return stored ? { thresholdAgorot: stored.thresholdAgorot ?? null, approvalsRequired: stored.approvalsRequired === 2 ? 2 : 1 } : DEFAULT_APPROVAL_POLICY;
+}
