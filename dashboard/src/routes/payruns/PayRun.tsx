@@ -1,0 +1,220 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { Alert, Anchor, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useI18n } from '../../i18n/i18n.tsx';
+import type { Messages } from '../../i18n/he.ts';
+import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
+import { StatusBadge } from '../../ui/cards.tsx';
+import { Ltr } from '../../ui/Ltr.tsx';
+import { usePay, usePayMutation, type RunView } from './payApi.ts';
+import { dayText, RunStatusBadge } from './runParts.tsx';
+
+const AFTER = ['payRunGet', 'payRunsList', 'paymentsList', 'paymentGet', 'attention', 'listActivity'] as const;
+const MASAV_FIELDS = ['masavInstitutionId', 'masavSenderId'];
+
+/** A warning in the UI's words: missing MASAV codes name the Settings fields; anything else says its reason. */
+function warningText(w: RunView['warnings'][number], m: Messages, fill: (t: string, v: Record<string, string>) => string): { text: string; settings: boolean } {
+  const masav = w.fields.filter((f) => MASAV_FIELDS.includes(f));
+  if (masav.length || /masav/i.test(w.reason)) {
+    const names = (masav.length ? masav : MASAV_FIELDS).map((f) => (f === 'masavInstitutionId' ? m.pay.masav.institutionId : m.pay.masav.senderId));
+    return { text: fill(m.pay.run.masavMissing, { fields: names.join(', ') }), settings: true };
+  }
+  return { text: fill(m.pay.run.warningOther, { reason: (m.pay.refusal as Record<string, string>)[w.reason] ?? w.reason }), settings: false };
+}
+
+function bytes(n: number, locale: string): string {
+  const kb = n / 1024;
+  return kb < 1 ? new Intl.NumberFormat(locale, { style: 'unit', unit: 'byte' }).format(n) : new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 1 }).format(kb);
+}
+
+/** One payment run: its totals, its payments, the bank files, and marking it paid or canceling it. */
+export default function PayRun() {
+  const { runId = '' } = useParams();
+  const { m, fill, date, number, locale } = useI18n();
+  const q = usePay('payRunGet', { runId });
+  const markPaid = usePayMutation('payRunMarkPaid', [...AFTER]);
+  const cancel = usePayMutation('payRunCancel', [...AFTER]);
+  const [asking, setAsking] = useState<'paid' | 'cancel' | null>(null);
+  if (q.isPending)
+    return (
+      <>
+        <PageTitle>{m.loading}</PageTitle>
+        <ListSkeleton rows={4} />
+      </>
+    );
+  if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
+  const r = q.data;
+  const open = r.status === 'open' || r.status === 'partly_paid';
+  const failed = [markPaid, cancel].find((x) => x.isError);
+  return (
+    <>
+      <PageTitle actions={<RunStatusBadge status={r.status} />}>{fill(m.pay.run.title, { serial: r.serial })}</PageTitle>
+      <Stack gap="lg">
+        <Anchor component={Link} to="/pay" size="sm">
+          {m.pay.run.back}
+        </Anchor>
+        <Card withBorder>
+          <Stack gap={4}>
+            <Text fw={600}>{fill(m.pay.run.payDate, { date: dayText(date, r.payDate) })}</Text>
+            <Text size="sm" c="dimmed">
+              {fill(m.pay.run.createdBy, { date: date(r.createdAt, true), email: '' })}
+              <Ltr>{r.createdByEmail}</Ltr>
+            </Text>
+            {r.paidAt && <Text size="sm">{fill(m.pay.run.paidAt, { date: date(r.paidAt, true) })}</Text>}
+            {r.canceledAt && <Text size="sm">{fill(m.pay.run.canceledAt, { date: date(r.canceledAt, true) })}</Text>}
+            {r.note && (
+              <Text size="sm" className="wrap-anywhere">
+                {fill(m.pay.run.note, { note: r.note })}
+              </Text>
+            )}
+          </Stack>
+        </Card>
+
+        {r.warnings.length > 0 && (
+          <Alert color="orange" title={m.pay.run.warnings} data-testid="run-warnings">
+            <Stack gap="xs">
+              {r.warnings.map((w, i) => {
+                const t = warningText(w, m, fill);
+                return (
+                  <Group key={i} gap="xs" wrap="wrap">
+                    <Text size="sm">{t.text}</Text>
+                    {t.settings && (
+                      <Anchor component={Link} to="/settings/pay" size="sm">
+                        {m.pay.run.toSettings}
+                      </Anchor>
+                    )}
+                  </Group>
+                );
+              })}
+            </Stack>
+          </Alert>
+        )}
+        {failed && <ErrorAlert error={failed.error} />}
+
+        <section aria-labelledby="totals-title">
+          <Title order={2} size="h4" id="totals-title" mb="xs">
+            {m.pay.run.totals}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} data-testid="run-totals">
+            {r.totals.map((t) => (
+              <Card key={t.currency} withBorder padding="sm">
+                <Text fw={700} size="xl">
+                  <Money agorot={t.totalAgorot} currency={t.currency} />
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {fill(m.pay.run.totalCount, { n: number(t.count) })}
+                </Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+        </section>
+
+        <section aria-labelledby="files-title">
+          <Title order={2} size="h4" id="files-title" mb="xs">
+            {m.pay.run.files}
+          </Title>
+          {!r.files.length ? (
+            <Text c="dimmed">{m.pay.run.noFiles}</Text>
+          ) : (
+            <Stack gap="xs" data-testid="run-files">
+              {r.files.map((f) => (
+                <Card key={f.kind} withBorder padding="sm">
+                  <Stack gap={2}>
+                    <Anchor href={f.url} download={f.fileName} data-kind={f.kind} fw={600}>
+                      {m.pay.run.fileKind[f.kind]}
+                    </Anchor>
+                    <Text size="sm" c="dimmed" className="wrap-anywhere">
+                      <Ltr>{f.fileName}</Ltr> · {fill(m.pay.run.fileLine, { count: number(f.count), size: bytes(f.size, locale) })}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {fill(m.pay.run.expires, { date: date(f.expiresAt, true) })}
+                    </Text>
+                  </Stack>
+                </Card>
+              ))}
+            </Stack>
+          )}
+        </section>
+
+        <section aria-labelledby="items-title">
+          <Title order={2} size="h4" id="items-title" mb="xs">
+            {m.pay.run.items}
+          </Title>
+          <Stack gap="xs" data-testid="run-items">
+            {r.items.map((it) => (
+              <Card key={it.paymentId} withBorder padding="sm" data-payment={it.paymentId}>
+                <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+                  <Stack gap={2} style={{ minWidth: 0 }}>
+                    <Anchor component={Link} to={`/payments/${it.paymentId}`} fw={600} className="wrap-anywhere">
+                      {it.supplierName}
+                    </Anchor>
+                    <Text size="sm">
+                      {m.pay.run.itemFile[it.file]} · <Ltr>{it.payoutMasked}</Ltr>
+                    </Text>
+                    <Group gap={6}>
+                      <StatusBadge status={it.paymentStatus as 'ready'} />
+                    </Group>
+                  </Stack>
+                  <Text fw={700} style={{ flexShrink: 0 }}>
+                    <Money agorot={it.totalAgorot} currency={it.currency} />
+                  </Text>
+                </Group>
+              </Card>
+            ))}
+          </Stack>
+        </section>
+
+        {open && (
+          <Group gap="xs" wrap="wrap">
+            <Button color="green.9" onClick={() => setAsking('paid')} loading={markPaid.isPending}>
+              {m.pay.run.markPaid}
+            </Button>
+            <Button color="red.9" variant="outline" onClick={() => setAsking('cancel')} loading={cancel.isPending}>
+              {m.pay.run.cancel}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+
+      <Modal opened={asking === 'paid'} onClose={() => setAsking(null)} title={m.pay.run.markPaidTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
+        <Stack>
+          <Text size="sm">{m.pay.run.markPaidBody}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setAsking(null)}>
+              {m.cancel}
+            </Button>
+            <Button
+              color="green.9"
+              onClick={() => {
+                setAsking(null);
+                markPaid.mutate({ runId: r.id });
+              }}
+            >
+              {m.pay.run.markPaid}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal opened={asking === 'cancel'} onClose={() => setAsking(null)} title={m.pay.run.cancelTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
+        <Stack>
+          <Text size="sm">{m.pay.run.cancelBody}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setAsking(null)}>
+              {m.close}
+            </Button>
+            <Button
+              // red.9: white on Mantine's default red is 3.3:1, under WCAG AA's 4.5:1.
+              color="red.9"
+              onClick={() => {
+                setAsking(null);
+                cancel.mutate({ runId: r.id });
+              }}
+            >
+              {m.pay.run.cancel}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
