@@ -1,43 +1,16 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { base64, fileName, id, input, LIMITS, text } from '../../core/schema.ts';
-import { invalid, notFound, precondition } from '../../core/errors.ts';
-import { sniffFileType } from '../../core/fileTypes.ts';
-import { pdfRefusal } from '../../core/pdfInflation.ts';
+import { base64, fileName, id, input, text } from '../../core/schema.ts';
 import { claimUpload, inlineOrUploaded, type UploadClaim } from '../../core/uploads.ts';
 import { formatAmount } from '../../domain/money.ts';
-import { assertAllowed, paymentsPath, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
-import { paymentPaidMessages, businessContact, supplierLang } from '../../domain/payments/paymentMessages.ts';
+import { approvalPolicyOf, assertApproved } from '../../domain/payments/approvals.ts';
+import { assertAllowed, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { assertPayable, checkPaying, checkProof, PROOF_MAX_BYTES, readForPaying, writePaid } from '../../domain/payments/paying.ts';
 import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
-import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
 import { paymentAmounts } from '../../domain/vat.ts';
-import { syncPaymentMarks } from '../../domain/invoices/supplierInvoices.ts';
 
-export const PROOF_MAX_BYTES = 5 * 1024 * 1024;
-export const PROOF_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
-type ProofType = (typeof PROOF_TYPES)[number];
-
-/** An open-amount payment whose amount nobody has filled yet has nothing to pay. */
-function assertPayable(p: PaymentRecord) {
-  if (p.openAmount && p.amountAgorot === 0) {
-    throw precondition('amountAgorot: this open-amount payment has no amount yet; wait for the supplier to fill it, or set it with updatePaymentSettings', { reason: 'amountNotSet' });
-  }
-}
-
-/** Decodes and checks a proof: declared type accepted, bytes of that type, at most 5 MB, a PDF within the inflation caps. */
-async function checkProof(proof: { fileName: string; mimeType: string; dataBase64: string }) {
-  const declared = proof.mimeType.trim().toLowerCase();
-  if (!(PROOF_TYPES as readonly string[]).includes(declared)) throw invalid('proof.mimeType', `"${proof.mimeType}" is not accepted; send a PDF or an image (${PROOF_TYPES.join(', ')})`, { reason: 'fileTypeNotAccepted', params: { types: [...PROOF_TYPES] } });
-  const bytes = Buffer.from(proof.dataBase64, 'base64');
-  if (bytes.length === 0) throw invalid('proof.dataBase64', 'the file is empty', { reason: 'fileEmpty' });
-  if (bytes.length > PROOF_MAX_BYTES) throw invalid('proof.dataBase64', `the file is ${bytes.length} bytes; at most 5 MB (${PROOF_MAX_BYTES} bytes)`, { reason: 'fileTooLarge', params: { maxMb: 5 } });
-  const actual = sniffFileType(bytes);
-  if (actual !== declared) throw invalid('proof.dataBase64', actual ? `the bytes are ${actual}, not ${declared}` : `the bytes are not a PDF or an image (${declared} declared)`, { reason: 'fileContentMismatch' });
-  const refused = actual === 'application/pdf' ? await pdfRefusal(bytes) : null;
-  if (refused) throw invalid('proof.dataBase64', `${proof.fileName.trim()}: ${refused}`, { reason: 'fileUnreadable' });
-  return { fileName: proof.fileName.trim(), contentType: declared, bytes };
-}
+export { PROOF_MAX_BYTES, PROOF_TYPES } from '../../domain/payments/paying.ts';
 
 export default defineOperation({
   name: 'markPaid',
@@ -66,6 +39,7 @@ export default defineOperation({
     const current = await getPayment(ctx.store, businessId, paymentId);
     assertAllowed('markPaid', current.status);
     assertPayable(current);
+    assertApproved(current, await approvalPolicyOf(ctx.store, businessId));
 
     const now = ctx.clock.now();
     const at = new Date(now).toISOString();
@@ -80,23 +54,12 @@ export default defineOperation({
     let claim: UploadClaim | null = null;
     try {
       updated = await ctx.store.runTransaction(async (tx) => {
-        const p = await getPayment(tx, businessId, paymentId);
-        const business = await businessContact(tx, businessId);
-        if (!business) throw notFound('business', 'business');
-        const supplier = await tx.get(suppliersPath(businessId, p.supplierKey));
+        const r = await readForPaying(tx, businessId, paymentId);
         // An upload by URL is used up in this commit: two payments racing on one proof, one wins.
         claim = proof?.fileId ? await claimUpload(tx, ctx, proof.fileId, 'proof.fileId') : null;
-        assertAllowed('markPaid', p.status);
-        assertPayable(p);
-        const changes = { status: 'paid', paidAt: at, proof: stored, updatedAt: at } as const;
-        await syncPaymentMarks(tx, businessId, { ...p, ...changes }, at);
-        claim?.take();
-        tx.update(paymentsPath(businessId, paymentId), changes);
-        const next: PaymentRecord = { ...p, ...changes };
-        const lang = supplierLang(next, (supplier?.data as unknown as SupplierRecord | undefined) ?? null);
+        checkPaying(r);
         // The supplier's email links the proof of transfer (a capability link) when there is one.
-        for (const message of await paymentPaidMessages(ctx.config, next, business, lang, proofUrl)) ctx.outbox(tx, message, { ref: next.id });
-        return next;
+        return writePaid(tx, ctx, r, { at, proof: stored, proofUrl, afterReads: () => claim?.take() });
       });
     } catch (e) {
       // The payment never pointed at the file (e.g. a concurrent markPaid or cancel won): drop it.
