@@ -349,6 +349,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/approvalPolicyGet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which payments need an admin approval before they are paid.
+         * @description thresholdAgorot null: off (the default); 0: every payment; otherwise payments whose total, VAT included, is at or above it. approvalsRequired: distinct admins.
+         */
+        get: operations["approvalPolicyGetGet"];
+        put?: never;
+        /**
+         * Which payments need an admin approval before they are paid.
+         * @description thresholdAgorot null: off (the default); 0: every payment; otherwise payments whose total, VAT included, is at or above it. approvalsRequired: distinct admins.
+         */
+        post: operations["approvalPolicyGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approvalPolicySet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set which payments need an admin approval before they are paid.
+         * @description null turns approvals off; 0 makes every payment need one; otherwise payments whose total (VAT included, any currency by the same integer) is at or above it. Payments whose payout changed, and public filings, always need one.
+         */
+        post: operations["approvalPolicySet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/attention": {
         parameters: {
             query?: never;
@@ -2265,6 +2309,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/paymentApprove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an unpaid payment as it is now (admins only).
+         * @description The approval holds for the amount, currency, VAT, payout and supplier as they are now; a change after it makes the payment pending again. Refused (permission-denied) to the admin who created the payment or typed the payout details it pays into. Clears a rejection; approving a public filing ends its review. Repeating it changes nothing.
+         */
+        post: operations["paymentApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/paymentGet": {
         parameters: {
             query?: never;
@@ -2289,6 +2353,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/paymentReject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject an unpaid payment with a reason (admins only).
+         * @description The payment is not canceled: it shows the reason, cannot be paid, and drops its approvals; paymentApprove can approve it later.
+         */
+        post: operations["paymentReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/paymentsList": {
         parameters: {
             query?: never;
@@ -2298,13 +2382,13 @@ export interface paths {
         };
         /**
          * Payments to suppliers, newest first, with filters, text search and paging
-         * @description Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier's known ones: verify before paying), q (words of the supplier name, description or invoice number). Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
+         * @description Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier's known ones: verify before paying), q (words of the supplier name, description or invoice number), approval (pending, approved, rejected), due (overdue: unpaid with dueDate before today in Israel; week: unpaid, due today through 6 days on).  Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
          */
         get: operations["paymentsListGet"];
         put?: never;
         /**
          * Payments to suppliers, newest first, with filters, text search and paging
-         * @description Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier's known ones: verify before paying), q (words of the supplier name, description or invoice number). Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
+         * @description Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier's known ones: verify before paying), q (words of the supplier name, description or invoice number), approval (pending, approved, rejected), due (overdue: unpaid with dueDate before today in Israel; week: unpaid, due today through 6 days on).  Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
          */
         post: operations["paymentsList"];
         delete?: never;
@@ -2904,7 +2988,7 @@ export interface paths {
         put?: never;
         /**
          * Change a payment's settings, within the rules of its state
-         * @description Change a payment's settings; send only the fields to change. invoiceRequired and payMethods any time until canceled; amountAgorot, currency, vatIncluded, noVat and description while unpaid; supplierName, supplierPhone, supplierEmail and channel until the supplier has filled payout details. "" clears supplierPhone or supplierEmail, but one of them must remain.
+         * @description Change a payment's settings; send only the fields to change. invoiceRequired and payMethods any time until canceled; amountAgorot, currency, vatIncluded, noVat, description and dueDate while unpaid; supplierName, supplierPhone, supplierEmail and channel until the supplier has filled payout details. "" clears supplierPhone or supplierEmail, but one of them must remain.
          */
         post: operations["updatePaymentSettings"];
         delete?: never;
@@ -3156,6 +3240,8 @@ export interface components {
                      *     - `amountNotSet`: the supplier has not filled the amount yet
                      *     - `approvalMissing` (state): the payment needs an admin's approval before it is paid
                      *     - `approvalRejected` (state): the payment was rejected; an admin can still approve it
+                     *     - `selfApproval`: nobody approves a payment they created; another admin must approve it
+                     *     - `payoutTypedByYou`: nobody approves a payment into payout details they typed; another admin must approve it
                      *     - `revertNeedsSent`: the supplier never gave payout details, so only a revert to sent is possible
                      *     - `fileTypeNotAccepted` (types): this file type is not accepted; send one of {types}
                      *     - `fileEmpty`: the file is empty
@@ -3294,7 +3380,7 @@ export interface components {
                      *     - `timeout`: the request took too long
                      * @enum {string}
                      */
-                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "approvalMissing" | "approvalRejected" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notAMember" | "providerTooMany" | "taxAuthorityDown" | "taxAuthorityBadAnswer" | "taxAuthorityNoAccess" | "taxAuthorityRefused" | "notAPerson" | "notAllListed" | "vatOverTotal" | "sourceDown" | "sourceBadAnswer" | "badCharacters" | "secondsNotMs" | "tooManyFiles" | "fixFields" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
+                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "approvalMissing" | "approvalRejected" | "selfApproval" | "payoutTypedByYou" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notAMember" | "providerTooMany" | "taxAuthorityDown" | "taxAuthorityBadAnswer" | "taxAuthorityNoAccess" | "taxAuthorityRefused" | "notAPerson" | "notAllListed" | "vatOverTotal" | "sourceDown" | "sourceBadAnswer" | "badCharacters" | "secondsNotMs" | "tooManyFiles" | "fixFields" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
                     /** @description The reason's values, named as in its template. */
                     params?: {
                         [key: string]: string | number | string[];
@@ -6293,6 +6379,408 @@ export interface operations {
             };
         };
     };
+    approvalPolicyGetGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            thresholdAgorot: number | null;
+                            approvalsRequired: 1 | 2;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approvalPolicyGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            thresholdAgorot: number | null;
+                            approvalsRequired: 1 | 2;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approvalPolicySet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Agorot/cents; 0 = all, null = off. */
+                    thresholdAgorot: number | null;
+                    /**
+                     * @description Distinct admins needed: 1 or 2.
+                     * @default 1
+                     */
+                    approvalsRequired?: 1 | 2;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            thresholdAgorot: number | null;
+                            approvalsRequired: 1 | 2;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     attentionGet: {
         parameters: {
             query?: never;
@@ -6397,6 +6885,36 @@ export interface operations {
                                         /** @description The value the supplier filed. */
                                         filed: string;
                                     } | null;
+                                    approval: {
+                                        /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                        required: boolean;
+                                        /** @enum {string} */
+                                        state: "not_required" | "pending" | "approved" | "rejected";
+                                        needed: number;
+                                        /** @description Approvals that still count (given on the payment as it is now). */
+                                        approvals: {
+                                            by: string;
+                                            byEmail: string;
+                                            /** @description When it happened (ISO 8601, UTC). */
+                                            at: string;
+                                            /** @description Free note. */
+                                            note: string | null;
+                                        }[];
+                                        rejection: {
+                                            by: string;
+                                            byEmail: string;
+                                            /** @description When it happened (ISO 8601, UTC). */
+                                            at: string;
+                                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                            reason: string;
+                                        } | null;
+                                        /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                        staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                                    };
+                                    /** @description YYYY-MM-DD, or null. */
+                                    dueDate: string | null;
+                                    /** @description Open payment run holding it. */
+                                    runId: string | null;
                                     /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
                                     /** @description When it last changed (ISO 8601, UTC). */
@@ -6492,6 +7010,36 @@ export interface operations {
                                     /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                approval: {
+                                    /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                    required: boolean;
+                                    /** @enum {string} */
+                                    state: "not_required" | "pending" | "approved" | "rejected";
+                                    needed: number;
+                                    /** @description Approvals that still count (given on the payment as it is now). */
+                                    approvals: {
+                                        by: string;
+                                        byEmail: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        /** @description Free note. */
+                                        note: string | null;
+                                    }[];
+                                    rejection: {
+                                        by: string;
+                                        byEmail: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        reason: string;
+                                    } | null;
+                                    /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                    staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                                };
+                                /** @description YYYY-MM-DD, or null. */
+                                dueDate: string | null;
+                                /** @description Open payment run holding it. */
+                                runId: string | null;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                                 /** @description When it last changed (ISO 8601, UTC). */
@@ -6846,6 +7394,36 @@ export interface operations {
                                         /** @description The value the supplier filed. */
                                         filed: string;
                                     } | null;
+                                    approval: {
+                                        /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                        required: boolean;
+                                        /** @enum {string} */
+                                        state: "not_required" | "pending" | "approved" | "rejected";
+                                        needed: number;
+                                        /** @description Approvals that still count (given on the payment as it is now). */
+                                        approvals: {
+                                            by: string;
+                                            byEmail: string;
+                                            /** @description When it happened (ISO 8601, UTC). */
+                                            at: string;
+                                            /** @description Free note. */
+                                            note: string | null;
+                                        }[];
+                                        rejection: {
+                                            by: string;
+                                            byEmail: string;
+                                            /** @description When it happened (ISO 8601, UTC). */
+                                            at: string;
+                                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                            reason: string;
+                                        } | null;
+                                        /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                        staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                                    };
+                                    /** @description YYYY-MM-DD, or null. */
+                                    dueDate: string | null;
+                                    /** @description Open payment run holding it. */
+                                    runId: string | null;
                                     /** @description When it was created (ISO 8601, UTC). */
                                     createdAt: string;
                                     /** @description When it last changed (ISO 8601, UTC). */
@@ -6941,6 +7519,36 @@ export interface operations {
                                     /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                approval: {
+                                    /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                    required: boolean;
+                                    /** @enum {string} */
+                                    state: "not_required" | "pending" | "approved" | "rejected";
+                                    needed: number;
+                                    /** @description Approvals that still count (given on the payment as it is now). */
+                                    approvals: {
+                                        by: string;
+                                        byEmail: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        /** @description Free note. */
+                                        note: string | null;
+                                    }[];
+                                    rejection: {
+                                        by: string;
+                                        byEmail: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        reason: string;
+                                    } | null;
+                                    /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                    staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                                };
+                                /** @description YYYY-MM-DD, or null. */
+                                dueDate: string | null;
+                                /** @description Open payment run holding it. */
+                                runId: string | null;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                                 /** @description When it last changed (ISO 8601, UTC). */
@@ -8860,6 +9468,36 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -11597,6 +12235,8 @@ export interface operations {
                      * @enum {string}
                      */
                     channel?: "link";
+                    /** @description YYYY-MM-DD: when you mean to pay. */
+                    dueDate?: string;
                     /** @description An uploaded invoice document to attach to the payment (its file is copied). */
                     invoiceDocId?: string;
                 };
@@ -11697,6 +12337,36 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -17322,6 +17992,10 @@ export interface operations {
                             myName: string;
                             /** @description Your own name (English). */
                             myNameEn: string;
+                            /** @description MASAV institution code, 8 digits. */
+                            masavInstitutionId: string;
+                            /** @description MASAV sending institution code, 5 digits. */
+                            masavSenderId: string;
                             /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
                             apps: {
@@ -17562,6 +18236,10 @@ export interface operations {
                             myName: string;
                             /** @description Your own name (English). */
                             myNameEn: string;
+                            /** @description MASAV institution code, 8 digits. */
+                            masavInstitutionId: string;
+                            /** @description MASAV sending institution code, 5 digits. */
+                            masavSenderId: string;
                             /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
                             apps: {
@@ -27105,6 +27783,36 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -27578,6 +28286,348 @@ export interface operations {
             };
         };
     };
+    paymentApprove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Payment id. */
+                    paymentId: string;
+                    /** @description Why, for the record. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
+                            status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
+                            supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
+                            supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
+                            supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                            supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
+                            amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
+                            openAmount: boolean;
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
+                            currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
+                            vatIncluded: boolean;
+                            noVat: boolean;
+                            vatAgorot: number;
+                            totalAgorot: number;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
+                            invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
+                            payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
+                            description: string;
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
+                            channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
+                            link: string;
+                            /** @description The first invoice file attached; null when none. */
+                            invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                url: string | null;
+                            } | null;
+                            /** @description How many invoice files are attached. */
+                            invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
+                            hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
+                            itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
+                            filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
+                            needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
+                            payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
+                            payoutChange: {
+                                /** @description The value before the change. */
+                                previous: string;
+                                /** @description The value the supplier filed. */
+                                filed: string;
+                            } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
+                            updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                            paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
+                            invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
+                            viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
+                            invoices: {
+                                /** @description Identifier of the stored file. */
+                                fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
+                                uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                url: string | null;
+                            }[];
+                            /** @description The proof of payment attached; null when none. */
+                            proof: {
+                                /** @description Identifier of the stored file. */
+                                fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
+                                uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                url: string | null;
+                            } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
+                            payout: {
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
+                                method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
+                                bankCode?: string;
+                                /** @description Bank branch number. */
+                                bankBranch?: string;
+                                /** @description Bank account number. */
+                                bankAccount?: string;
+                                /** @description Name of the account holder. */
+                                bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
+                                bitPhone?: string;
+                                iban?: string;
+                                foreignAccount?: string;
+                                swift?: string;
+                                bankName?: string;
+                                bankCountry?: string;
+                                beneficiaryAddress?: string;
+                            } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
+                            sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
+                            supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
+                            readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                            canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
+                            messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
+                                id: string;
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
+                                channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
+                                to: string;
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
+                                attempts: number;
+                                /** @description The last delivery error; null when none. */
+                                lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     paymentGetGet: {
         parameters: {
             query: {
@@ -27682,6 +28732,36 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -27987,6 +29067,378 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it last changed (ISO 8601, UTC). */
+                            updatedAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                            paidAt: string | null;
+                            /** @description The invoice number the supplier entered, or empty. */
+                            invoiceNumber: string;
+                            /** @description true when the supplier filed it through the business's standing link. */
+                            viaPublicLink: boolean;
+                            /** @description Invoice files attached, oldest first. */
+                            invoices: {
+                                /** @description Identifier of the stored file. */
+                                fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
+                                uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                url: string | null;
+                            }[];
+                            /** @description The proof of payment attached; null when none. */
+                            proof: {
+                                /** @description Identifier of the stored file. */
+                                fileId: string;
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                /** @description When the file was uploaded (ISO 8601, UTC). */
+                                uploadedAt: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                url: string | null;
+                            } | null;
+                            /** @description The supplier's payout details; null until they filled them in. */
+                            payout: {
+                                /**
+                                 * @description The payout method: bank or bit.
+                                 * @enum {string}
+                                 */
+                                method: "bank" | "bit";
+                                /** @description Israeli bank code (e.g. 12 for Hapoalim). */
+                                bankCode?: string;
+                                /** @description Bank branch number. */
+                                bankBranch?: string;
+                                /** @description Bank account number. */
+                                bankAccount?: string;
+                                /** @description Name of the account holder. */
+                                bankBeneficiary?: string;
+                                /** @description Phone number registered with Bit, for payouts by Bit. */
+                                bitPhone?: string;
+                                iban?: string;
+                                foreignAccount?: string;
+                                swift?: string;
+                                bankName?: string;
+                                bankCountry?: string;
+                                beneficiaryAddress?: string;
+                            } | null;
+                            /** @description When it was sent (ISO 8601, UTC); null when not yet. */
+                            sentAt: string | null;
+                            /** @description When the supplier submitted their details on the link page (ISO 8601, UTC); null when not yet. */
+                            supplierSubmittedAt: string | null;
+                            /** @description When it became ready to pay (ISO 8601, UTC); null when not yet. */
+                            readyAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                            canceledAt: string | null;
+                            /** @description Messages sent about this record (email, WhatsApp) and their delivery state. */
+                            messages: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
+                                id: string;
+                                /**
+                                 * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                                 * @enum {string}
+                                 */
+                                channel: "email" | "whatsapp";
+                                /** @description Recipient: an email address or a phone number in E.164 form. */
+                                to: string;
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "delivered" | "undelivered" | "failed";
+                                /** @description How many delivery attempts were made. */
+                                attempts: number;
+                                /** @description The last delivery error; null when none. */
+                                lastError: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    paymentReject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Payment id. */
+                    paymentId: string;
+                    /** @description Why, shown on the payment. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
+                            status: "sent" | "awaiting_invoice" | "ready" | "paid" | "canceled";
+                            /** @description Name of the supplier as shown to the business. */
+                            supplierName: string;
+                            /** @description The supplier's phone in E.164 form, when known. */
+                            supplierPhone: string | null;
+                            /** @description The supplier's email, when known. */
+                            supplierEmail: string | null;
+                            /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                            supplierKey: string;
+                            /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
+                            amountAgorot: number;
+                            /** @description true: the supplier fills in the amount on the link page. */
+                            openAmount: boolean;
+                            /**
+                             * @description ISO 4217 currency code: ILS, USD or EUR.
+                             * @enum {string}
+                             */
+                            currency: "ILS" | "USD" | "EUR";
+                            /** @description true when the amount includes VAT. */
+                            vatIncluded: boolean;
+                            noVat: boolean;
+                            vatAgorot: number;
+                            totalAgorot: number;
+                            /** @description true: the payment turns ready only once the supplier attached an invoice. */
+                            invoiceRequired: boolean;
+                            /** @description Payout methods offered to the supplier: bank, bit. */
+                            payMethods: ("bank" | "bit")[];
+                            /** @description Free text describing it. */
+                            description: string;
+                            /**
+                             * @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand).
+                             * @enum {string}
+                             */
+                            channel: "wa" | "em" | "link";
+                            /** @description The payment's link page, to share with the supplier. */
+                            link: string;
+                            /** @description The first invoice file attached; null when none. */
+                            invoice: {
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files; null when there is none. */
+                                url: string | null;
+                            } | null;
+                            /** @description How many invoice files are attached. */
+                            invoiceCount: number;
+                            /** @description true when a proof of payment is attached. */
+                            hasProof: boolean;
+                            /** @description The tax authority's check of the allocation number: match, amount_mismatch or not_found; null when not checked. */
+                            itaVerdict: ("match" | "amount_mismatch" | "not_found") | null;
+                            /** @description Where the invoice's AI reading disagrees with its payment (total, currency); null when it agrees, is unread, or there is no payment. */
+                            readingMismatch: {
+                                /** @description true: the reading's total differs from what the business pays (VAT included). */
+                                total: boolean;
+                                /** @description true: the reading's currency differs from the payment's. */
+                                currency: boolean;
+                            } | null;
+                            /**
+                             * @description Who filed it: business (through the API or dashboard) or public (the supplier, through a link page).
+                             * @enum {string}
+                             */
+                            filedBy: "business" | "public";
+                            /** @description true when the business should look at it before paying (e.g. the payout details changed). */
+                            needsReview: boolean;
+                            /** @description true when the supplier changed their payout details from the ones on file. */
+                            payoutChanged: boolean;
+                            /** @description The payout details before and after the supplier changed them; null when unchanged. */
+                            payoutChange: {
+                                /** @description The value before the change. */
+                                previous: string;
+                                /** @description The value the supplier filed. */
+                                filed: string;
+                            } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -28193,6 +29645,10 @@ export interface operations {
                 supplierKey?: string;
                 /** @description true: only payments whose filed payout differs from the known one (a fraud signal); false: only the others. */
                 payoutChanged?: boolean;
+                /** @description Only payments in this approval state. */
+                approval?: "pending" | "approved" | "rejected";
+                /** @description Unpaid: overdue, or due within 7 days. */
+                due?: "overdue" | "week";
                 /** @description Words to find at word beginnings in the supplier name, description or invoice number; every word must match. */
                 q?: string;
                 /** @description Page size, 1 to 200 (default 50). */
@@ -28302,6 +29758,36 @@ export interface operations {
                                     /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                approval: {
+                                    /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                    required: boolean;
+                                    /** @enum {string} */
+                                    state: "not_required" | "pending" | "approved" | "rejected";
+                                    needed: number;
+                                    /** @description Approvals that still count (given on the payment as it is now). */
+                                    approvals: {
+                                        by: string;
+                                        byEmail: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        /** @description Free note. */
+                                        note: string | null;
+                                    }[];
+                                    rejection: {
+                                        by: string;
+                                        byEmail: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        reason: string;
+                                    } | null;
+                                    /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                    staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                                };
+                                /** @description YYYY-MM-DD, or null. */
+                                dueDate: string | null;
+                                /** @description Open payment run holding it. */
+                                runId: string | null;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                                 /** @description When it last changed (ISO 8601, UTC). */
@@ -28439,6 +29925,16 @@ export interface operations {
                     supplierKey?: string;
                     /** @description true: only payments whose filed payout differs from the known one (a fraud signal); false: only the others. */
                     payoutChanged?: boolean;
+                    /**
+                     * @description Only payments in this approval state.
+                     * @enum {string}
+                     */
+                    approval?: "pending" | "approved" | "rejected";
+                    /**
+                     * @description Unpaid: overdue, or due within 7 days.
+                     * @enum {string}
+                     */
+                    due?: "overdue" | "week";
                     /** @description Words to find at word beginnings in the supplier name, description or invoice number; every word must match. */
                     q?: string;
                     /**
@@ -28551,6 +30047,36 @@ export interface operations {
                                     /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                approval: {
+                                    /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                    required: boolean;
+                                    /** @enum {string} */
+                                    state: "not_required" | "pending" | "approved" | "rejected";
+                                    needed: number;
+                                    /** @description Approvals that still count (given on the payment as it is now). */
+                                    approvals: {
+                                        by: string;
+                                        byEmail: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        /** @description Free note. */
+                                        note: string | null;
+                                    }[];
+                                    rejection: {
+                                        by: string;
+                                        byEmail: string;
+                                        /** @description When it happened (ISO 8601, UTC). */
+                                        at: string;
+                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        reason: string;
+                                    } | null;
+                                    /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                    staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                                };
+                                /** @description YYYY-MM-DD, or null. */
+                                dueDate: string | null;
+                                /** @description Open payment run holding it. */
+                                runId: string | null;
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                                 /** @description When it last changed (ISO 8601, UTC). */
@@ -29089,6 +30615,36 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -29404,6 +30960,36 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */
@@ -34082,6 +35668,10 @@ export interface operations {
                     myName?: string;
                     /** @description Your own name (English). */
                     myNameEn?: string;
+                    /** @description MASAV institution code, 8 digits. */
+                    masavInstitutionId?: string;
+                    /** @description MASAV sending institution code, 5 digits. */
+                    masavSenderId?: string;
                     /** @description Signature image for forms: base64 PNG without a data: prefix, at most 1 MB; "" removes it. */
                     docSignaturePng?: string;
                     /** @description Business stamp image for forms: base64 PNG without a data: prefix, at most 1 MB; "" removes it. */
@@ -34172,6 +35762,10 @@ export interface operations {
                             myName: string;
                             /** @description Your own name (English). */
                             myNameEn: string;
+                            /** @description MASAV institution code, 8 digits. */
+                            masavInstitutionId: string;
+                            /** @description MASAV sending institution code, 5 digits. */
+                            masavSenderId: string;
                             docSignatureSet: boolean;
                             docStampSet: boolean;
                         };
@@ -34811,6 +36405,8 @@ export interface operations {
                      * @enum {string}
                      */
                     channel?: "wa" | "em" | "link";
+                    /** @description YYYY-MM-DD, null clears; while unpaid. */
+                    dueDate?: string | null;
                 };
             };
         };
@@ -34909,6 +36505,36 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            approval: {
+                                /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
+                                required: boolean;
+                                /** @enum {string} */
+                                state: "not_required" | "pending" | "approved" | "rejected";
+                                needed: number;
+                                /** @description Approvals that still count (given on the payment as it is now). */
+                                approvals: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Free note. */
+                                    note: string | null;
+                                }[];
+                                rejection: {
+                                    by: string;
+                                    byEmail: string;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                } | null;
+                                /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
+                                staleBecause: ("amount" | "currency" | "vat" | "payout" | "supplier")[];
+                            };
+                            /** @description YYYY-MM-DD, or null. */
+                            dueDate: string | null;
+                            /** @description Open payment run holding it. */
+                            runId: string | null;
                             /** @description When it was created (ISO 8601, UTC). */
                             createdAt: string;
                             /** @description When it last changed (ISO 8601, UTC). */

@@ -17,6 +17,9 @@ export const activityEn: ActivityTemplates = {
   cancelPayment: 'The payment to {supplier} was canceled',
   resendPayment: (p) => `The payment link was sent again to {supplier} ${channel[String(p.channel)] ?? ''}`.trim(),
   updatePaymentSettings: 'The payment settings for {supplier} were updated',
+  paymentApprove: (p) => `The payment to {supplier} ({amount}) was approved${p.state === 'approved' ? '' : '; another approval is needed'}`,
+  paymentReject: 'The payment to {supplier} ({amount}) was rejected: {reason}',
+  approvalPolicySet: (p) => (p.amountAgorot === null ? 'Payment approvals were turned off' : p.amountAgorot === 0 ? 'Every payment now needs {approvals} admin approval(s)' : 'Payments of {amount} and above now need {approvals} admin approval(s)'),
   // suppliers
   createSupplier: (p) => (p.type === 'software' ? 'Software added: {name}' : 'Supplier added: {name}'),
   saveSupplierContact: "The supplier card of {supplier} was updated",

@@ -18,6 +18,9 @@ export const activityHe: ActivityTemplates = {
   cancelPayment: 'התשלום ל-{supplier} בוטל',
   resendPayment: (p) => `קישור התשלום נשלח שוב ל-{supplier} ${channel[String(p.channel)] ?? ''}`.trim(),
   updatePaymentSettings: 'הגדרות התשלום ל-{supplier} עודכנו',
+  paymentApprove: (p) => `התשלום ל-{supplier} ({amount}) אושר${p.state === 'approved' ? '' : '; נדרש עוד אישור'}`,
+  paymentReject: 'התשלום ל-{supplier} ({amount}) נדחה: {reason}',
+  approvalPolicySet: (p) => (p.amountAgorot === null ? 'אישור תשלומים בוטל' : p.amountAgorot === 0 ? 'כל תשלום צריך עכשיו {approvals} אישורים של מנהלים' : 'תשלומים מ-{amount} ומעלה צריכים עכשיו {approvals} אישורים של מנהלים'),
   // suppliers
   createSupplier: (p) => (p.type === 'software' ? 'נוספה תוכנה: {name}' : 'נוסף ספק: {name}'),
   saveSupplierContact: 'כרטיס הספק {supplier} עודכן',

@@ -37,8 +37,13 @@ export const ERROR_REASONS = {
   channelNeedsPhone: { params: [], en: 'sending by WhatsApp needs the supplier phone' },
   channelNeedsEmail: { params: [], en: 'sending by email needs the supplier email' },
   amountNotSet: { params: [], en: 'the supplier has not filled the amount yet' },
+  runPaymentsRefused: { params: ['paymentIds', 'reasons'], en: 'some payments cannot be paid in this run; each is named with its reason (notFound, duplicate, notReady, inOpenRun, amountNotSet, notApproved, noPayout, bankIncomplete, israeliNotIls, foreignIncomplete, bitIncomplete, bitNotIls, masavBankCode, masavBranch, masavAccount, masavName, masavAmount, masavPayeeId, notInRun, changedSinceRun)' },
+  runNotOpen: { params: ['status'], en: 'the payment run is {status}' },
+  payDateInPast: { params: ['today'], en: 'the pay date is before today ({today})' },
   approvalMissing: { params: ['state'], en: 'the payment needs an admin\'s approval before it is paid' },
   approvalRejected: { params: ['state'], en: 'the payment was rejected; an admin can still approve it' },
+  selfApproval: { params: [], en: 'nobody approves a payment they created; another admin must approve it' },
+  payoutTypedByYou: { params: [], en: 'nobody approves a payment into payout details they typed; another admin must approve it' },
   revertNeedsSent: { params: [], en: 'the supplier never gave payout details, so only a revert to sent is possible' },
   fileTypeNotAccepted: { params: ['types'], en: 'this file type is not accepted; send one of {types}' },
   fileEmpty: { params: [], en: 'the file is empty' },
@@ -181,7 +186,7 @@ export const ERROR_REASONS = {
 export type ErrorReason = keyof typeof ERROR_REASONS;
 
 /** The closed nouns of `notFoundWhat`: the dashboard words each in its language. */
-export const NOUNS = ['payment', 'invoice', 'supplier', 'folder', 'rule', 'employee', 'member', 'invite', 'key', 'mailbox', 'label', 'account', 'statement', 'automation', 'file', 'upload', 'form', 'business', 'software', 'suggestion', 'import', 'mail', 'connection', 'link', 'chatUser'] as const;
+export const NOUNS = ['payment', 'invoice', 'supplier', 'folder', 'rule', 'employee', 'member', 'invite', 'key', 'mailbox', 'label', 'account', 'statement', 'automation', 'file', 'upload', 'form', 'business', 'software', 'suggestion', 'import', 'mail', 'connection', 'link', 'chatUser', 'run'] as const;
 export type Noun = (typeof NOUNS)[number];
 export const REASON_NAMES = Object.keys(ERROR_REASONS) as ErrorReason[];
 

@@ -219,6 +219,39 @@ export function ownerNoticeEmail(m: MailCtx, b: BusinessIdentity, kind: OwnerNot
   return message(to, doc, { name: nameIn(b, lang), replyTo: null });
 }
 
+/** What an approver reads about a payment that turned ready and awaits approval (issue 36 §1). */
+export interface ApprovalNeededFacts {
+  /** Approvals a payment needs, and how many still count. */
+  needed: number;
+  given: number;
+  /** Set when the payment is past a due date or has one: YYYY-MM-DD. */
+  dueDate: string | null;
+}
+
+/** Each admin is told a payment that needs their approval is ready to pay (Hebrew, as the other owner emails). */
+export function approvalNeededEmail(m: MailCtx, b: BusinessIdentity, p: PaymentRecord, to: string, url: string, f: ApprovalNeededFacts, warning: string | null): Promise<EmailMessage> {
+  const lang: EmailLang = 'he';
+  const w = amountWords(p, lang);
+  const s = p.supplierName;
+  const doc: EmailDoc = {
+    lang,
+    subject: `${warning ? 'לבדוק לפני אישור: ' : ''}תשלום אל ${s} ממתין לאישור שלך: ${w.figure}`,
+    preheader: `התשלום אל ${iso(s)} מוכן ומחכה לאישור של מנהל לפני שמשלמים אותו.`,
+    heading: `תשלום אל ${iso(s)} ממתין לאישור`,
+    paragraphs: [
+      `התשלום אל ${iso(s)} מוכן לתשלום, וצריך אישור של מנהל לפני שמשלמים אותו.`,
+      f.needed > 1 ? `נדרשים ${f.needed} אישורים של מנהלים שונים; עד עכשיו ניתנו ${f.given}.` : 'נדרש אישור אחד של מנהל.',
+      'מי שיצר את התשלום, או הקליד את פרטי הבנק בכרטיס הספק, לא יכול לאשר אותו.',
+    ],
+    amount: { figure: w.figure, note: w.vatLine },
+    facts: [{ label: 'ספק', value: s }, ...forFact(p, lang), ...(f.dueDate ? [{ label: 'לתשלום עד', value: f.dueDate, ltr: true }] : [])],
+    warning,
+    action: { label: 'לאישור או לדחייה', url },
+    footer: ownerFooter(b, m, lang),
+  };
+  return message(to, doc, { name: nameIn(b, lang), replyTo: null });
+}
+
 /** Who sends an invite: their name and email, or the email alone. */
 export interface Inviter {
   name: string;

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { precondition } from '../../core/errors.ts';
+import { ApiError, precondition } from '../../core/errors.ts';
 import type { Reader } from '../../ports/store.ts';
 import { businessPath } from '../business.ts';
 import type { Currency } from '../money.ts';
 import { paymentAmounts } from '../vat.ts';
-import { isForeignPayout, type Payout, type PaymentRecord } from './payments.ts';
+import { isForeignPayout, isUnpaid, payoutDiffers, UNPAID, type Payout, type PaymentRecord, type PaymentStatus } from './payments.ts';
+import type { SupplierRecord } from './suppliers.ts';
 
 /**
  * Approvals of payments (issue 36): a business's policy says which payments need an admin's approval
@@ -155,4 +156,39 @@ export async function approvalPolicyOf(reader: Reader, businessId: string): Prom
   const doc = await reader.get(businessPath(businessId));
   const stored = (doc?.data as { approvalPolicy?: ApprovalPolicy } | undefined)?.approvalPolicy;
   return stored ? { thresholdAgorot: stored.thresholdAgorot ?? null, approvalsRequired: stored.approvalsRequired === 2 ? 2 : 1 } : DEFAULT_APPROVAL_POLICY;
+}
+
+/** The payouts the business typed on the supplier's card (bank, Bit), when the card holds any. */
+export function cardPayouts(r: SupplierRecord | null): Payout[] {
+  const c = r?.card ?? {};
+  const out: Payout[] = [];
+  if (c.bankAccount) out.push({ method: 'bank', bankCode: c.bankCode ?? '', bankBranch: c.bankBranch ?? '', bankAccount: c.bankAccount });
+  if (c.bitPhone) out.push({ method: 'bit', bitPhone: c.bitPhone });
+  return out;
+}
+
+/**
+ * Who may not approve (issue 36 §1): the member who created the payment, and the member who typed the payout
+ * details it pays into on the supplier's behalf (saveSupplierContact's bank or Bit fields): when the payment's
+ * payout is the card's, or when the supplier gave none yet and the card holds details that member typed.
+ */
+export function assertMayApprove(p: PaymentRecord, supplier: SupplierRecord | null, userId: string): void {
+  if (p.createdBy && p.createdBy === userId) {
+    throw new ApiError('permission-denied', 'self-approval rule: nobody approves a payment they created themselves; another admin must approve it', { reason: 'selfApproval' });
+  }
+  if (supplier?.payoutTypedBy !== userId) return;
+  const typed = cardPayouts(supplier);
+  if (typed.length === 0) return;
+  if (!p.payout || typed.some((t) => !payoutDiffers(t, p.payout!))) {
+    throw new ApiError('permission-denied', "typed-payout rule: nobody approves a payment into payout details they typed on the supplier's card themselves; another admin must approve it", { reason: 'payoutTypedByYou' });
+  }
+}
+
+/** Whether a payment that turned ready needs approvers told: approval required and not granted (and not rejected). */
+export const awaitsApproval = (p: PaymentRecord, policy: ApprovalPolicy) => approvalOf(p, policy).state === 'pending';
+
+/** Approving and rejecting concern unpaid payments only (as assertAllowed words it for the other actions). */
+export function assertUnpaidFor(action: 'approve' | 'reject', status: PaymentStatus): void {
+  if (isUnpaid(status)) return;
+  throw precondition(`cannot ${action} a payment whose status is ${status}; allowed from ${UNPAID.join(', ')}`, { reason: 'paymentStatusNotAllowed', params: { status, allowed: [...UNPAID] } });
 }

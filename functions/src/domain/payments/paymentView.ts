@@ -8,6 +8,7 @@ import { profileOf } from '../business.ts';
 import { paymentAmounts } from '../vat.ts';
 import { latestReadings, readingMismatch, readingMismatchSchema } from '../invoices/readingMismatch.ts';
 import type { InvoiceReading } from '../invoices/invoices.ts';
+import { approvalOf, approvalPolicyOf, approvalViewSchema, DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from './approvals.ts';
 import { PAY_METHODS, PAYMENT_STATUSES, paymentLinkUrl, paymentsPath, type PaymentFile, type PaymentRecord } from './payments.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface ViewDeps {
   publicLinkBase: string;
   /** Where the payment's outbox records are read (paymentView's `messages`); absent, none are listed. */
   store?: Reader;
+  /** The business's approval policy, read once per request by a list; absent, each view reads it from `store`. */
+  policy?: ApprovalPolicy;
 }
 
 const fileSchema = z.object({
@@ -93,6 +96,9 @@ const rowShape = {
   /** The payout differs from the supplier's known details: verify before paying. */
   payoutChanged: z.boolean(),
   payoutChange: z.object({ previous: z.string(), filed: z.string() }).nullable(),
+  approval: approvalViewSchema,
+  dueDate: z.string().nullable().describe('YYYY-MM-DD, or null.'),
+  runId: z.string().nullable().describe('Open payment run holding it.'),
   createdAt: z.string(),
   updatedAt: z.string(),
   paidAt: z.string().nullable(),
@@ -172,9 +178,10 @@ export async function paymentRow(p: PaymentRecord, deps: ViewDeps, reading?: Inv
   const invoices = p.invoices ?? [];
   const latest = invoices.at(-1);
   // One file read per row, for the latest invoice's link only.
-  const [ref, read] = await Promise.all([
+  const [ref, read, policy] = await Promise.all([
     latest ? deps.files.ref(p.businessId, latest.fileId) : null,
     reading !== undefined || !latest || !deps.store ? (reading ?? null) : latestReadings(deps.store, [p]).then((m) => m.get(p.id) ?? null),
+    deps.policy ?? (deps.store ? approvalPolicyOf(deps.store, p.businessId) : DEFAULT_APPROVAL_POLICY),
   ]);
   const invoice = latest ? { fileName: latest.fileName, url: ref?.url ?? null } : null;
   const amounts = paymentAmounts({ amountAgorot: p.amountAgorot, vatIncluded: p.vatIncluded === true, noVat: p.noVat === true });
@@ -206,6 +213,9 @@ export async function paymentRow(p: PaymentRecord, deps: ViewDeps, reading?: Inv
     needsReview: p.needsReview === true,
     payoutChanged: p.payoutChanged === true,
     payoutChange: p.payoutChange ?? null,
+    approval: approvalOf(p, policy),
+    dueDate: p.dueDate ?? null,
+    runId: p.runId ?? null,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
     paidAt: p.paidAt ?? null,

@@ -188,7 +188,7 @@ export const statusAfterSubmission = (p: Pick<PaymentRecord, 'invoiceRequired' |
 /** Spec §3 rules of updatePaymentSettings: which fields may change in which state. */
 export const SETTINGS_RULES = [
   { rule: 'rule 1 (after sending)', fields: ['invoiceRequired', 'payMethods'], allowed: (p: PaymentRecord) => p.status !== 'canceled', when: 'any time after sending, until the payment is canceled' },
-  { rule: 'rule 2 (while unpaid)', fields: ['amountAgorot', 'currency', 'vatIncluded', 'noVat', 'description'], allowed: (p: PaymentRecord) => isUnpaid(p.status), when: 'while the payment is unpaid' },
+  { rule: 'rule 2 (while unpaid)', fields: ['amountAgorot', 'currency', 'vatIncluded', 'noVat', 'description', 'dueDate'], allowed: (p: PaymentRecord) => isUnpaid(p.status), when: 'while the payment is unpaid' },
   {
     rule: 'rule 3 (before bank details)',
     fields: ['supplierName', 'supplierPhone', 'supplierEmail', 'channel'],

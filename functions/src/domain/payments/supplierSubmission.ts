@@ -15,6 +15,7 @@ import { currentSupplierKey } from './supplierAliases.ts';
 import { publicSlugPath } from '../publicLink.ts';
 import { supplierInvoiceArrived } from '../invoices/supplierInvoices.ts';
 import { filerReceiptEmail } from '../../emails/messages.ts';
+import { approverNotices, type ApproverNotice } from './approvalNotices.ts';
 import type { EmailLang } from '../../emails/render.ts';
 import {
   assertAllowed,
@@ -120,6 +121,11 @@ async function stageAll(s: Services, tx: Transaction, businessId: string, kind: 
   return (await businessNotifications(s.config, kind, p, to)).map((m) => ({ path: stageMessage(tx, businessId, s.ids(), m, reason, s.clock.now(), p.id, s.config.credentialsKey), channel: m.channel }));
 }
 
+/** The approvers' emails (approvalNotices.ts), staged under their own ids after the transaction's writes. */
+function stageNotices(s: Services, tx: Transaction, businessId: string, p: PaymentRecord, notices: ApproverNotice[], reason: string): Staged[] {
+  return notices.map((n) => ({ path: stageMessage(tx, businessId, n.id, n.message, reason, s.clock.now(), p.id, s.config.credentialsKey), channel: n.message.channel }));
+}
+
 /** The page's language, remembered for the supplier's later emails (on the payment and the supplier). */
 const langChange = (p: PaymentRecord, lang: EmailLang | undefined): Partial<PaymentRecord> => (lang && lang !== p.supplierLang ? { supplierLang: lang } : {});
 
@@ -218,10 +224,12 @@ export async function submitPayout(s: Services, input: SubmitPayoutInput): Promi
         readyAt: status === 'ready' ? at : p.readyAt,
         updatedAt: at,
       } satisfies Partial<PaymentRecord>;
+      const next: PaymentRecord = { ...p, ...changes };
+      const notices = await approverNotices(s.config, tx, p, next, contact);
       tx.update(doc.path, changes as UpdateData);
       writeSupplierSide(tx, businessId, p, supplier, { ...payout, submittedAt: at }, at, input.lang);
-      const next: PaymentRecord = { ...p, ...changes };
       const staged = status === 'ready' ? await stageAll(s, tx, businessId, 'ready', next, contact, 'supplierSubmit') : [];
+      staged.push(...stageNotices(s, tx, businessId, next, notices, 'approvalNeeded'));
       return { outcome: 'applied', payment: next, invoiceAdded: added, staged };
     }),
   );
@@ -302,13 +310,15 @@ export async function attachInvoice(s: Services, input: AttachInvoiceInput): Pro
         readyAt: turnsReady ? at : p.readyAt,
         updatedAt: at,
       } satisfies Partial<PaymentRecord>;
-      tx.update(doc.path, changes as UpdateData);
       const next: PaymentRecord = { ...p, ...changes };
+      const notices = await approverNotices(s.config, tx, p, next, contact);
+      tx.update(doc.path, changes as UpdateData);
       const staged = turnsReady
         ? await stageAll(s, tx, businessId, 'ready', next, contact, 'supplierInvoice')
         : p.status === 'paid' && added
           ? await stageAll(s, tx, businessId, 'lateInvoice', next, contact, 'lateInvoice')
           : [];
+      staged.push(...stageNotices(s, tx, businessId, next, notices, 'approvalNeeded'));
       return { outcome: 'applied', payment: next, invoiceAdded: added, staged };
     }),
   );
@@ -450,6 +460,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           paidAt: null,
           canceledAt: null,
         };
+        const notices = await approverNotices(s.config, tx, null, payment, contact);
         tx.create(paymentsPath(businessId, payment.id), { ...payment });
         tx.create(link.path, { businessId, paymentId: payment.id });
         tx.create(linkSubmissionPath(businessId, input.submissionId), { paymentId: payment.id, createdAt: at });
@@ -461,6 +472,7 @@ export async function fileStandingRequest(s: Services, input: StandingRequestInp
           recordPaymentToSupplier(sideWriter(tx, suppliersPath(businessId, supplierKey), side), businessId, null, payment, at);
         }
         const staged = await stageAll(s, tx, businessId, 'publicFiling', payment, contact, 'publicLinkRequest');
+        staged.push(...stageNotices(s, tx, businessId, payment, notices, 'approvalNeeded'));
         // The filer who gave an email gets their request's own page, to follow it and add an invoice later.
         if (email && contact) {
           const receipt = await filerReceiptEmail(s.config, contact, payment, link.url, payment.supplierLang ?? 'he');

@@ -31,6 +31,9 @@ export interface SupplierRecord {
   supplierSide: (Payout & { name?: string; submittedAt: string }) | null;
   /** The language the supplier used the page in last; their emails follow it. */
   lang?: 'he' | 'en';
+  /** The member who last typed the card's payout fields (bank, Bit) on the supplier's behalf, and when: they may not approve payments into them. */
+  payoutTypedBy?: string;
+  payoutTypedAt?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { bool, emailText, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
+import { bool, day, emailText, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
 import { invalid, notFound, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
@@ -10,6 +10,7 @@ import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../
 import { currentSupplierKey } from '../../domain/payments/supplierAliases.ts';
 import { PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 import { defaultNoVat, paymentAmounts } from '../../domain/vat.ts';
+import { checkDueDate } from '../../domain/payments/dueDates.ts';
 
 import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 
@@ -37,6 +38,7 @@ export default defineOperation({
     supplierPhone: text(PHONE_MAX).optional().describe('Supplier phone (Israeli forms or E.164); gets the link by WhatsApp. One of phone or email is required.'),
     supplierEmail: emailText().optional().describe('Supplier email; gets the link by email. One of phone or email is required.'),
     channel: z.enum(['link']).optional().describe('link: send nothing (you share the link yourself). Default: WhatsApp when there is a phone, else email.'),
+    dueDate: day().optional().describe('YYYY-MM-DD: when you mean to pay.'),
     invoiceDocId: id().optional().describe('An uploaded invoice document to attach to the payment (its file is copied).'),
   }),
   // The payment keeps the name given here; a known supplier keeps its own (issue 17): `supplier` says which.
@@ -55,6 +57,7 @@ export default defineOperation({
     if (!input.openAmount && input.amountAgorot <= 0) throw invalid('amountAgorot', 'must be a positive integer (or 0 with openAmount true)', { reason: 'amountNotPositive' });
     const phone = input.supplierPhone?.trim() ? normalizePhone(input.supplierPhone, 'supplierPhone') : null;
     const email = input.supplierEmail?.trim() ? normalizeEmail(input.supplierEmail, 'supplierEmail') : null;
+    const dueDate = checkDueDate(input.dueDate) ?? null;
     if (!phone && !email) throw invalid('supplierPhone', 'a supplierPhone or a supplierEmail is required', { reason: 'supplierContactRequired' });
     const contactKey = supplierKeyOf({ phone, email });
     const channel: Channel = input.channel === 'link' ? 'link' : phone ? 'wa' : 'em';
@@ -116,6 +119,8 @@ export default defineOperation({
         search: [],
         submissions: [],
         viaPublicLink: false,
+        createdBy: ctx.caller.userId,
+        dueDate,
         createdAt: at,
         createdAtMs: now,
         updatedAt: at,

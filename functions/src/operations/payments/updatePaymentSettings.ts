@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
-import { bool, emailOrEmpty, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
+import { bool, day, emailOrEmpty, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
+import { checkDueDate } from '../../domain/payments/dueDates.ts';
+import { approverNotices } from '../../domain/payments/approvalNotices.ts';
+import { businessContact } from '../../domain/payments/paymentMessages.ts';
 import { invalid, precondition } from '../../core/errors.ts';
 import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
 import { CURRENCIES, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
@@ -11,20 +14,20 @@ import { defaultNoVat } from '../../domain/vat.ts';
 
 type Settings = Pick<
   PaymentRecord,
-  'invoiceRequired' | 'payMethods' | 'amountAgorot' | 'currency' | 'vatIncluded' | 'noVat' | 'description' | 'supplierName' | 'supplierPhone' | 'supplierEmail' | 'channel'
+  'invoiceRequired' | 'payMethods' | 'amountAgorot' | 'currency' | 'vatIncluded' | 'noVat' | 'description' | 'supplierName' | 'supplierPhone' | 'supplierEmail' | 'channel' | 'dueDate'
 >;
 type Field = keyof Settings;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 /** A record written before noVat existed has none: it means false. */
-const current = (p: PaymentRecord, f: Field) => (f === 'noVat' ? p.noVat === true : (p[f] ?? null));
+const current = (p: PaymentRecord, f: Field) => (f === 'noVat' ? p.noVat === true : f === 'dueDate' ? (p.dueDate ?? null) : (p[f] ?? null));
 
 export default defineOperation({
   name: 'updatePaymentSettings',
   group: 'payments',
   summary: "Change a payment's settings, within the rules of its state",
   description:
-    'Change a payment\'s settings; send only the fields to change. invoiceRequired and payMethods any time until canceled; amountAgorot, currency, vatIncluded, noVat and description while unpaid; supplierName, supplierPhone, supplierEmail and channel until the supplier has filled payout details. "" clears supplierPhone or supplierEmail, but one of them must remain.',
+    'Change a payment\'s settings; send only the fields to change. invoiceRequired and payMethods any time until canceled; amountAgorot, currency, vatIncluded, noVat, description and dueDate while unpaid; supplierName, supplierPhone, supplierEmail and channel until the supplier has filled payout details. "" clears supplierPhone or supplierEmail, but one of them must remain.',
   flags: {},
   input: input({
     paymentId: id().describe('Payment id (from createPayment or paymentsList).'),
@@ -39,6 +42,7 @@ export default defineOperation({
     supplierPhone: text(PHONE_MAX).optional().describe('Supplier phone; "" clears (one of phone or email must remain).'),
     supplierEmail: emailOrEmpty().optional().describe('Supplier email; "" clears (one of phone or email must remain).'),
     channel: z.enum(['wa', 'em', 'link']).optional().describe('wa, em or link.'),
+    dueDate: day().nullable().optional().describe('YYYY-MM-DD, null clears; while unpaid.'),
   }),
   output: paymentViewSchema,
   async run({ paymentId, ...sent }, ctx) {
@@ -56,6 +60,7 @@ export default defineOperation({
     if (sent.supplierPhone !== undefined) wanted.supplierPhone = sent.supplierPhone.trim() ? normalizePhone(sent.supplierPhone, 'supplierPhone') : null;
     if (sent.supplierEmail !== undefined) wanted.supplierEmail = sent.supplierEmail.trim() ? normalizeEmail(sent.supplierEmail, 'supplierEmail') : null;
     if (sent.channel !== undefined) wanted.channel = sent.channel;
+    if (sent.dueDate !== undefined) wanted.dueDate = checkDueDate(sent.dueDate);
 
     const at = new Date(ctx.clock.now()).toISOString();
     const updated = await ctx.store.runTransaction(async (tx) => {
@@ -107,10 +112,13 @@ export default defineOperation({
 
       const keyMoved = next.supplierKey !== p.supplierKey;
       const supplierDoc = keyMoved ? await tx.get(suppliersPath(businessId, next.supplierKey)) : null;
+      // Turning ready here (invoiceRequired dropped) tells the approvers as the supplier page does; reads come before the writes.
+      const notices = next.status === 'ready' && p.status !== 'ready' ? await approverNotices(ctx.config, tx, p, next, await businessContact(tx, businessId)) : [];
       const { id: _id, businessId: _b, ...fields } = next;
       tx.update(paymentsPath(businessId, paymentId), fields);
       // The supplier page records the supplier's side on the supplier of the payment's key, so it must exist.
       if (keyMoved) recordPaymentToSupplier(tx, businessId, (supplierDoc?.data as unknown as SupplierRecord) ?? null, next, at);
+      for (const n of notices) ctx.outbox(tx, n.message, { id: n.id, ref: next.id, reason: 'approvalNeeded' });
       return next;
     });
     return paymentView(updated, viewDeps(ctx));

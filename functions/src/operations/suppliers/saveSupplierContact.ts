@@ -16,6 +16,9 @@ import {
   type SupplierRecord,
 } from '../../domain/payments/suppliers.ts';
 
+/** The card fields that say where money goes. */
+const PAYOUT_CARD_FIELDS = ['bankCode', 'bankBranch', 'bankAccount', 'bankBeneficiary', 'bitPhone'] as const;
+
 // Bank numbers allow room for the spaces and hyphens people paste; the digit rules are in the domain.
 const opt = (max?: number) => text(max).optional();
 const cardInput = {
@@ -71,8 +74,11 @@ export default defineOperation({
       }
       const kind = fields.kind ?? record.kind;
       const name = fields.name ?? record.name;
+      const at = new Date(ctx.clock.now()).toISOString();
+      // Whoever types payout details on the supplier's behalf may not approve payments into them (issue 36).
+      const payoutTyped = PAYOUT_CARD_FIELDS.some((f) => (card[f] ?? '') !== (record.card?.[f] ?? ''));
       if (fields.kind !== undefined || fields.name !== undefined || Object.keys(changes).length > 0) {
-        tx.update(path, { card, kind, name, updatedAt: new Date(ctx.clock.now()).toISOString() });
+        tx.update(path, { card, kind, name, updatedAt: at, ...(payoutTyped ? { payoutTypedBy: ctx.caller.userId, payoutTypedAt: at } : {}) });
       }
       const out = supplierContact({ ...record, card, kind, name });
       return key === asked ? out : { ...out, merged: asked };
