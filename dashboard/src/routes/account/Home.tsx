@@ -6,6 +6,39 @@ import { useApi, useApiMutation } from '../../ui/api.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
 import { InvoiceCard, PaymentCard } from '../../ui/cards.tsx';
+import { dayText } from '../payruns/runParts.tsx';
+
+/** What is due this week (paymentsList due: week), each with its due day, and the way to /pay. */
+function DueThisWeek() {
+  const { m, fill, date } = useI18n();
+  const q = useApi('paymentsList', { due: 'week', limit: 20 }, { refetchInterval: 15_000 });
+  if (q.isPending || q.isError || !q.data.items.length) return null;
+  const items = q.data.items;
+  return (
+    <section aria-labelledby="due-week" data-testid="due-week">
+      <Group justify="space-between" mb="xs" wrap="wrap">
+        <Title order={2} size="h4" id="due-week">
+          {m.pay.homeWeek} ({items.length})
+        </Title>
+        <Button component={Link} to="/pay" variant="light" size="xs">
+          {m.pay.homeToPay}
+        </Button>
+      </Group>
+      <Stack gap="xs">
+        {items.map((p) => (
+          <div key={p.id}>
+            <PaymentCard p={p} />
+            {p.dueDate && (
+              <Text size="xs" c="dimmed" mt={2}>
+                {fill(m.pay.dueDateLine, { date: dayText(date, p.dueDate) })}
+              </Text>
+            )}
+          </div>
+        ))}
+      </Stack>
+    </section>
+  );
+}
 
 /** What a message was for, by the operation that sent it (attention's failedMessages[].message.reason). */
 function messageAbout(reason: string): 'link' | 'paid' | 'invite' | 'package' | 'other' {
@@ -76,6 +109,7 @@ export default function Home() {
             </Stack>
           </section>
         )}
+        <DueThisWeek />
         {a.ready.count > 0 && (
           <section aria-labelledby="ready" data-testid="ready">
             <Group justify="space-between" mb="xs">

@@ -8,8 +8,9 @@ import { ActionButton } from '../../ui/ActionButton.tsx';
 import { call } from '../../api/client.ts';
 // The integrations tab lives in a module of its own (its forms grew past the rest of this screen).
 import Integrations from './SettingsIntegrations.tsx';
+import PaySettings from './SettingsPay.tsx';
 
-const TABS = ['profile', 'link', 'apps', 'integrations', 'notifications', 'api', 'team'] as const;
+const TABS = ['profile', 'link', 'apps', 'pay', 'integrations', 'notifications', 'api', 'team'] as const;
 type Tab = (typeof TABS)[number];
 
 function Profile() {
@@ -268,7 +269,7 @@ function Team() {
   );
 }
 
-const PANELS: Record<Tab, () => React.JSX.Element> = { profile: Profile, link: PublicLink, apps: Apps, integrations: Integrations, notifications: Notifications, api: ApiKeys, team: Team };
+const PANELS: Record<Tab, () => React.JSX.Element> = { profile: Profile, link: PublicLink, apps: Apps, pay: PaySettings, integrations: Integrations, notifications: Notifications, api: ApiKeys, team: Team };
 
 export default function Settings() {
   const { tab = 'profile' } = useParams();
@@ -283,7 +284,7 @@ export default function Settings() {
         <Tabs.List style={{ flexWrap: 'wrap' }}>
           {TABS.map((t) => (
             <Tabs.Tab key={t} value={t}>
-              {m.settings.tabs[t]}
+              {t === 'pay' ? m.pay.settingsTab : m.settings.tabs[t]}
             </Tabs.Tab>
           ))}
         </Tabs.List>

@@ -12,8 +12,11 @@ import { StatusBadge } from '../../ui/cards.tsx';
 import { agorotToInput, parseAgorot } from '../../money.ts';
 import type { OperationName } from '../../api/client.ts';
 import { FileName } from '../../ui/FileName.tsx';
+import { fieldErrors } from '../../ui/fieldErrors.ts';
 import { fillNodes } from '../../ui/fillNodes.tsx';
 import { Ltr, Masked, Steps } from '../../ui/Ltr.tsx';
+import { dayText } from '../payruns/runParts.tsx';
+import { ApprovalCard } from './Approval.tsx';
 
 const AFTER: OperationName[] = ['paymentGet', 'paymentsList', 'attention', 'listActivity'];
 
@@ -39,13 +42,14 @@ export default function Payment() {
   const [revertTo, setRevertTo] = useState<string | null>(null);
   const [reverting, setReverting] = useState(false);
   const [editing, setEditing] = useState(false);
-  const [edit, setEdit] = useState({ amount: '', invoiceRequired: true, supplierPhone: '', supplierEmail: '' });
+  const [edit, setEdit] = useState({ amount: '', invoiceRequired: true, supplierPhone: '', supplierEmail: '', dueDate: '' });
   const markPaid = useApiMutation('markPaid', AFTER);
   const revert = useApiMutation('revertPaid', AFTER);
   const cancel = useApiMutation('cancelPayment', AFTER);
   const resend = useApiMutation('resendPayment', AFTER);
   const settings = useApiMutation('updatePaymentSettings', AFTER);
   const failed = [markPaid, revert, cancel, resend, settings].find((x) => x.isError);
+  const dueError = fieldErrors(settings.error, ['dueDate'] as const).byField.dueDate;
 
   if (q.isPending)
     return (
@@ -91,6 +95,9 @@ export default function Payment() {
             </Text>
             {p.amountAgorot > 0 && <VatNote agorot={p.amountAgorot} currency={p.currency} vatIncluded={p.vatIncluded} noVat={p.noVat} />}
             <Text className="wrap-anywhere">{p.description}</Text>
+            <Text size="sm" fw={p.dueDate ? 600 : undefined} c={p.dueDate ? undefined : 'dimmed'} data-testid="due-date">
+              {p.dueDate ? fill(m.pay.dueDateLine, { date: dayText(date, p.dueDate) }) : m.pay.dueDateNone}
+            </Text>
             <Text size="sm" c="dimmed">
               {fill(m.payment.timeline, { created: date(p.createdAt, true) })}
               {p.paidAt ? ` · ${fill(m.payment.paidAt, { date: date(p.paidAt, true) })}` : ''}
@@ -112,6 +119,8 @@ export default function Payment() {
             </Group>
           </Stack>
         </Card>
+
+        <ApprovalCard paymentId={p.id} approval={p.approval} open={open} runId={p.runId} />
 
         <Group gap="xs" wrap="wrap">
           {open && (
@@ -147,7 +156,7 @@ export default function Payment() {
             <Button
               variant="default"
               onClick={() => {
-                setEdit({ amount: agorotToInput(p.amountAgorot), invoiceRequired: p.invoiceRequired, supplierPhone: p.supplierPhone ?? '', supplierEmail: p.supplierEmail ?? '' });
+                setEdit({ amount: agorotToInput(p.amountAgorot), invoiceRequired: p.invoiceRequired, supplierPhone: p.supplierPhone ?? '', supplierEmail: p.supplierEmail ?? '', dueDate: p.dueDate ?? '' });
                 setEditing(true);
               }}
             >
@@ -293,7 +302,8 @@ export default function Payment() {
           <TextInput label={m.newPayment.supplierPhone} dir="ltr" value={edit.supplierPhone} onChange={(e) => setEdit({ ...edit, supplierPhone: e.currentTarget.value })} />
           <TextInput label={m.newPayment.supplierEmail} dir="ltr" value={edit.supplierEmail} onChange={(e) => setEdit({ ...edit, supplierEmail: e.currentTarget.value })} />
           <Switch label={m.newPayment.invoiceRequired} checked={edit.invoiceRequired} onChange={(e) => setEdit({ ...edit, invoiceRequired: e.currentTarget.checked })} />
-          {settings.isError && <ErrorAlert error={settings.error} />}
+          <TextInput type="date" label={m.pay.dueDate} value={edit.dueDate} onChange={(e) => setEdit({ ...edit, dueDate: e.currentTarget.value })} error={dueError} data-testid="due-input" />
+          {settings.isError && !dueError && <ErrorAlert error={settings.error} />}
           <Button
             loading={settings.isPending}
             disabled={parseAgorot(edit.amount) === null}
@@ -305,6 +315,8 @@ export default function Payment() {
                   invoiceRequired: edit.invoiceRequired,
                   ...(edit.supplierPhone.trim() ? { supplierPhone: edit.supplierPhone.trim() } : {}),
                   ...(edit.supplierEmail.trim() ? { supplierEmail: edit.supplierEmail.trim() } : {}),
+                  // Sent when changed: a day, or null to clear it.
+                  ...(edit.dueDate !== (p.dueDate ?? '') ? { dueDate: edit.dueDate || null } : {}),
                 },
                 { onSuccess: () => setEditing(false) },
               )

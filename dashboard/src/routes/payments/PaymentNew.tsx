@@ -11,7 +11,7 @@ import { VatNote } from '../../ui/Amount.tsx';
 import { KnownSupplier, SupplierMatches, useKnownSupplier, type SupplierRow } from './SupplierLookup.tsx';
 import { fieldErrors } from '../../ui/fieldErrors.ts';
 
-const FIELDS = ['supplierName', 'supplierPhone', 'supplierEmail', 'description', 'payMethods'] as const;
+const FIELDS = ['supplierName', 'supplierPhone', 'supplierEmail', 'description', 'payMethods', 'dueDate'] as const;
 
 type Currency = 'ILS' | 'USD' | 'EUR';
 
@@ -20,7 +20,7 @@ export default function PaymentNew() {
   const navigate = useNavigate();
   const me = useApi('myBusinesses', {}, { staleTime: 60_000 });
   const create = useApiMutation('createPayment', ['paymentsList', 'attention', 'suppliersList']);
-  const [f, setF] = useState({ supplierName: '', supplierPhone: '', supplierEmail: '', description: '', amount: '', currency: 'ILS' as Currency, vatIncluded: true, noVat: null as boolean | null, openAmount: false, invoiceRequired: true, bank: true, bit: false, channel: 'auto' as 'auto' | 'link' });
+  const [f, setF] = useState({ supplierName: '', supplierPhone: '', supplierEmail: '', description: '', amount: '', currency: 'ILS' as Currency, vatIncluded: true, noVat: null as boolean | null, openAmount: false, invoiceRequired: true, bank: true, bit: false, channel: 'auto' as 'auto' | 'link', dueDate: '' });
   const set = <K extends keyof typeof f>(k: K, v: (typeof f)[K]) => setF((o) => ({ ...o, [k]: v }));
   // What the owner types last in the supplier's name, phone or email drives the completion list.
   const [typed, setTyped] = useState('');
@@ -75,6 +75,7 @@ export default function PaymentNew() {
         ...(f.supplierPhone.trim() ? { supplierPhone: f.supplierPhone.trim() } : {}),
         ...(f.supplierEmail.trim() ? { supplierEmail: f.supplierEmail.trim() } : {}),
         ...(f.channel === 'link' ? { channel: 'link' as const } : {}),
+        ...(f.dueDate ? { dueDate: f.dueDate } : {}),
       },
       { onSuccess: (p) => navigate(`/payments/${p.id}`) },
     );
@@ -109,6 +110,7 @@ export default function PaymentNew() {
               <Switch label={m.money.noVat} description={m.money.noVatHint} checked={noVat} onChange={(e) => set('noVat', e.currentTarget.checked)} />
               {!noVat && <Switch label={m.money.vatIncluded} checked={f.vatIncluded} onChange={(e) => set('vatIncluded', e.currentTarget.checked)} />}
               <Switch label={m.newPayment.openAmount} checked={f.openAmount} onChange={(e) => set('openAmount', e.currentTarget.checked)} />
+              <TextInput type="date" label={m.pay.dueDate} value={f.dueDate} onChange={(e) => set('dueDate', e.currentTarget.value)} error={byField.dueDate} style={{ maxWidth: 260 }} />
               <Switch label={m.newPayment.invoiceRequired} checked={f.invoiceRequired} onChange={(e) => set('invoiceRequired', e.currentTarget.checked)} />
               <Checkbox.Group label={m.newPayment.payMethods} error={byField.payMethods} value={[...(f.bank ? ['bank'] : []), ...(f.bit ? ['bit'] : [])]} onChange={(v) => setF((o) => ({ ...o, bank: v.includes('bank'), bit: v.includes('bit') }))}>
                 <Group mt={4}>

@@ -9,10 +9,10 @@ import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/comm
 import { payoutText } from '../../ui/serverText.ts';
 import { Steps } from '../../ui/Ltr.tsx';
 import type { PaymentRow } from '../../ui/cards.tsx';
-import { paymentsListInput, usePay, usePayMutation, type PaymentPayFields, type RunView } from './payApi.ts';
+import { usePay, usePayMutation, type RunView } from './payApi.ts';
 import { dayText, israelToday, RunStatusBadge } from './runParts.tsx';
 
-type Row = PaymentRow & PaymentPayFields;
+type Row = PaymentRow;
 type Group = 'pending' | 'approved' | 'rejected';
 const GROUPS: readonly Group[] = ['pending', 'approved', 'rejected'];
 
@@ -138,12 +138,12 @@ function RunsList() {
 export default function Pay() {
   const { m, fill, date, number } = useI18n();
   const navigate = useNavigate();
-  const list = useApi('paymentsList', paymentsListInput({ status: 'ready', limit: 200 }), { refetchInterval: 15_000 });
+  const list = useApi('paymentsList', { status: 'ready', limit: 200 }, { refetchInterval: 15_000 });
   const create = usePayMutation('payRunCreate', ['paymentsList', 'payRunsList', 'paymentGet', 'attention']);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [payDate, setPayDate] = useState('');
   const [note, setNote] = useState('');
-  const rows = (list.data?.items ?? []) as Row[];
+  const rows: Row[] = list.data?.items ?? [];
   const byGroup = useMemo(() => {
     const g: Record<Group, Row[]> = { pending: [], approved: [], rejected: [] };
     for (const p of rows) g[groupOf(p)].push(p);

@@ -1,26 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
-import { call, type OperationName } from '../../api/client.ts';
+import { call, type OperationName, type Output } from '../../api/client.ts';
 
 /**
- * Issue 36's operations as the brief names them, typed here until the generated client has them: once the
- * backend's operations land, these types become the generated ones and the hooks `useApi`/`useApiMutation`.
+ * Issue 36's payment-run operations as the brief names them, typed here until the generated client has them: once
+ * the backend's operations land, these types become the generated ones and the hooks `useApi`/`useApiMutation`.
  */
-export type ApprovalState = 'not_required' | 'pending' | 'approved' | 'rejected';
-export type StaleReason = 'amount' | 'currency' | 'vat' | 'payout' | 'supplier';
-export interface ApprovalView {
-  required: boolean;
-  state: ApprovalState;
-  needed: number;
-  approvals: { by: string; byEmail: string; at: string; note: string | null }[];
-  rejection: { by: string; byEmail: string; at: string; reason: string } | null;
-  staleBecause: StaleReason[];
-}
-/** What issue 36 adds to a payment's view (paymentGet and paymentsList rows). */
-export interface PaymentPayFields {
-  approval?: ApprovalView;
-  dueDate?: string | null;
-  runId?: string | null;
-}
+/** A payment's approval as paymentGet shows it. */
+export type ApprovalView = NonNullable<Output<'paymentGet'>['approval']>;
 export type RunStatus = 'open' | 'paid' | 'partly_paid' | 'canceled';
 export type FileKind = 'masav' | 'portal' | 'foreign' | 'bit';
 export interface RunView {
@@ -39,16 +25,8 @@ export interface RunView {
   files: { kind: FileKind; fileName: string; contentType: string; size: number; count: number; url: string; expiresAt: string }[];
   warnings: { reason: string; fields: string[] }[];
 }
-export interface Policy {
-  thresholdAgorot: number | null;
-  approvalsRequired: 1 | 2;
-}
 
 interface PayOps {
-  approvalPolicyGet: [Record<string, never>, Policy];
-  approvalPolicySet: [Policy, Policy];
-  paymentApprove: [{ paymentId: string; note?: string }, unknown];
-  paymentReject: [{ paymentId: string; reason: string }, unknown];
   payRunCreate: [{ paymentIds: string[]; payDate?: string; note?: string }, RunView];
   payRunsList: [{ status?: RunStatus; limit?: number; pageToken?: string }, { items: RunView[]; nextPageToken: string | null }];
   payRunGet: [{ runId: string }, RunView];
@@ -69,9 +47,4 @@ export function usePayMutation<O extends PayOp>(op: O, invalidate: (OperationNam
     mutationFn: (input) => loose(op, input) as Promise<PayOps[O][1]>,
     onSuccess: () => Promise.all(invalidate.map((k) => qc.invalidateQueries({ queryKey: [k] }))),
   });
-}
-
-/** paymentsList with issue 36's filters (approval, due), until the generated input has them. */
-export function paymentsListInput(f: { status?: 'ready'; approval?: 'pending' | 'approved' | 'rejected'; due?: 'overdue' | 'week'; limit?: number }) {
-  return f as { status?: 'ready'; limit?: number };
 }
