@@ -357,13 +357,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Which payments need an admin approval before they are paid.
+         * Which payments need approval before paying.
          * @description thresholdAgorot null: off (the default); 0: every payment; otherwise payments whose total, VAT included, is at or above it. approvalsRequired: distinct admins.
          */
         get: operations["approvalPolicyGetGet"];
         put?: never;
         /**
-         * Which payments need an admin approval before they are paid.
+         * Which payments need approval before paying.
          * @description thresholdAgorot null: off (the default); 0: every payment; otherwise payments whose total, VAT included, is at or above it. approvalsRequired: distinct admins.
          */
         post: operations["approvalPolicyGet"];
@@ -383,7 +383,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set which payments need an admin approval before they are paid.
+         * Set which payments need approval before paying.
          * @description null turns approvals off; 0 makes every payment need one; otherwise payments whose total (VAT included, any currency by the same integer) is at or above it. Payments whose payout changed, and public filings, always need one.
          */
         post: operations["approvalPolicySet"];
@@ -2319,7 +2319,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve an unpaid payment as it is now (admins only).
+         * Approve a payment as it is now.
          * @description The approval holds for the amount, currency, VAT, payout and supplier as they are now; a change after it makes the payment pending again. Refused (permission-denied) to the admin who created the payment or typed the payout details it pays into. Clears a rejection; approving a public filing ends its review. Repeating it changes nothing.
          */
         post: operations["paymentApprove"];
@@ -2363,7 +2363,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject an unpaid payment with a reason (admins only).
+         * Reject a payment, with a reason.
          * @description The payment is not canceled: it shows the reason, cannot be paid, and drops its approvals; paymentApprove can approve it later.
          */
         post: operations["paymentReject"];
@@ -2382,15 +2382,117 @@ export interface paths {
         };
         /**
          * Payments to suppliers, newest first, with filters, text search and paging
-         * @description Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier's known ones: verify before paying), q (words of the supplier name, description or invoice number), approval (pending, approved, rejected), due (overdue: unpaid with dueDate before today in Israel; week: unpaid, due today through 6 days on).  Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
+         * @description Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier's known ones: verify before paying), q (words of the supplier name, description or invoice number), approval (its computed state), due (unpaid; overdue: dueDate before today in Israel; week: today through 6 days on).  Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
          */
         get: operations["paymentsListGet"];
         put?: never;
         /**
          * Payments to suppliers, newest first, with filters, text search and paging
-         * @description Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier's known ones: verify before paying), q (words of the supplier name, description or invoice number), approval (pending, approved, rejected), due (overdue: unpaid with dueDate before today in Israel; week: unpaid, due today through 6 days on).  Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
+         * @description Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier's known ones: verify before paying), q (words of the supplier name, description or invoice number), approval (its computed state), due (unpaid; overdue: dueDate before today in Israel; week: today through 6 days on).  Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.
          */
         post: operations["paymentsList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payRunCancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run: its unpaid payments are released, its files removed.
+         * @description Paid payments stay paid; a fully paid run cannot be canceled. Canceling a canceled run changes nothing.
+         */
+        post: operations["payRunCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payRunCreate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Batch ready payments into a payment run with its bank files.
+         * @description All or nothing: every payment must be ready, approved (or not needing approval), in no other open run, with a known amount and payout that fits a file; otherwise failed-precondition runPaymentsRefused names each (params paymentIds and reasons). Files: MASAV (needs masavInstitutionId and masavSenderId), bank-portal CSV, foreign transfers, Bit; links expire after 7 days, payRunGet renews them.
+         */
+        post: operations["payRunCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payRunGet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payment run: its payments, totals and bank files.
+         * @description File links work for 7 days; each call renews a link near its end (same bytes). A canceled run has no files.
+         */
+        get: operations["payRunGetGet"];
+        put?: never;
+        /**
+         * A payment run: its payments, totals and bank files.
+         * @description File links work for 7 days; each call renews a link near its end (same bytes). A canceled run has no files.
+         */
+        post: operations["payRunGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payRunMarkPaid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a run's payments paid, as markPaid does; safe to retry.
+         * @description Each payment is marked paid and its supplier told; one already paid is skipped (alreadyPaid). A payment changed since the run (amount, currency, payout), no longer approved, canceled or released is not paid and is listed in refused; the rest are paid. Nothing paid and something refused: failed-precondition runPaymentsRefused. The proof (the bank's confirmation of the batch) stays on the run and is not sent to suppliers.
+         */
+        post: operations["payRunMarkPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payRunsList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payment runs, newest first. */
+        get: operations["payRunsListGet"];
+        put?: never;
+        /** Payment runs, newest first. */
+        post: operations["payRunsList"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3238,6 +3340,9 @@ export interface components {
                      *     - `channelNeedsPhone`: sending by WhatsApp needs the supplier phone
                      *     - `channelNeedsEmail`: sending by email needs the supplier email
                      *     - `amountNotSet`: the supplier has not filled the amount yet
+                     *     - `runPaymentsRefused` (paymentIds, reasons): some payments cannot be paid in this run; each is named with its reason (notFound, duplicate, notReady, inOpenRun, amountNotSet, notApproved, noPayout, bankIncomplete, israeliNotIls, foreignIncomplete, bitIncomplete, bitNotIls, masavBankCode, masavBranch, masavAccount, masavName, masavAmount, masavPayeeId, notInRun, changedSinceRun)
+                     *     - `runNotOpen` (status): the payment run is {status}
+                     *     - `payDateInPast` (today): the pay date is before today ({today})
                      *     - `approvalMissing` (state): the payment needs an admin's approval before it is paid
                      *     - `approvalRejected` (state): the payment was rejected; an admin can still approve it
                      *     - `selfApproval`: nobody approves a payment they created; another admin must approve it
@@ -3380,7 +3485,7 @@ export interface components {
                      *     - `timeout`: the request took too long
                      * @enum {string}
                      */
-                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "approvalMissing" | "approvalRejected" | "selfApproval" | "payoutTypedByYou" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notAMember" | "providerTooMany" | "taxAuthorityDown" | "taxAuthorityBadAnswer" | "taxAuthorityNoAccess" | "taxAuthorityRefused" | "notAPerson" | "notAllListed" | "vatOverTotal" | "sourceDown" | "sourceBadAnswer" | "badCharacters" | "secondsNotMs" | "tooManyFiles" | "fixFields" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
+                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "runPaymentsRefused" | "runNotOpen" | "payDateInPast" | "approvalMissing" | "approvalRejected" | "selfApproval" | "payoutTypedByYou" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notAMember" | "providerTooMany" | "taxAuthorityDown" | "taxAuthorityBadAnswer" | "taxAuthorityNoAccess" | "taxAuthorityRefused" | "notAPerson" | "notAllListed" | "vatOverTotal" | "sourceDown" | "sourceBadAnswer" | "badCharacters" | "secondsNotMs" | "tooManyFiles" | "fixFields" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
                     /** @description The reason's values, named as in its template. */
                     params?: {
                         [key: string]: string | number | string[];
@@ -6403,7 +6508,7 @@ export interface operations {
                         ok: true;
                         result: {
                             thresholdAgorot: number | null;
-                            approvalsRequired: 1 | 2;
+                            approvalsRequired: number;
                         };
                     };
                 };
@@ -6534,7 +6639,7 @@ export interface operations {
                         ok: true;
                         result: {
                             thresholdAgorot: number | null;
-                            approvalsRequired: 1 | 2;
+                            approvalsRequired: number;
                         };
                     };
                 };
@@ -6656,7 +6761,7 @@ export interface operations {
                      * @description Distinct admins needed: 1 or 2.
                      * @default 1
                      */
-                    approvalsRequired?: 1 | 2;
+                    approvalsRequired?: number;
                 };
             };
         };
@@ -6678,7 +6783,7 @@ export interface operations {
                         ok: true;
                         result: {
                             thresholdAgorot: number | null;
-                            approvalsRequired: 1 | 2;
+                            approvalsRequired: number;
                         };
                     };
                 };
@@ -22162,7 +22267,7 @@ export interface operations {
                 /** @description The previous page's nextCursor: continues right after its last row. */
                 cursor?: string;
                 /** @description Only rows of this group. */
-                kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
+                kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "payruns" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
                 /** @description Only this member's rows (userId). */
                 actor?: string;
             };
@@ -22331,7 +22436,7 @@ export interface operations {
                      * @description Only rows of this group.
                      * @enum {string}
                      */
-                    kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
+                    kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "payruns" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
                     /** @description Only this member's rows (userId). */
                     actor?: string;
                 };
@@ -29645,9 +29750,9 @@ export interface operations {
                 supplierKey?: string;
                 /** @description true: only payments whose filed payout differs from the known one (a fraud signal); false: only the others. */
                 payoutChanged?: boolean;
-                /** @description Only payments in this approval state. */
+                /** @description pending, approved or rejected. */
                 approval?: "pending" | "approved" | "rejected";
-                /** @description Unpaid: overdue, or due within 7 days. */
+                /** @description Unpaid, overdue or due in 7 days. */
                 due?: "overdue" | "week";
                 /** @description Words to find at word beginnings in the supplier name, description or invoice number; every word must match. */
                 q?: string;
@@ -29926,12 +30031,12 @@ export interface operations {
                     /** @description true: only payments whose filed payout differs from the known one (a fraud signal); false: only the others. */
                     payoutChanged?: boolean;
                     /**
-                     * @description Only payments in this approval state.
+                     * @description pending, approved or rejected.
                      * @enum {string}
                      */
                     approval?: "pending" | "approved" | "rejected";
                     /**
-                     * @description Unpaid: overdue, or due within 7 days.
+                     * @description Unpaid, overdue or due in 7 days.
                      * @enum {string}
                      */
                     due?: "overdue" | "week";
@@ -30091,6 +30196,1535 @@ export interface operations {
                             limit: number;
                             /** @description Records skipped before this page. */
                             offset: number;
+                            /** @description Pass as pageToken for the next page; null on the last page. */
+                            nextPageToken: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payRunCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Run id. */
+                    runId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
+                            status: "open" | "paid" | "partly_paid" | "canceled";
+                            payDate: string;
+                            /** @description Free note. */
+                            note: string;
+                            serial: number | null;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            createdByEmail: string;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                            paidAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                            canceledAt: string | null;
+                            totals: {
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                totalAgorot: number;
+                            }[];
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                totalAgorot: number;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @enum {string} */
+                                file: "masav" | "foreign" | "bit";
+                                payoutMasked: string;
+                                paymentStatus: string;
+                            }[];
+                            /** @description The stored files. */
+                            files: {
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                kind: "masav" | "portal" | "foreign" | "bit";
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                count: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                                /** @description When it expires (ISO 8601, UTC). */
+                                expiresAt: string;
+                            }[];
+                            warnings: {
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                reason: string;
+                                /** @description The fields of the form. */
+                                fields: string[];
+                            }[];
+                            /** @description The proof of payment attached; null when none. */
+                            proof: {
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payRunCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Payments to pay together, 1 to 200. */
+                    paymentIds: string[];
+                    /** @description YYYY-MM-DD; default: earliest due date, else today. */
+                    payDate?: string;
+                    /** @description A note for the run. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
+                            status: "open" | "paid" | "partly_paid" | "canceled";
+                            payDate: string;
+                            /** @description Free note. */
+                            note: string;
+                            serial: number | null;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            createdByEmail: string;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                            paidAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                            canceledAt: string | null;
+                            totals: {
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                totalAgorot: number;
+                            }[];
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                totalAgorot: number;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @enum {string} */
+                                file: "masav" | "foreign" | "bit";
+                                payoutMasked: string;
+                                paymentStatus: string;
+                            }[];
+                            /** @description The stored files. */
+                            files: {
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                kind: "masav" | "portal" | "foreign" | "bit";
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                count: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                                /** @description When it expires (ISO 8601, UTC). */
+                                expiresAt: string;
+                            }[];
+                            warnings: {
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                reason: string;
+                                /** @description The fields of the form. */
+                                fields: string[];
+                            }[];
+                            /** @description The proof of payment attached; null when none. */
+                            proof: {
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payRunGetGet: {
+        parameters: {
+            query: {
+                /** @description Run id (payRunCreate, payRunsList). */
+                runId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
+                            status: "open" | "paid" | "partly_paid" | "canceled";
+                            payDate: string;
+                            /** @description Free note. */
+                            note: string;
+                            serial: number | null;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            createdByEmail: string;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                            paidAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                            canceledAt: string | null;
+                            totals: {
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                totalAgorot: number;
+                            }[];
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                totalAgorot: number;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @enum {string} */
+                                file: "masav" | "foreign" | "bit";
+                                payoutMasked: string;
+                                paymentStatus: string;
+                            }[];
+                            /** @description The stored files. */
+                            files: {
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                kind: "masav" | "portal" | "foreign" | "bit";
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                count: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                                /** @description When it expires (ISO 8601, UTC). */
+                                expiresAt: string;
+                            }[];
+                            warnings: {
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                reason: string;
+                                /** @description The fields of the form. */
+                                fields: string[];
+                            }[];
+                            /** @description The proof of payment attached; null when none. */
+                            proof: {
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payRunGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Run id (payRunCreate, payRunsList). */
+                    runId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
+                            status: "open" | "paid" | "partly_paid" | "canceled";
+                            payDate: string;
+                            /** @description Free note. */
+                            note: string;
+                            serial: number | null;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            createdByEmail: string;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                            paidAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                            canceledAt: string | null;
+                            totals: {
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                totalAgorot: number;
+                            }[];
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                totalAgorot: number;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @enum {string} */
+                                file: "masav" | "foreign" | "bit";
+                                payoutMasked: string;
+                                paymentStatus: string;
+                            }[];
+                            /** @description The stored files. */
+                            files: {
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                kind: "masav" | "portal" | "foreign" | "bit";
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                count: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                                /** @description When it expires (ISO 8601, UTC). */
+                                expiresAt: string;
+                            }[];
+                            warnings: {
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                reason: string;
+                                /** @description The fields of the form. */
+                                fields: string[];
+                            }[];
+                            /** @description The proof of payment attached; null when none. */
+                            proof: {
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payRunMarkPaid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Run id. */
+                    runId: string;
+                    /** @description Default: all the run's payments. */
+                    paymentIds?: string[];
+                    /** @description The bank's confirmation, as markPaid's proof. */
+                    proof?: {
+                        /** @description File name (with dataBase64). */
+                        fileName?: string;
+                        /** @description PDF or image type (with dataBase64). */
+                        mimeType?: string;
+                        /** @description Base64, at most 5 MB; or fileId. */
+                        dataBase64?: string;
+                        /** @description An upload (purpose proof). */
+                        fileId?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            /**
+                             * @description The state of the record (one of the listed values).
+                             * @enum {string}
+                             */
+                            status: "open" | "paid" | "partly_paid" | "canceled";
+                            payDate: string;
+                            /** @description Free note. */
+                            note: string;
+                            serial: number | null;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            createdByEmail: string;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                            paidAt: string | null;
+                            /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                            canceledAt: string | null;
+                            totals: {
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                count: number;
+                                totalAgorot: number;
+                            }[];
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                totalAgorot: number;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @enum {string} */
+                                file: "masav" | "foreign" | "bit";
+                                payoutMasked: string;
+                                paymentStatus: string;
+                            }[];
+                            /** @description The stored files. */
+                            files: {
+                                /**
+                                 * @description Kind of record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                kind: "masav" | "portal" | "foreign" | "bit";
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description MIME type of the file, as checked from its bytes. */
+                                contentType: string;
+                                /** @description Size of the file in bytes. */
+                                size: number;
+                                count: number;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                                /** @description When it expires (ISO 8601, UTC). */
+                                expiresAt: string;
+                            }[];
+                            warnings: {
+                                /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                reason: string;
+                                /** @description The fields of the form. */
+                                fields: string[];
+                            }[];
+                            /** @description The proof of payment attached; null when none. */
+                            proof: {
+                                /** @description File name as stored (path parts and control characters removed). */
+                                fileName: string;
+                                /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                url: string;
+                            } | null;
+                            paidNow: string[];
+                            alreadyPaid: string[];
+                            refused: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                /**
+                                 * @description Why: a short explanation, or a reason code (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                reason: "notFound" | "duplicate" | "notReady" | "inOpenRun" | "amountNotSet" | "notApproved" | "noPayout" | "bankIncomplete" | "israeliNotIls" | "foreignIncomplete" | "bitIncomplete" | "bitNotIls" | "masavBankCode" | "masavBranch" | "masavAccount" | "masavName" | "masavAmount" | "masavPayeeId" | "notInRun" | "changedSinceRun";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payRunsListGet: {
+        parameters: {
+            query?: {
+                /** @description Only runs in this status. */
+                status?: "open" | "paid" | "partly_paid" | "canceled";
+                /** @description Page size, 1 to 50 (default 20). */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's nextPageToken: continues right after it, at the cost of one page (offset must be 0). */
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
+                                id: string;
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                status: "open" | "paid" | "partly_paid" | "canceled";
+                                payDate: string;
+                                /** @description Free note. */
+                                note: string;
+                                serial: number | null;
+                                /** @description Email of whoever created it. */
+                                createdBy: string;
+                                createdByEmail: string;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                                /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                                paidAt: string | null;
+                                /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                                canceledAt: string | null;
+                                totals: {
+                                    /**
+                                     * @description ISO 4217 currency code: ILS, USD or EUR.
+                                     * @enum {string}
+                                     */
+                                    currency: "ILS" | "USD" | "EUR";
+                                    count: number;
+                                    totalAgorot: number;
+                                }[];
+                                /** @description The records of this page, in the documented order. */
+                                items: {
+                                    /** @description Identifier of the payment request (paymentGet). */
+                                    paymentId: string;
+                                    /** @description Name of the supplier as shown to the business. */
+                                    supplierName: string;
+                                    totalAgorot: number;
+                                    /**
+                                     * @description ISO 4217 currency code: ILS, USD or EUR.
+                                     * @enum {string}
+                                     */
+                                    currency: "ILS" | "USD" | "EUR";
+                                    /** @enum {string} */
+                                    file: "masav" | "foreign" | "bit";
+                                    payoutMasked: string;
+                                    paymentStatus: string;
+                                }[];
+                                /** @description The stored files. */
+                                files: {
+                                    /**
+                                     * @description Kind of record (one of the listed values).
+                                     * @enum {string}
+                                     */
+                                    kind: "masav" | "portal" | "foreign" | "bit";
+                                    /** @description File name as stored (path parts and control characters removed). */
+                                    fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
+                                    contentType: string;
+                                    /** @description Size of the file in bytes. */
+                                    size: number;
+                                    count: number;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                    url: string;
+                                    /** @description When it expires (ISO 8601, UTC). */
+                                    expiresAt: string;
+                                }[];
+                                warnings: {
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                    /** @description The fields of the form. */
+                                    fields: string[];
+                                }[];
+                                /** @description The proof of payment attached; null when none. */
+                                proof: {
+                                    /** @description File name as stored (path parts and control characters removed). */
+                                    fileName: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                    url: string;
+                                } | null;
+                            }[];
+                            /** @description Pass as pageToken for the next page; null on the last page. */
+                            nextPageToken: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    payRunsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only runs in this status.
+                     * @enum {string}
+                     */
+                    status?: "open" | "paid" | "partly_paid" | "canceled";
+                    /**
+                     * @description Page size, 1 to 50 (default 20).
+                     * @default 20
+                     */
+                    limit?: number;
+                    /** @description Opaque cursor from a previous page's nextPageToken: continues right after it, at the cost of one page (offset must be 0). */
+                    pageToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
+                                id: string;
+                                /**
+                                 * @description The state of the record (one of the listed values).
+                                 * @enum {string}
+                                 */
+                                status: "open" | "paid" | "partly_paid" | "canceled";
+                                payDate: string;
+                                /** @description Free note. */
+                                note: string;
+                                serial: number | null;
+                                /** @description Email of whoever created it. */
+                                createdBy: string;
+                                createdByEmail: string;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                                /** @description When it was marked paid (ISO 8601, UTC); null when unpaid. */
+                                paidAt: string | null;
+                                /** @description When it was canceled (ISO 8601, UTC); null when not canceled. */
+                                canceledAt: string | null;
+                                totals: {
+                                    /**
+                                     * @description ISO 4217 currency code: ILS, USD or EUR.
+                                     * @enum {string}
+                                     */
+                                    currency: "ILS" | "USD" | "EUR";
+                                    count: number;
+                                    totalAgorot: number;
+                                }[];
+                                /** @description The records of this page, in the documented order. */
+                                items: {
+                                    /** @description Identifier of the payment request (paymentGet). */
+                                    paymentId: string;
+                                    /** @description Name of the supplier as shown to the business. */
+                                    supplierName: string;
+                                    totalAgorot: number;
+                                    /**
+                                     * @description ISO 4217 currency code: ILS, USD or EUR.
+                                     * @enum {string}
+                                     */
+                                    currency: "ILS" | "USD" | "EUR";
+                                    /** @enum {string} */
+                                    file: "masav" | "foreign" | "bit";
+                                    payoutMasked: string;
+                                    paymentStatus: string;
+                                }[];
+                                /** @description The stored files. */
+                                files: {
+                                    /**
+                                     * @description Kind of record (one of the listed values).
+                                     * @enum {string}
+                                     */
+                                    kind: "masav" | "portal" | "foreign" | "bit";
+                                    /** @description File name as stored (path parts and control characters removed). */
+                                    fileName: string;
+                                    /** @description MIME type of the file, as checked from its bytes. */
+                                    contentType: string;
+                                    /** @description Size of the file in bytes. */
+                                    size: number;
+                                    count: number;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                    url: string;
+                                    /** @description When it expires (ISO 8601, UTC). */
+                                    expiresAt: string;
+                                }[];
+                                warnings: {
+                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    reason: string;
+                                    /** @description The fields of the form. */
+                                    fields: string[];
+                                }[];
+                                /** @description The proof of payment attached; null when none. */
+                                proof: {
+                                    /** @description File name as stored (path parts and control characters removed). */
+                                    fileName: string;
+                                    /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
+                                    url: string;
+                                } | null;
+                            }[];
                             /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
                         };

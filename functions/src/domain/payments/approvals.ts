@@ -26,7 +26,7 @@ export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { thresholdAgorot: null, 
 
 export const approvalPolicySchema = z.object({
   thresholdAgorot: z.int().nullable(),
-  approvalsRequired: z.union([z.literal(1), z.literal(2)]),
+  approvalsRequired: z.int().min(1).max(2),
 });
 
 /** The facts an approval was given on. */

@@ -5,7 +5,7 @@ import { approvalPolicyOf, approvalPolicySchema } from '../../domain/payments/ap
 export default defineOperation({
   name: 'approvalPolicyGet',
   group: 'payments',
-  summary: 'Which payments need an admin approval before they are paid.',
+  summary: 'Which payments need approval before paying.',
   description: 'thresholdAgorot null: off (the default); 0: every payment; otherwise payments whose total, VAT included, is at or above it. approvalsRequired: distinct admins.',
   flags: { readOnly: true, adminOnly: true },
   input: empty(),

@@ -10,7 +10,7 @@ import { paymentAmounts } from '../../domain/vat.ts';
 export default defineOperation({
   name: 'paymentApprove',
   group: 'payments',
-  summary: 'Approve an unpaid payment as it is now (admins only).',
+  summary: 'Approve a payment as it is now.',
   description:
     'The approval holds for the amount, currency, VAT, payout and supplier as they are now; a change after it makes the payment pending again. ' +
     'Refused (permission-denied) to the admin who created the payment or typed the payout details it pays into. Clears a rejection; approving a public filing ends its review. Repeating it changes nothing.',

@@ -9,7 +9,7 @@ import { paymentAmounts } from '../../domain/vat.ts';
 export default defineOperation({
   name: 'paymentReject',
   group: 'payments',
-  summary: 'Reject an unpaid payment with a reason (admins only).',
+  summary: 'Reject a payment, with a reason.',
   description: 'The payment is not canceled: it shows the reason, cannot be paid, and drops its approvals; paymentApprove can approve it later.',
   flags: { adminOnly: true },
   input: input({

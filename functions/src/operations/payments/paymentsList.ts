@@ -19,15 +19,15 @@ export default defineOperation({
   summary: 'Payments to suppliers, newest first, with filters, text search and paging',
   description:
     'Filters combine: status, supplierKey (phone or email), payoutChanged (payout details differ from the supplier\'s known ones: verify before paying), ' +
-    'q (words of the supplier name, description or invoice number), approval (pending, approved, rejected), due (overdue: unpaid with dueDate before today in Israel; week: unpaid, due today through 6 days on).  Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. ' +
+    'q (words of the supplier name, description or invoice number), approval (its computed state), due (unpaid; overdue: dueDate before today in Israel; week: today through 6 days on).  Result {items, total, totalIsEstimate, limit, offset, nextPageToken}; limit default 50, at most 200. ' +
     'Pass nextPageToken as pageToken for the next page: it costs one page whatever the depth.',
   flags: { readOnly: true },
   input: input({
     status: z.enum(PAYMENT_STATUSES).optional().describe('Only payments in this status: sent, awaiting_invoice, ready (to pay), paid or canceled.'),
     supplierKey: text(LIMITS.email).optional().describe("Only payments to this supplier (the supplier's phone in E.164 or email)."),
     payoutChanged: z.boolean().optional().describe('true: only payments whose filed payout differs from the known one (a fraud signal); false: only the others.'),
-    approval: z.enum(['pending', 'approved', 'rejected']).optional().describe('Only payments in this approval state.'),
-    due: z.enum(['overdue', 'week']).optional().describe('Unpaid: overdue, or due within 7 days.'),
+    approval: z.enum(['pending', 'approved', 'rejected']).optional().describe('pending, approved or rejected.'),
+    due: z.enum(['overdue', 'week']).optional().describe('Unpaid, overdue or due in 7 days.'),
     q: text().optional().describe('Words to find at word beginnings in the supplier name, description or invoice number; every word must match.'),
     limit: page.limit.describe('Page size, 1 to 200 (default 50).'),
     offset: page.offset.describe('Items to skip (default 0). Prefer pageToken for deep pages.'),
