@@ -840,7 +840,7 @@ export const en: Strings<Messages> = {
       back: 'Back to the list',
     },
     approval: {
-      title: 'Approval',
+      title: 'Admin approval',
       state: { not_required: 'No approval needed', pending: 'Waiting for approval', approved: 'Approved', rejected: 'Rejected' },
       needed: '{needed} admin approvals needed; {given} given.',
       approvedBy: 'Approved by {email} on {date}',

@@ -836,7 +836,7 @@ export const he = {
       back: 'חזרה לרשימה',
     },
     approval: {
-      title: 'אישור התשלום',
+      title: 'אישור מנהל',
       state: { not_required: 'לא נדרש אישור', pending: 'ממתין לאישור', approved: 'אושר', rejected: 'נדחה' },
       needed: 'נדרשים {needed} אישורים של מנהלים; ניתנו {given}.',
       approvedBy: 'אושר על ידי {email} ב-{date}',

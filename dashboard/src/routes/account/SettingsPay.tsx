@@ -84,7 +84,7 @@ function Policy({ admin }: { admin: boolean }) {
                 {m.save}
               </Button>
               {save.isSuccess && (
-                <Text size="sm" c="green.9" role="status">
+                <Text size="sm" fw={600} role="status">
                   {t.saved}
                 </Text>
               )}
@@ -150,7 +150,7 @@ function Masav({ admin }: { admin: boolean }) {
                 {m.save}
               </Button>
               {save.isSuccess && (
-                <Text size="sm" c="green.9" role="status">
+                <Text size="sm" fw={600} role="status">
                   {t.saved}
                 </Text>
               )}

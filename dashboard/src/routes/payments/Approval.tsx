@@ -45,7 +45,7 @@ export function ApprovalCard({ paymentId, approval, open, runId }: { paymentId: 
         </Badge>
       </Group>
       <Stack gap={4}>
-        {a.required && a.state !== 'not_required' && <Text size="sm">{fill(t.needed, { needed: a.needed, given: a.approvals.length })}</Text>}
+        {a.needed > 1 && a.state !== 'not_required' && <Text size="sm">{fill(t.needed, { needed: a.needed, given: a.approvals.length })}</Text>}
         {a.approvals.map((x) => (
           <Text size="sm" key={x.by + x.at} data-testid="approved-by">
             {fill(t.approvedBy, { email: '\u2068' + x.byEmail + '\u2069', date: date(x.at, true) })}
@@ -61,7 +61,7 @@ export function ApprovalCard({ paymentId, approval, open, runId }: { paymentId: 
           </Stack>
         )}
         {a.staleBecause.length > 0 && (
-          <Text size="sm" c="orange.9" fw={600} data-testid="approval-stale">
+          <Text size="sm" c="red.9" fw={600} data-testid="approval-stale">
             {fill(t.stale, { what: a.staleBecause.map((w) => t.staleWords[w]).join(', ') })}
           </Text>
         )}
@@ -76,7 +76,7 @@ export function ApprovalCard({ paymentId, approval, open, runId }: { paymentId: 
         {failed && !asking && <ErrorAlert error={failed.error} />}
         {canAct && (
           <Group gap="xs" mt="xs" wrap="wrap">
-            <Button color="green.9" onClick={() => (approve.reset(), setAsking('approve'))} loading={approve.isPending}>
+            <Button onClick={() => (approve.reset(), setAsking('approve'))} loading={approve.isPending}>
               {t.approve}
             </Button>
             {a.state !== 'rejected' && (
@@ -107,7 +107,7 @@ export function ApprovalCard({ paymentId, approval, open, runId }: { paymentId: 
               <Button variant="default" onClick={close}>
                 {m.cancel}
               </Button>
-              <Button type="submit" color="green.9" loading={approve.isPending}>
+              <Button type="submit" loading={approve.isPending}>
                 {t.approve}
               </Button>
             </Group>

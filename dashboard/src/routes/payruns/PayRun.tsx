@@ -166,7 +166,7 @@ export default function PayRun() {
 
         {open && (
           <Group gap="xs" wrap="wrap">
-            <Button color="green.9" onClick={() => setAsking('paid')} loading={markPaid.isPending}>
+            <Button onClick={() => setAsking('paid')} loading={markPaid.isPending}>
               {m.pay.run.markPaid}
             </Button>
             <Button color="red.9" variant="outline" onClick={() => setAsking('cancel')} loading={cancel.isPending}>
@@ -184,7 +184,7 @@ export default function PayRun() {
               {m.cancel}
             </Button>
             <Button
-              color="green.9"
+             
               onClick={() => {
                 setAsking(null);
                 markPaid.mutate({ runId: r.id });
