@@ -110,21 +110,24 @@ test('an approval goes stale when the amount, currency, VAT, payout or supplier 
   assert.equal(payoutTarget({ method: 'bank', iban: 'DE89 3704 0044 0532 0130 00', swift: 'COBADEFFXXX' }), payoutTarget({ method: 'bank', iban: 'DE89370400440532013000', swift: 'COBADEFF' }));
 });
 
-test('who may approve: not the creator, not who typed the payout the payment pays into', () => {
+test('who may approve under a policy: not the creator, not who typed the payout the payment pays into', () => {
   const card = (typedBy: string, c: SupplierRecord['card']): SupplierRecord =>
     ({ key: 'k', name: 'Dana', phone: null, email: null, kind: 'supplier', manual: false, paymentCount: 1, lastPaymentAt: null, card: c, supplierSide: null, payoutTypedBy: typedBy, createdAt: '', updatedAt: '' }) as SupplierRecord;
   const p = payment();
-  assert.throws(() => assertMayApprove(p, null, 'owner'), (e: any) => e.code === 'permission-denied' && e.details.reason === 'selfApproval' && /self-approval rule/.test(e.message));
-  assert.doesNotThrow(() => assertMayApprove(p, null, 'admin2'));
-  assert.doesNotThrow(() => assertMayApprove(payment({ createdBy: undefined }), null, 'owner'), 'a public filing has no creator');
+  assert.throws(() => assertMayApprove(p, null, 'owner', at(0)), (e: any) => e.code === 'permission-denied' && e.details.reason === 'selfApproval' && /self-approval rule/.test(e.message));
+  assert.doesNotThrow(() => assertMayApprove(p, null, 'admin2', at(0)));
+  assert.doesNotThrow(() => assertMayApprove(payment({ createdBy: undefined }), null, 'owner', at(0)), 'a public filing has no creator');
   const same = card('admin2', { bankCode: '12', bankBranch: '345', bankAccount: '678901' });
-  assert.throws(() => assertMayApprove(p, same, 'admin2'), (e: any) => e.code === 'permission-denied' && e.details.reason === 'payoutTypedByYou');
-  assert.doesNotThrow(() => assertMayApprove(p, same, 'admin3'), 'another admin did not type it');
-  assert.doesNotThrow(() => assertMayApprove(p, card('admin2', { bankCode: '10', bankBranch: '800', bankAccount: '555012' }), 'admin2'), 'the payment pays elsewhere');
-  assert.throws(() => assertMayApprove(payment({ payout: null }), same, 'admin2'), (e: any) => e.details.reason === 'payoutTypedByYou', 'no payout yet: the card typed by the caller is where it would go');
-  assert.doesNotThrow(() => assertMayApprove(payment({ payout: null }), card('admin2', { notes: 'x' }), 'admin2'), 'a card without payout fields');
+  assert.throws(() => assertMayApprove(p, same, 'admin2', at(0)), (e: any) => e.code === 'permission-denied' && e.details.reason === 'payoutTypedByYou');
+  assert.doesNotThrow(() => assertMayApprove(p, same, 'admin3', at(0)), 'another admin did not type it');
+  assert.doesNotThrow(() => assertMayApprove(p, card('admin2', { bankCode: '10', bankBranch: '800', bankAccount: '555012' }), 'admin2', at(0)), 'the payment pays elsewhere');
+  assert.throws(() => assertMayApprove(payment({ payout: null }), same, 'admin2', at(0)), (e: any) => e.details.reason === 'payoutTypedByYou', 'no payout yet: the card typed by the caller is where it would go');
+  assert.doesNotThrow(() => assertMayApprove(payment({ payout: null }), card('admin2', { notes: 'x' }), 'admin2', at(0)), 'a card without payout fields');
+  // With the policy off, an approval confirms changed details or a filing: the sole admin who created the payment may give it.
+  assert.doesNotThrow(() => assertMayApprove(p, same, 'owner', OFF));
+  assert.doesNotThrow(() => assertMayApprove(p, same, 'admin2', OFF));
   const bit = card('admin2', { bitPhone: '+972501234567' });
-  assert.throws(() => assertMayApprove(payment({ payout: { method: 'bit', bitPhone: '+972501234567' } }), bit, 'admin2'), (e: any) => e.details.reason === 'payoutTypedByYou');
+  assert.throws(() => assertMayApprove(payment({ payout: { method: 'bit', bitPhone: '+972501234567' } }), bit, 'admin2', at(0)), (e: any) => e.details.reason === 'payoutTypedByYou');
 });
 
 test('only unpaid payments are approved or rejected', () => {

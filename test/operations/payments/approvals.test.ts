@@ -144,7 +144,17 @@ for (const engine of engines) {
       assert.deepEqual([again.approval.state, again.approval.staleBecause], ['approved', []]);
       assert.equal((await call('markPaid', { paymentId: p.id })).status, 'paid');
       await assert.rejects(approve(p.id, admin3), (e: any) => e.code === 'failed-precondition' && e.details.reason === 'paymentStatusNotAllowed', 'only unpaid payments');
+
+      // With the policy off, changed details still need a confirmation before paying, which the creator may give
+      // (a business with one admin must be able to pay).
       await setPolicy(null);
+      const third = await newPayment({ amountAgorot: 1_000, supplierPhone: first.supplierPhone });
+      await postPayoutForm(env, third.link, BANK_A);
+      const flagged = await call('paymentGet', { paymentId: third.id });
+      assert.deepEqual([flagged.payoutChanged, flagged.approval.required, flagged.approval.state], [true, true, 'pending']);
+      await assert.rejects(call('markPaid', { paymentId: third.id }), { code: 'failed-precondition' });
+      assert.equal((await approve(third.id, env.h.owner)).approval.state, 'approved');
+      assert.equal((await call('markPaid', { paymentId: third.id })).status, 'paid');
     });
 
     test('an approval goes stale when updatePaymentSettings changes the amount (and VAT), not when the description changes', async () => {

@@ -171,8 +171,11 @@ export function cardPayouts(r: SupplierRecord | null): Payout[] {
  * Who may not approve (issue 36 §1): the member who created the payment, and the member who typed the payout
  * details it pays into on the supplier's behalf (saveSupplierContact's bank or Bit fields): when the payment's
  * payout is the card's, or when the supplier gave none yet and the card holds details that member typed.
+ * With the policy off these rules do not apply: what needs approval then (changed payout details, a public
+ * filing) needs an admin to confirm it, and a business with one admin must still be able to pay (docs/decisions.md).
  */
-export function assertMayApprove(p: PaymentRecord, supplier: SupplierRecord | null, userId: string): void {
+export function assertMayApprove(p: PaymentRecord, supplier: SupplierRecord | null, userId: string, policy: ApprovalPolicy): void {
+  if (policy.thresholdAgorot === null) return;
   if (p.createdBy && p.createdBy === userId) {
     throw new ApiError('permission-denied', 'self-approval rule: nobody approves a payment they created themselves; another admin must approve it', { reason: 'selfApproval' });
   }

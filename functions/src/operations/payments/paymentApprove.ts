@@ -1,7 +1,7 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input, LIMITS, multilineText } from '../../core/schema.ts';
 import { formatAmount } from '../../domain/money.ts';
-import { approvalBasis, assertMayApprove, assertUnpaidFor, staleReasons, type ApprovalMark } from '../../domain/payments/approvals.ts';
+import { approvalBasis, approvalPolicyOf, assertMayApprove, assertUnpaidFor, staleReasons, type ApprovalMark } from '../../domain/payments/approvals.ts';
 import { paymentsPath, statusAfterSubmission, type PaymentRecord } from '../../domain/payments/payments.ts';
 import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 import { suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
@@ -13,7 +13,7 @@ export default defineOperation({
   summary: 'Approve a payment as it is now.',
   description:
     'The approval holds for the amount, currency, VAT, payout and supplier as they are now; a change after it makes the payment pending again. ' +
-    'Refused (permission-denied) to the admin who created the payment or typed the payout details it pays into. Clears a rejection; approving a public filing ends its review. Repeating it changes nothing.',
+    'With a policy set, refused (permission-denied) to the admin who created the payment or typed the payout details it pays into. Clears a rejection; approving a public filing ends its review. Repeating it changes nothing.',
   flags: { adminOnly: true },
   input: input({
     paymentId: id().describe('Payment id.'),
@@ -27,7 +27,7 @@ export default defineOperation({
       const p = await getPayment(tx, businessId, paymentId);
       const supplier = (await tx.get(suppliersPath(businessId, p.supplierKey)))?.data as unknown as SupplierRecord | undefined;
       assertUnpaidFor('approve', p.status);
-      assertMayApprove(p, supplier ?? null, userId);
+      assertMayApprove(p, supplier ?? null, userId, await approvalPolicyOf(tx, businessId));
       const basis = approvalBasis(p);
       const counting = (p.approvals ?? []).filter((m) => staleReasons(m.basis, basis).length === 0);
       // The same admin approving the same facts again: nothing changes.
