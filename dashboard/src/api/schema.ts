@@ -2320,7 +2320,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a payment as it is now.
-         * @description The approval holds for the amount, currency, VAT, payout and supplier as they are now; a change after it makes the payment pending again. Refused (permission-denied) to the admin who created the payment or typed the payout details it pays into. Clears a rejection; approving a public filing ends its review. Repeating it changes nothing.
+         * @description The approval holds for the amount, currency, VAT, payout and supplier as they are now; a change after it makes the payment pending again. With a policy set, refused (permission-denied) to the admin who created the payment or typed the payout details it pays into. Clears a rejection; approving a public filing ends its review. Repeating it changes nothing.
          */
         post: operations["paymentApprove"];
         delete?: never;
@@ -2407,8 +2407,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a run: its unpaid payments are released, its files removed.
-         * @description Paid payments stay paid; a fully paid run cannot be canceled. Canceling a canceled run changes nothing.
+         * Cancel a run, releasing its unpaid payments.
+         * @description Its files are removed. Paid payments stay paid; a fully paid run cannot be canceled. Canceling a canceled run changes nothing.
          */
         post: operations["payRunCancel"];
         delete?: never;
@@ -2427,8 +2427,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Batch ready payments into a payment run with its bank files.
-         * @description All or nothing: every payment must be ready, approved (or not needing approval), in no other open run, with a known amount and payout that fits a file; otherwise failed-precondition runPaymentsRefused names each (params paymentIds and reasons). Files: MASAV (needs masavInstitutionId and masavSenderId), bank-portal CSV, foreign transfers, Bit; links expire after 7 days, payRunGet renews them.
+         * Batch ready payments into a payment run.
+         * @description paymentIds: 1 to 200. payDate: default the earliest due date among the payments, else (or when that has passed) today in Israel. All or nothing: every payment must be ready, approved (or not needing approval), in no other open run, with a known amount and payout that fits a file; otherwise failed-precondition runPaymentsRefused names each (params paymentIds and reasons). Files: MASAV (needs masavInstitutionId and masavSenderId), bank-portal CSV, foreign transfers, Bit; links expire after 7 days, payRunGet renews them.
          */
         post: operations["payRunCreate"];
         delete?: never;
@@ -2445,13 +2445,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A payment run: its payments, totals and bank files.
+         * A payment run with its bank files.
          * @description File links work for 7 days; each call renews a link near its end (same bytes). A canceled run has no files.
          */
         get: operations["payRunGetGet"];
         put?: never;
         /**
-         * A payment run: its payments, totals and bank files.
+         * A payment run with its bank files.
          * @description File links work for 7 days; each call renews a link near its end (same bytes). A canceled run has no files.
          */
         post: operations["payRunGet"];
@@ -2471,8 +2471,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Mark a run's payments paid, as markPaid does; safe to retry.
-         * @description Each payment is marked paid and its supplier told; one already paid is skipped (alreadyPaid). A payment changed since the run (amount, currency, payout), no longer approved, canceled or released is not paid and is listed in refused; the rest are paid. Nothing paid and something refused: failed-precondition runPaymentsRefused. The proof (the bank's confirmation of the batch) stays on the run and is not sent to suppliers.
+         * Mark a run's payments paid, as markPaid does.
+         * @description Each payment is marked paid and its supplier told; one already paid is skipped (alreadyPaid). A payment changed since the run (amount, currency, payout), no longer approved, canceled or released is not paid and is listed in refused; the rest are paid. Nothing paid and something refused: failed-precondition runPaymentsRefused. paymentIds: default all the run's payments. proof (as markPaid's: fileName, mimeType and dataBase64, or fileId of an upload with purpose proof) is the bank's confirmation of the batch: it stays on the run and is not sent to suppliers.
          */
         post: operations["payRunMarkPaid"];
         delete?: never;
@@ -2488,10 +2488,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payment runs, newest first. */
+        /**
+         * Payment runs, newest first.
+         * @description Each item is a run as payRunGet gives it, plus paymentCount. status: open, paid, partly_paid or canceled. limit: 1 to 50 (default 20). Pass nextPageToken as pageToken for the next page.
+         */
         get: operations["payRunsListGet"];
         put?: never;
-        /** Payment runs, newest first. */
+        /**
+         * Payment runs, newest first.
+         * @description Each item is a run as payRunGet gives it, plus paymentCount. status: open, paid, partly_paid or canceled. limit: 1 to 50 (default 20). Pass nextPageToken as pageToken for the next page.
+         */
         post: operations["payRunsList"];
         delete?: never;
         options?: never;
@@ -18097,9 +18103,9 @@ export interface operations {
                             myName: string;
                             /** @description Your own name (English). */
                             myNameEn: string;
-                            /** @description MASAV institution code, 8 digits. */
+                            /** @description MASAV institution ID. */
                             masavInstitutionId: string;
-                            /** @description MASAV sending institution code, 5 digits. */
+                            /** @description MASAV sender ID. */
                             masavSenderId: string;
                             /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
@@ -18341,9 +18347,9 @@ export interface operations {
                             myName: string;
                             /** @description Your own name (English). */
                             myNameEn: string;
-                            /** @description MASAV institution code, 8 digits. */
+                            /** @description MASAV institution ID. */
                             masavInstitutionId: string;
-                            /** @description MASAV sending institution code, 5 digits. */
+                            /** @description MASAV sender ID. */
                             masavSenderId: string;
                             /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
@@ -30528,11 +30534,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Payments to pay together, 1 to 200. */
+                    /** @description Payment ids. */
                     paymentIds: string[];
-                    /** @description YYYY-MM-DD; default: earliest due date, else today. */
+                    /** @description YYYY-MM-DD. */
                     payDate?: string;
-                    /** @description A note for the run. */
+                    /** @description Note. */
                     note?: string;
                 };
             };
@@ -30737,7 +30743,7 @@ export interface operations {
     payRunGetGet: {
         parameters: {
             query: {
-                /** @description Run id (payRunCreate, payRunsList). */
+                /** @description Run id. */
                 runId: string;
             };
             header?: never;
@@ -30950,7 +30956,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Run id (payRunCreate, payRunsList). */
+                    /** @description Run id. */
                     runId: string;
                 };
             };
@@ -31165,17 +31171,17 @@ export interface operations {
                 "application/json": {
                     /** @description Run id. */
                     runId: string;
-                    /** @description Default: all the run's payments. */
+                    /** @description Payment ids. */
                     paymentIds?: string[];
-                    /** @description The bank's confirmation, as markPaid's proof. */
+                    /** @description Proof. */
                     proof?: {
-                        /** @description File name (with dataBase64). */
+                        /** @description File name. */
                         fileName?: string;
-                        /** @description PDF or image type (with dataBase64). */
+                        /** @description Mime type. */
                         mimeType?: string;
-                        /** @description Base64, at most 5 MB; or fileId. */
+                        /** @description Data base64. */
                         dataBase64?: string;
-                        /** @description An upload (purpose proof). */
+                        /** @description File id. */
                         fileId?: string;
                     };
                 };
@@ -31392,11 +31398,11 @@ export interface operations {
     payRunsListGet: {
         parameters: {
             query?: {
-                /** @description Only runs in this status. */
+                /** @description Status. */
                 status?: "open" | "paid" | "partly_paid" | "canceled";
-                /** @description Page size, 1 to 50 (default 20). */
+                /** @description Limit. */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's nextPageToken: continues right after it, at the cost of one page (offset must be 0). */
+                /** @description Page token. */
                 pageToken?: string;
             };
             header?: never;
@@ -31499,6 +31505,7 @@ export interface operations {
                                     /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                     url: string;
                                 } | null;
+                                paymentCount: number;
                             }[];
                             /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
@@ -31615,16 +31622,16 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Only runs in this status.
+                     * @description Status.
                      * @enum {string}
                      */
                     status?: "open" | "paid" | "partly_paid" | "canceled";
                     /**
-                     * @description Page size, 1 to 50 (default 20).
+                     * @description Limit.
                      * @default 20
                      */
                     limit?: number;
-                    /** @description Opaque cursor from a previous page's nextPageToken: continues right after it, at the cost of one page (offset must be 0). */
+                    /** @description Page token. */
                     pageToken?: string;
                 };
             };
@@ -31724,6 +31731,7 @@ export interface operations {
                                     /** @description Download link of the file: a capability URL (anyone holding it can read the file), served under /files. */
                                     url: string;
                                 } | null;
+                                paymentCount: number;
                             }[];
                             /** @description Pass as pageToken for the next page; null on the last page. */
                             nextPageToken: string | null;
@@ -37302,9 +37310,9 @@ export interface operations {
                     myName?: string;
                     /** @description Your own name (English). */
                     myNameEn?: string;
-                    /** @description MASAV institution code, 8 digits. */
+                    /** @description MASAV institution ID. */
                     masavInstitutionId?: string;
-                    /** @description MASAV sending institution code, 5 digits. */
+                    /** @description MASAV sender ID. */
                     masavSenderId?: string;
                     /** @description Signature image for forms: base64 PNG without a data: prefix, at most 1 MB; "" removes it. */
                     docSignaturePng?: string;
@@ -37396,9 +37404,9 @@ export interface operations {
                             myName: string;
                             /** @description Your own name (English). */
                             myNameEn: string;
-                            /** @description MASAV institution code, 8 digits. */
+                            /** @description MASAV institution ID. */
                             masavInstitutionId: string;
-                            /** @description MASAV sending institution code, 5 digits. */
+                            /** @description MASAV sender ID. */
                             masavSenderId: string;
                             docSignatureSet: boolean;
                             docStampSet: boolean;
