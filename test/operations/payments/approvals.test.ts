@@ -241,6 +241,33 @@ for (const engine of engines) {
       assert.equal(tokenOf(big.link).length > 0, true);
     });
 
+    test('the approvers are also emailed when the invoice that completes a payment arrives, and when a standing-link filing starts ready', async () => {
+      const biz = await env.h.newBusiness('Invoice Biz');
+      await call('approvalPolicySet', { thresholdAgorot: 0 }, biz);
+      const p = await createPayment(env.h, { channel: 'link', invoiceRequired: true, supplierPhone: '0528880000' }, biz);
+      await postPayoutForm(env, p.link, BANK_A);
+      const approvalMails = async () => (await outbox(env.h, biz.businessId)).filter((m) => m.reason === 'approvalNeeded');
+      assert.equal((await stored(env.h, p.id, biz.businessId)).status, 'awaiting_invoice');
+      assert.deepEqual(await approvalMails(), [], 'not ready yet');
+      const form = new FormData();
+      form.append('submissionId', newSubmissionId());
+      form.append('action', 'invoice');
+      form.append('invoice', new Blob([Buffer.from('%PDF-1.4\nlate\n%%EOF\n')], { type: 'application/pdf' }), 'invoice.pdf');
+      const req = new Request('http://x/', { method: 'POST', body: form });
+      const res = await env.h.http({ method: 'POST', path: new URL(p.link).pathname, query: '', headers: { 'content-type': req.headers.get('content-type')! }, body: Buffer.from(await req.arrayBuffer()) });
+      assert.equal(res.status, 303, String(res.body));
+      assert.equal((await stored(env.h, p.id, biz.businessId)).status, 'ready');
+      assert.deepEqual((await approvalMails()).map((m) => [m.to, m.ref]), [[biz.email, p.id]]);
+
+      // A business that lets standing-link filings start ready: the filing needs approval under its policy.
+      await call('updateBusiness', { publicFilingsReady: true }, biz);
+      const slug = `ready-${engine.name.toLowerCase()}`;
+      await call('setMyPublicLink', { slug }, biz);
+      const filed = await fileStandingRequest(env.h.app.services, { slug, submissionId: newSubmissionId(), name: 'Rina', phone: '052-777-1111', amount: '300', description: 'Cleaning', payout: { method: 'bit', bitPhone: '0527771111' } });
+      assert.equal(filed.payment.status, 'ready');
+      assert.deepEqual((await approvalMails()).filter((m) => m.ref === filed.payment.id).map((m) => m.to), [biz.email]);
+    });
+
     test('another business reaches nothing: not-found for approve, reject and get', async () => {
       await setPolicy(0);
       const p = await newPayment();
