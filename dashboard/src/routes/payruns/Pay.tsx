@@ -2,34 +2,20 @@ import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n.tsx';
-import type { Messages } from '../../i18n/he.ts';
 import { useApi } from '../../ui/api.ts';
-import { ApiError } from '../../api/client.ts';
 import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
 import { payoutText } from '../../ui/serverText.ts';
+import { fieldErrors } from '../../ui/fieldErrors.ts';
 import { Steps } from '../../ui/Ltr.tsx';
 import type { PaymentRow } from '../../ui/cards.tsx';
 import { usePay, usePayMutation, type RunView } from './payApi.ts';
-import { dayText, israelToday, RunStatusBadge } from './runParts.tsx';
+import { dayText, israelToday, refusals, refusalText, RunStatusBadge } from './runParts.tsx';
 
 type Row = PaymentRow;
 type Group = 'pending' | 'approved' | 'rejected';
 const GROUPS: readonly Group[] = ['pending', 'approved', 'rejected'];
 
 const groupOf = (p: Row): Group => (p.approval?.state === 'pending' ? 'pending' : p.approval?.state === 'rejected' ? 'rejected' : 'approved');
-
-/** A refused payment's reason in the UI's words: the codes payRunCreate names, anything else said plainly. */
-export function refusalText(m: Messages, code: string): string {
-  return (m.pay.refusal as Record<string, string>)[code] ?? m.pay.refusal.other;
-}
-
-/** The refusal of payRunCreate: each refused payment with its reason code (parallel lists in details.params). */
-function refusals(error: unknown): Map<string, string> | null {
-  if (!(error instanceof ApiError) || !error.details) return null;
-  const d = error.details as { reason: string; params?: { paymentIds?: string[]; reasons?: string[] } };
-  if (d.reason !== 'runPaymentsRefused' || !d.params?.paymentIds) return null;
-  return new Map(d.params.paymentIds.map((id, i) => [id, d.params!.reasons?.[i] ?? 'other']));
-}
 
 function DueLine({ day }: { day: string }) {
   const { m, fill, date } = useI18n();
@@ -95,7 +81,7 @@ function PayRow({ p, checked, onToggle, refused }: { p: Row; checked: boolean; o
 }
 
 function RunsList() {
-  const { m, fill, date } = useI18n();
+  const { m, fill, date, number } = useI18n();
   const runs = usePay('payRunsList', { limit: 10 }, { refetchInterval: 15_000 });
   return (
     <section aria-labelledby="runs-title">
@@ -113,8 +99,8 @@ function RunsList() {
           {runs.data.items.map((r: RunView) => (
             <Link key={r.id} to={`/pay/runs/${r.id}`} className="pay-card">
               <span className="pay-card-main">
-                <span className="pay-card-name">{fill(m.pay.runName, { serial: r.serial })}</span>
-                <span className="pay-card-desc">{fill(m.pay.runCard, { date: dayText(date, r.payDate), n: r.items.length })}</span>
+                <span className="pay-card-name">{r.serial !== null ? fill(m.pay.runName, { serial: r.serial }) : fill(m.pay.runNameDate, { date: dayText(date, r.payDate) })}</span>
+                <span className="pay-card-desc">{fill(m.pay.runCard, { date: dayText(date, r.payDate), n: number(r.items.length) })}</span>
                 <span className="pay-card-tags">
                   <RunStatusBadge status={r.status} plain />
                 </span>
@@ -155,8 +141,10 @@ export default function Pay() {
   const refusedHere = refused ? chosen.filter((p) => refused.has(p.id)).length : 0;
   const refusedElsewhere = refused ? [...refused].filter(([id]) => !rows.some((p) => p.id === id)) : [];
   // What the server will choose when no date is given: the earliest due date among them, else today in Israel.
+  const today = israelToday();
   const dues = chosen.map((p) => p.dueDate).filter((d): d is string => Boolean(d)).sort();
-  const defaultDay = dues[0] ?? israelToday();
+  const defaultDay = dues[0] && dues[0] > today ? dues[0] : today;
+  const { byField } = fieldErrors(create.error, ['payDate', 'note'] as const);
   const totals = new Map<string, number>();
   for (const p of chosen) totals.set(p.currency, (totals.get(p.currency) ?? 0) + p.totalAgorot);
 
@@ -242,8 +230,8 @@ export default function Pay() {
                     ))}
                   </Text>
                   <Group grow wrap="wrap" align="flex-start">
-                    <TextInput type="date" label={m.pay.payDate} description={fill(m.pay.payDateDefault, { date: dayText(date, defaultDay) })} value={payDate} onChange={(e) => setPayDate(e.currentTarget.value)} style={{ minWidth: 200 }} />
-                    <TextInput label={m.pay.note} value={note} onChange={(e) => setNote(e.currentTarget.value)} maxLength={200} style={{ minWidth: 200 }} />
+                    <TextInput type="date" label={m.pay.payDate} description={fill(m.pay.payDateDefault, { date: dayText(date, defaultDay) })} value={payDate} min={today} onChange={(e) => setPayDate(e.currentTarget.value)} error={byField.payDate} style={{ minWidth: 200 }} />
+                    <TextInput label={m.pay.note} value={note} onChange={(e) => setNote(e.currentTarget.value)} maxLength={200} error={byField.note} style={{ minWidth: 200 }} />
                   </Group>
                   {refused ? (
                     <Alert color="red" title={m.pay.refusedTitle} role="alert" data-testid="run-refused">
@@ -256,7 +244,7 @@ export default function Pay() {
                         ))}
                     </Alert>
                   ) : (
-                    create.isError && <ErrorAlert error={create.error} />
+                    create.isError && !byField.payDate && !byField.note && <ErrorAlert error={create.error} />
                   )}
                   <Group>
                     <Button type="submit" disabled={!chosen.length} loading={create.isPending}>

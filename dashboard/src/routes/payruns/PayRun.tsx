@@ -7,7 +7,7 @@ import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx'
 import { StatusBadge } from '../../ui/cards.tsx';
 import { Ltr } from '../../ui/Ltr.tsx';
 import { usePay, usePayMutation, type RunView } from './payApi.ts';
-import { dayText, RunStatusBadge } from './runParts.tsx';
+import { dayText, refusals, refusalText, RunStatusBadge } from './runParts.tsx';
 
 const AFTER = ['payRunGet', 'payRunsList', 'paymentsList', 'paymentGet', 'attention', 'listActivity'] as const;
 const MASAV_FIELDS = ['masavInstitutionId', 'masavSenderId'];
@@ -45,10 +45,12 @@ export default function PayRun() {
   if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
   const r = q.data;
   const open = r.status === 'open' || r.status === 'partly_paid';
-  const failed = [markPaid, cancel].find((x) => x.isError);
+  // Payments the run could not pay: from the last answer (some paid, some not) or its refusal (none paid).
+  const notPaid = markPaid.data?.refused.length ? new Map(markPaid.data.refused.map((x) => [x.paymentId, x.reason])) : markPaid.isError ? refusals(markPaid.error) : null;
+  const failed = [markPaid, cancel].find((x) => x.isError && !(x === markPaid && notPaid));
   return (
     <>
-      <PageTitle actions={<RunStatusBadge status={r.status} />}>{fill(m.pay.run.title, { serial: r.serial })}</PageTitle>
+      <PageTitle actions={<RunStatusBadge status={r.status} />}>{r.serial !== null ? fill(m.pay.run.title, { serial: r.serial }) : fill(m.pay.run.titleDate, { date: dayText(date, r.payDate) })}</PageTitle>
       <Stack gap="lg">
         <Anchor component={Link} to="/pay" size="sm">
           {m.pay.run.back}
@@ -62,6 +64,11 @@ export default function PayRun() {
             </Text>
             {r.paidAt && <Text size="sm">{fill(m.pay.run.paidAt, { date: date(r.paidAt, true) })}</Text>}
             {r.canceledAt && <Text size="sm">{fill(m.pay.run.canceledAt, { date: date(r.canceledAt, true) })}</Text>}
+            {r.proof && (
+              <Anchor href={r.proof.url} target="_blank" rel="noopener" size="sm" className="wrap-anywhere">
+                {r.proof.fileName}
+              </Anchor>
+            )}
             {r.note && (
               <Text size="sm" className="wrap-anywhere">
                 {fill(m.pay.run.note, { note: r.note })}
@@ -90,6 +97,18 @@ export default function PayRun() {
           </Alert>
         )}
         {failed && <ErrorAlert error={failed.error} />}
+        {notPaid && (
+          <Alert color="red" title={m.pay.run.refusedTitle} role="alert" data-testid="mark-refused">
+            {markPaid.data && <Text size="sm">{fill(m.pay.run.paidNow, { n: number(markPaid.data.paidNow.length), skipped: number(markPaid.data.alreadyPaid.length) })}</Text>}
+            {r.items
+              .filter((it) => notPaid.has(it.paymentId))
+              .map((it) => (
+                <Text size="sm" key={it.paymentId}>
+                  {it.supplierName}: {refusalText(m, notPaid.get(it.paymentId)!)}
+                </Text>
+              ))}
+          </Alert>
+        )}
 
         <section aria-labelledby="totals-title">
           <Title order={2} size="h4" id="totals-title" mb="xs">

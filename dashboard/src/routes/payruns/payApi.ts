@@ -13,8 +13,8 @@ export interface RunView {
   id: string;
   status: RunStatus;
   payDate: string;
-  note: string | null;
-  serial: number;
+  note: string;
+  serial: number | null;
   createdBy: string;
   createdByEmail: string;
   createdAt: string;
@@ -24,13 +24,14 @@ export interface RunView {
   items: { paymentId: string; supplierName: string; totalAgorot: number; currency: string; file: 'masav' | 'foreign' | 'bit'; payoutMasked: string; paymentStatus: string }[];
   files: { kind: FileKind; fileName: string; contentType: string; size: number; count: number; url: string; expiresAt: string }[];
   warnings: { reason: string; fields: string[] }[];
+  proof: { fileName: string; url: string } | null;
 }
 
 interface PayOps {
   payRunCreate: [{ paymentIds: string[]; payDate?: string; note?: string }, RunView];
-  payRunsList: [{ status?: RunStatus; limit?: number; pageToken?: string }, { items: RunView[]; nextPageToken: string | null }];
+  payRunsList: [{ status?: RunStatus; limit?: number; pageToken?: string }, { items: (RunView & { paymentCount: number })[]; nextPageToken: string | null }];
   payRunGet: [{ runId: string }, RunView];
-  payRunMarkPaid: [{ runId: string; paymentIds?: string[] }, RunView];
+  payRunMarkPaid: [{ runId: string; paymentIds?: string[] }, RunView & { paidNow: string[]; alreadyPaid: string[]; refused: { paymentId: string; reason: string }[] }];
   payRunCancel: [{ runId: string }, RunView];
 }
 export type PayOp = keyof PayOps;

@@ -1,4 +1,6 @@
 import { Badge } from '@mantine/core';
+import { ApiError } from '../../api/client.ts';
+import type { Messages } from '../../i18n/he.ts';
 import { useI18n } from '../../i18n/i18n.tsx';
 import type { RunStatus } from './payApi.ts';
 
@@ -25,3 +27,16 @@ export const israelToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'A
 
 /** A YYYY-MM-DD day as the UI writes dates (noon UTC is the same day in Israel). */
 export const dayText = (date: (v: string) => string, day: string) => date(`${day}T12:00:00Z`);
+
+/** A refused payment's reason in the UI's words: the codes payRunCreate names, anything else said plainly. */
+export function refusalText(m: Messages, code: string): string {
+  return (m.pay.refusal as Record<string, string>)[code] ?? m.pay.refusal.other;
+}
+
+/** The refusal of payRunCreate: each refused payment with its reason code (parallel lists in details.params). */
+export function refusals(error: unknown): Map<string, string> | null {
+  if (!(error instanceof ApiError) || !error.details) return null;
+  const d = error.details as { reason: string; params?: { paymentIds?: string[]; reasons?: string[] } };
+  if (d.reason !== 'runPaymentsRefused' || !d.params?.paymentIds) return null;
+  return new Map(d.params.paymentIds.map((id, i) => [id, d.params!.reasons?.[i] ?? 'other']));
+}
