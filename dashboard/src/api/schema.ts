@@ -6996,27 +6996,37 @@ export interface operations {
                                         /** @description The value the supplier filed. */
                                         filed: string;
                                     } | null;
+                                    /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                                     approval: {
                                         /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                         required: boolean;
-                                        /** @enum {string} */
+                                        /**
+                                         * @description not_required, pending (approval required and not granted), approved or rejected.
+                                         * @enum {string}
+                                         */
                                         state: "not_required" | "pending" | "approved" | "rejected";
+                                        /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                         needed: number;
                                         /** @description Approvals that still count (given on the payment as it is now). */
                                         approvals: {
+                                            /** @description The approving admin's user id. */
                                             by: string;
+                                            /** @description The approving admin's email. */
                                             byEmail: string;
-                                            /** @description When it happened (ISO 8601, UTC). */
+                                            /** @description When (ISO 8601). */
                                             at: string;
-                                            /** @description Free note. */
+                                            /** @description The admin's note, or null. */
                                             note: string | null;
                                         }[];
+                                        /** @description The last rejection, until an approval replaces it; null when none. */
                                         rejection: {
+                                            /** @description The rejecting admin's user id. */
                                             by: string;
+                                            /** @description The rejecting admin's email. */
                                             byEmail: string;
-                                            /** @description When it happened (ISO 8601, UTC). */
+                                            /** @description When (ISO 8601). */
                                             at: string;
-                                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                            /** @description Why it was rejected. */
                                             reason: string;
                                         } | null;
                                         /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -7121,27 +7131,37 @@ export interface operations {
                                     /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                                 approval: {
                                     /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                     required: boolean;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description not_required, pending (approval required and not granted), approved or rejected.
+                                     * @enum {string}
+                                     */
                                     state: "not_required" | "pending" | "approved" | "rejected";
+                                    /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                     needed: number;
                                     /** @description Approvals that still count (given on the payment as it is now). */
                                     approvals: {
+                                        /** @description The approving admin's user id. */
                                         by: string;
+                                        /** @description The approving admin's email. */
                                         byEmail: string;
-                                        /** @description When it happened (ISO 8601, UTC). */
+                                        /** @description When (ISO 8601). */
                                         at: string;
-                                        /** @description Free note. */
+                                        /** @description The admin's note, or null. */
                                         note: string | null;
                                     }[];
+                                    /** @description The last rejection, until an approval replaces it; null when none. */
                                     rejection: {
+                                        /** @description The rejecting admin's user id. */
                                         by: string;
+                                        /** @description The rejecting admin's email. */
                                         byEmail: string;
-                                        /** @description When it happened (ISO 8601, UTC). */
+                                        /** @description When (ISO 8601). */
                                         at: string;
-                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        /** @description Why it was rejected. */
                                         reason: string;
                                     } | null;
                                     /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -7505,27 +7525,37 @@ export interface operations {
                                         /** @description The value the supplier filed. */
                                         filed: string;
                                     } | null;
+                                    /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                                     approval: {
                                         /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                         required: boolean;
-                                        /** @enum {string} */
+                                        /**
+                                         * @description not_required, pending (approval required and not granted), approved or rejected.
+                                         * @enum {string}
+                                         */
                                         state: "not_required" | "pending" | "approved" | "rejected";
+                                        /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                         needed: number;
                                         /** @description Approvals that still count (given on the payment as it is now). */
                                         approvals: {
+                                            /** @description The approving admin's user id. */
                                             by: string;
+                                            /** @description The approving admin's email. */
                                             byEmail: string;
-                                            /** @description When it happened (ISO 8601, UTC). */
+                                            /** @description When (ISO 8601). */
                                             at: string;
-                                            /** @description Free note. */
+                                            /** @description The admin's note, or null. */
                                             note: string | null;
                                         }[];
+                                        /** @description The last rejection, until an approval replaces it; null when none. */
                                         rejection: {
+                                            /** @description The rejecting admin's user id. */
                                             by: string;
+                                            /** @description The rejecting admin's email. */
                                             byEmail: string;
-                                            /** @description When it happened (ISO 8601, UTC). */
+                                            /** @description When (ISO 8601). */
                                             at: string;
-                                            /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                            /** @description Why it was rejected. */
                                             reason: string;
                                         } | null;
                                         /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -7630,27 +7660,37 @@ export interface operations {
                                     /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                                 approval: {
                                     /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                     required: boolean;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description not_required, pending (approval required and not granted), approved or rejected.
+                                     * @enum {string}
+                                     */
                                     state: "not_required" | "pending" | "approved" | "rejected";
+                                    /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                     needed: number;
                                     /** @description Approvals that still count (given on the payment as it is now). */
                                     approvals: {
+                                        /** @description The approving admin's user id. */
                                         by: string;
+                                        /** @description The approving admin's email. */
                                         byEmail: string;
-                                        /** @description When it happened (ISO 8601, UTC). */
+                                        /** @description When (ISO 8601). */
                                         at: string;
-                                        /** @description Free note. */
+                                        /** @description The admin's note, or null. */
                                         note: string | null;
                                     }[];
+                                    /** @description The last rejection, until an approval replaces it; null when none. */
                                     rejection: {
+                                        /** @description The rejecting admin's user id. */
                                         by: string;
+                                        /** @description The rejecting admin's email. */
                                         byEmail: string;
-                                        /** @description When it happened (ISO 8601, UTC). */
+                                        /** @description When (ISO 8601). */
                                         at: string;
-                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        /** @description Why it was rejected. */
                                         reason: string;
                                     } | null;
                                     /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -9579,27 +9619,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -12448,27 +12498,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -27894,27 +27954,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -28512,27 +28582,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -28843,27 +28923,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -29178,27 +29268,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -29520,27 +29620,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -29869,27 +29979,37 @@ export interface operations {
                                     /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                                 approval: {
                                     /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                     required: boolean;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description not_required, pending (approval required and not granted), approved or rejected.
+                                     * @enum {string}
+                                     */
                                     state: "not_required" | "pending" | "approved" | "rejected";
+                                    /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                     needed: number;
                                     /** @description Approvals that still count (given on the payment as it is now). */
                                     approvals: {
+                                        /** @description The approving admin's user id. */
                                         by: string;
+                                        /** @description The approving admin's email. */
                                         byEmail: string;
-                                        /** @description When it happened (ISO 8601, UTC). */
+                                        /** @description When (ISO 8601). */
                                         at: string;
-                                        /** @description Free note. */
+                                        /** @description The admin's note, or null. */
                                         note: string | null;
                                     }[];
+                                    /** @description The last rejection, until an approval replaces it; null when none. */
                                     rejection: {
+                                        /** @description The rejecting admin's user id. */
                                         by: string;
+                                        /** @description The rejecting admin's email. */
                                         byEmail: string;
-                                        /** @description When it happened (ISO 8601, UTC). */
+                                        /** @description When (ISO 8601). */
                                         at: string;
-                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        /** @description Why it was rejected. */
                                         reason: string;
                                     } | null;
                                     /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -30158,27 +30278,37 @@ export interface operations {
                                     /** @description The value the supplier filed. */
                                     filed: string;
                                 } | null;
+                                /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                                 approval: {
                                     /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                     required: boolean;
-                                    /** @enum {string} */
+                                    /**
+                                     * @description not_required, pending (approval required and not granted), approved or rejected.
+                                     * @enum {string}
+                                     */
                                     state: "not_required" | "pending" | "approved" | "rejected";
+                                    /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                     needed: number;
                                     /** @description Approvals that still count (given on the payment as it is now). */
                                     approvals: {
+                                        /** @description The approving admin's user id. */
                                         by: string;
+                                        /** @description The approving admin's email. */
                                         byEmail: string;
-                                        /** @description When it happened (ISO 8601, UTC). */
+                                        /** @description When (ISO 8601). */
                                         at: string;
-                                        /** @description Free note. */
+                                        /** @description The admin's note, or null. */
                                         note: string | null;
                                     }[];
+                                    /** @description The last rejection, until an approval replaces it; null when none. */
                                     rejection: {
+                                        /** @description The rejecting admin's user id. */
                                         by: string;
+                                        /** @description The rejecting admin's email. */
                                         byEmail: string;
-                                        /** @description When it happened (ISO 8601, UTC). */
+                                        /** @description When (ISO 8601). */
                                         at: string;
-                                        /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                        /** @description Why it was rejected. */
                                         reason: string;
                                     } | null;
                                     /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -32257,27 +32387,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -32602,27 +32742,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */
@@ -38147,27 +38297,37 @@ export interface operations {
                                 /** @description The value the supplier filed. */
                                 filed: string;
                             } | null;
+                            /** @description The payment's approval under the business's policy (approvalPolicyGet). */
                             approval: {
                                 /** @description Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing. */
                                 required: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description not_required, pending (approval required and not granted), approved or rejected.
+                                 * @enum {string}
+                                 */
                                 state: "not_required" | "pending" | "approved" | "rejected";
+                                /** @description How many distinct admins must approve (the policy's approvalsRequired). */
                                 needed: number;
                                 /** @description Approvals that still count (given on the payment as it is now). */
                                 approvals: {
+                                    /** @description The approving admin's user id. */
                                     by: string;
+                                    /** @description The approving admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Free note. */
+                                    /** @description The admin's note, or null. */
                                     note: string | null;
                                 }[];
+                                /** @description The last rejection, until an approval replaces it; null when none. */
                                 rejection: {
+                                    /** @description The rejecting admin's user id. */
                                     by: string;
+                                    /** @description The rejecting admin's email. */
                                     byEmail: string;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When (ISO 8601). */
                                     at: string;
-                                    /** @description Why: a short explanation, or a reason code (one of the listed values). */
+                                    /** @description Why it was rejected. */
                                     reason: string;
                                 } | null;
                                 /** @description What changed after an approval that therefore no longer counts (empty when none went stale). */

@@ -66,13 +66,29 @@ export type StaleReason = (typeof STALE_REASONS)[number];
 
 export const approvalViewSchema = z.object({
   required: z.boolean().describe('Whether this payment needs approval before it is paid: the policy threshold, changed payout details, or a public filing.'),
-  state: z.enum(APPROVAL_STATES),
-  /** How many distinct admins must approve (the policy's approvalsRequired). */
-  needed: z.int(),
-  approvals: z.array(z.object({ by: z.string(), byEmail: z.string(), at: z.string(), note: z.string().nullable() })).describe('Approvals that still count (given on the payment as it is now).'),
-  rejection: z.object({ by: z.string(), byEmail: z.string(), at: z.string(), reason: z.string() }).nullable(),
+  state: z.enum(APPROVAL_STATES).describe('not_required, pending (approval required and not granted), approved or rejected.'),
+  needed: z.int().describe("How many distinct admins must approve (the policy's approvalsRequired)."),
+  approvals: z
+    .array(
+      z.object({
+        by: z.string().describe("The approving admin's user id."),
+        byEmail: z.string().describe("The approving admin's email."),
+        at: z.string().describe('When (ISO 8601).'),
+        note: z.string().nullable().describe("The admin's note, or null."),
+      }),
+    )
+    .describe('Approvals that still count (given on the payment as it is now).'),
+  rejection: z
+    .object({
+      by: z.string().describe("The rejecting admin's user id."),
+      byEmail: z.string().describe("The rejecting admin's email."),
+      at: z.string().describe('When (ISO 8601).'),
+      reason: z.string().describe('Why it was rejected.'),
+    })
+    .nullable()
+    .describe('The last rejection, until an approval replaces it; null when none.'),
   staleBecause: z.array(z.enum(STALE_REASONS)).describe('What changed after an approval that therefore no longer counts (empty when none went stale).'),
-});
+}).describe("The payment's approval under the business's policy (approvalPolicyGet).");
 export type ApprovalView = z.output<typeof approvalViewSchema>;
 
 /** Where a payout sends money, normalised: the same account written differently is the same target. */
