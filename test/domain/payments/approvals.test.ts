@@ -80,6 +80,11 @@ test('state: pending until enough distinct admins approved; one admin twice is o
   assert.equal(approvalOf(payment({ approvals: [mark(p, 'a'), mark(p, 'a')] }), at(0, 2)).state, 'pending');
   assert.equal(approvalOf(payment({ approvals: [mark(p, 'a'), mark(p, 'b')] }), at(0, 2)).state, 'approved');
   assert.equal(approvalOf(p, OFF).state, 'not_required');
+  for (const status of ['paid', 'canceled'] as const) {
+    const past = approvalOf(payment({ status }), at(0));
+    assert.deepEqual([past.required, past.state], [false, 'not_required'], `${status}: past approving, never pending`);
+  }
+  assert.equal(approvalOf(payment({ status: 'paid', approvals: [mark(p, 'a')] }), at(0)).state, 'approved', 'paid after its approval');
   const rejected = payment({ rejection: { by: 'a', byEmail: 'a@example.com', at: 'x', reason: 'no' } });
   assert.equal(approvalOf(rejected, OFF).state, 'rejected', 'a rejection shows even where approval is not required');
   assert.throws(() => assertApproved(rejected, OFF), (e: any) => e.code === 'failed-precondition' && e.details.reason === 'approvalRejected');

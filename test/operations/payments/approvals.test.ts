@@ -57,7 +57,12 @@ for (const engine of engines) {
       await assert.rejects(call('approvalPolicySet', { thresholdAgorot: 5, approvalsRequired: 3 }), { code: 'invalid-argument' });
 
       // 100.00 + 18% VAT = 118.00: a threshold of exactly 11,800 catches it, 11,801 does not.
+      const paidBefore = await newPayment({ amountAgorot: 50_000 });
+      await call('markPaid', { paymentId: paidBefore.id });
       assert.deepEqual(await setPolicy(11_800), { thresholdAgorot: 11_800, approvalsRequired: 1 });
+      const paidView = await call('paymentGet', { paymentId: paidBefore.id });
+      assert.deepEqual([paidView.approval.required, paidView.approval.state], [false, 'not_required'], 'paid before the policy: not pending now');
+      assert.ok(!(await call('paymentsList', { approval: 'pending', supplierKey: paidBefore.supplierKey })).items.length);
       assert.equal((await call('paymentGet', { paymentId: before.id })).approval.state, 'pending', 'the policy applies to what is unpaid now');
       const net = await newPayment({ amountAgorot: 10_000, vatIncluded: false });
       assert.equal(net.totalAgorot, 11_800);

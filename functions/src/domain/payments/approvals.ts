@@ -137,7 +137,8 @@ export function approvalOf(p: PaymentRecord, policy: ApprovalPolicy): ApprovalVi
   const marks = p.approvals ?? [];
   const counting = marks.filter((m) => staleReasons(m.basis, basis).length === 0);
   const staleBecause = [...new Set(marks.flatMap((m) => staleReasons(m.basis, basis)))].sort((a, b) => STALE_REASONS.indexOf(a) - STALE_REASONS.indexOf(b));
-  const required = approvalRequired(p, policy);
+  // A paid or canceled payment is past approving: one paid before the policy was set is not pending now.
+  const required = isUnpaid(p.status) && approvalRequired(p, policy);
   const needed = policy.approvalsRequired;
   const rejection = p.rejection ?? null;
   let state: ApprovalState;
