@@ -264,6 +264,12 @@ for (const engine of engines) {
       assert.equal((await stored(env.h, p.id, biz.businessId)).status, 'ready');
       assert.deepEqual((await approvalMails()).map((m) => [m.to, m.ref]), [[biz.email, p.id]]);
 
+      // Dropping invoiceRequired on a payment waiting for its invoice makes it ready: the approvers are told too.
+      const q = await createPayment(env.h, { channel: 'link', invoiceRequired: true, supplierPhone: '0528880001' }, biz);
+      await postPayoutForm(env, q.link, BANK_B);
+      assert.equal((await call('updatePaymentSettings', { paymentId: q.id, invoiceRequired: false }, biz)).status, 'ready');
+      assert.deepEqual((await approvalMails()).filter((m) => m.ref === q.id).map((m) => m.to), [biz.email]);
+
       // A business that lets standing-link filings start ready: the filing needs approval under its policy.
       await call('updateBusiness', { publicFilingsReady: true }, biz);
       const slug = `ready-${engine.name.toLowerCase()}`;
