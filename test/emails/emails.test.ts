@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { BrowserContext } from 'playwright-core';
 import { pagesEnv, createPayment, fillBank, submit, skipBrowser, mailsTo, type PagesEnv } from '../surfaces/pages/browserEnv.ts';
 import { parseMail } from '../fakes/smtp.ts';
+import { approvedByAnotherAdmin } from '../operations/payments/helpers.ts';
 import { artifactPath } from '../artifacts.ts';
 import { usersPath } from '../../functions/src/domain/business.ts';
 import { accountsPath, statementsPath, statementId, type AccountRecord, type StatementRecord } from '../../functions/src/domain/statements/statements.ts';
@@ -148,6 +149,7 @@ describe('emails as people receive them', { skip: skipBrowser }, () => {
     await page.goto(p.url);
     await fillBank(page, { code: '10', branch: '800', account: '12345678', beneficiary: 'x' });
     await submit(page);
+    await approvedByAnotherAdmin(h, p.id); // the same supplier's payout changed: approval first (issue 36)
     await h.call('markPaid', { paymentId: p.id });
     await page.goto(p.url);
     await page.setInputFiles('#invoice', { name: 'חשבונית 5521.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\nlate\n%%EOF\n') });

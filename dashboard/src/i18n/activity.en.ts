@@ -17,6 +17,10 @@ export const activityEn: ActivityTemplates = {
   cancelPayment: 'The payment to {supplier} was canceled',
   resendPayment: (p) => `The payment link was sent again to {supplier} ${channel[String(p.channel)] ?? ''}`.trim(),
   updatePaymentSettings: 'The payment settings for {supplier} were updated',
+  // payment runs
+  payRunCreate: (p) => `A payment run of {count} payment(s) for {payDate} was created${p.amountAgorot === null || p.amountAgorot === undefined ? '' : ' ({amount})'}`,
+  payRunMarkPaid: (p) => `{paid} payment(s) of the run for {payDate} were marked paid${p.skipped ? '; {skipped} already paid' : ''}${p.refused ? '; {refused} not paid' : ''}`,
+  payRunCancel: 'The payment run for {payDate} was canceled; {released} payment(s) released',
   paymentApprove: (p) => `The payment to {supplier} ({amount}) was approved${p.state === 'approved' ? '' : '; another approval is needed'}`,
   paymentReject: 'The payment to {supplier} ({amount}) was rejected: {reason}',
   approvalPolicySet: (p) => (p.amountAgorot === null ? 'Payment approvals were turned off' : p.amountAgorot === 0 ? 'Every payment now needs {approvals} admin approval(s)' : 'Payments of {amount} and above now need {approvals} admin approval(s)'),

@@ -60,8 +60,8 @@ export const profileShape = {
     .describe('Extra label/value pairs the AI may use to fill forms; replaces the whole list.'),
   myName: text().describe('Your own name (Hebrew), for forms and signatures.'),
   myNameEn: text().describe('Your own name (English).'),
-  masavInstitutionId: z.string().max(8).regex(/^(\d{8})?$/, 'expected 8 digits, or "" to clear').describe('MASAV institution code, 8 digits.'),
-  masavSenderId: z.string().max(5).regex(/^(\d{5})?$/, 'expected 5 digits, or "" to clear').describe('MASAV sending institution code, 5 digits.'),
+  masavInstitutionId: z.string().max(8).regex(/^(\d{8})?$/, 'expected 8 digits, or "" to clear').describe('MASAV institution ID.'),
+  masavSenderId: z.string().max(5).regex(/^(\d{5})?$/, 'expected 5 digits, or "" to clear').describe('MASAV sender ID.'),
 };
 
 export const profileSchema = z.object(profileShape);

@@ -59,8 +59,8 @@ test('the bank-portal spreadsheet: BOM, bilingual header, the MASAV rows with am
   assert.deepEqual(rows[0], ['בנק / Bank', 'סניף / Branch', 'חשבון / Account', 'שם המוטב / Beneficiary', '"ת""ז / ח""פ / ID / company no."', 'סכום / Amount', 'אסמכתא / Reference', 'מזהה תשלום / Payment ID']);
   assert.deepEqual(rows.slice(1), [
     ['12', '345', '123456', 'דני כהן', '12345678', '1234.50', '1001', 'm1'],
-    // leading zeros kept as text (the CSV rule), the supplier's name when no account holder was typed
-    ['"=""09"""', '"=""001"""', '42', 'Supplier m2', '', '0.07', 'm2', 'm2'],
+    // plain digits, leading zeros kept (a portal reads the file raw), the supplier's name when no account holder was typed
+    ['09', '001', '42', 'Supplier m2', '', '0.07', 'm2', 'm2'],
   ]);
 });
 

@@ -2,7 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, type Harness } from '../../harness.ts';
 import { createPayment, simulateSubmission } from '../payments/helpers.ts';
-import { paymentsPath } from '../../../functions/src/domain/payments/payments.ts';
+import { paymentsPath, type PaymentRecord } from '../../../functions/src/domain/payments/payments.ts';
+import { approvalBasis } from '../../../functions/src/domain/payments/approvals.ts';
 
 /** The dashboard home in one call: ready payments with totals per currency, fraud flags first, and the rest. */
 let h: Harness;
@@ -32,7 +33,9 @@ test('attention: ready payments are totalled per currency, a changed payout come
   assert.deepEqual(Object.fromEntries(a.ready.totals.map((t: { currency: string; amountAgorot: number }) => [t.currency, t.amountAgorot])), { ILS: 137_850, USD: 5_000 });
   assert.equal(a.ready.items[0].id, a2.id, 'the flagged payment is first');
   assert.deepEqual(a.flagged.map((p: { id: string }) => p.id), [a2.id]);
-  // A paid payment drops out of both.
+  // A paid payment drops out of both (a changed payout is paid once an admin approved it after the change: issue 36).
+  const changed = (await h.app.services.store.get(paymentsPath(h.owner.businessId, a2.id)))!.data as unknown as PaymentRecord;
+  await h.app.services.store.update(paymentsPath(h.owner.businessId, a2.id), { approvals: [{ by: 'another-admin', byEmail: 'a@example.com', at: new Date().toISOString(), basis: approvalBasis(changed) }] });
   await h.call('markPaid', { paymentId: a2.id });
   const after = await h.call('attention', {});
   assert.equal(after.ready.count, 3);

@@ -3,6 +3,7 @@ import { startSmtp, type ReceivedMail } from '../../fakes/smtp.ts';
 import { startFakeWhatsApp, type FakeWhatsApp } from '../../fakes/whatsappCloudApi.ts';
 import { paymentsPath, type PaymentRecord } from '../../../functions/src/domain/payments/payments.ts';
 import type { OutboxRecord } from '../../../functions/src/core/outbox.ts';
+import { approvalBasis } from '../../../functions/src/domain/payments/approvals.ts';
 
 /** Shared set-up for the payment operation tests: a harness wired to a real SMTP server and the fake WhatsApp Cloud API. */
 export interface PaymentsEnv {
@@ -100,3 +101,12 @@ export const PNG = Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001
 export const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
 export const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([26, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(14)]);
 export const HEIC = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(12)]);
+
+/**
+ * An approval by another admin, written as paymentApprove would give it on the payment as it is now: what a payment
+ * needing one (a changed payout, a public filing, over the policy's threshold) must have before markPaid (issue 36).
+ */
+export async function approvedByAnotherAdmin(h: Harness, paymentId: string, businessId = h.owner.businessId): Promise<void> {
+  const p = await stored(h, paymentId, businessId);
+  await h.app.services.store.update(paymentsPath(businessId, paymentId), { approvals: [{ by: 'another-admin', byEmail: 'another-admin@example.com', at: new Date().toISOString(), basis: approvalBasis(p) }], rejection: null });
+}

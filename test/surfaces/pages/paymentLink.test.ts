@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertPageHeaders, createPayment, fillBank, mailsTo, pagesEnv, pdfFile, skipBrowser, stored, submit, type PagesEnv } from './browserEnv.ts';
+import { approvedByAnotherAdmin } from '../../operations/payments/helpers.ts';
 
 const BANK = { code: '12', branch: '345', account: '678901', beneficiary: 'דנה כהן' };
 
@@ -43,6 +44,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     assert.equal(p.invoices[0].fileName, 'חשבונית 17.pdf');
     assert.equal((await mailsTo(env, h.owner.email, /מילא\/ה את פרטי התשלום/)).length, 1);
 
+    await approvedByAnotherAdmin(h, id); // the same supplier across tests: a changed payout needs approval first (issue 36)
     await h.call('markPaid', { paymentId: id });
     await page.goto(url);
     assert.match(await page.textContent('main') ?? '', /התשלום בוצע/);
@@ -71,6 +73,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     assert.match(await page.textContent('main') ?? '', /waiting for Test Business to pay/);
     assert.deepEqual((await stored(env, id)).payout, { method: 'bit', bitPhone: '+972507654321' });
 
+    await approvedByAnotherAdmin(h, id); // the same supplier across tests: a changed payout needs approval first (issue 36)
     await h.call('markPaid', { paymentId: id });
     await page.reload();
     assert.match(await page.textContent('main') ?? '', /Paid on \d{2}\.\d{2}\.\d{4}/);
@@ -93,6 +96,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     assert.equal(p.invoices.length, 1);
     assert.match(await page.textContent('main') ?? '', /ממתין לביצוע/);
 
+    await approvedByAnotherAdmin(h, id); // the same supplier across tests: a changed payout needs approval first (issue 36)
     await h.call('markPaid', { paymentId: id });
     assert.equal((await stored(env, id)).status, 'paid');
   });
@@ -107,6 +111,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     await submit(page);
     assert.equal((await stored(env, id)).amountAgorot, 125_050);
     assert.match(await page.textContent('.amount') ?? '', /₪1,250\.50/);
+    await approvedByAnotherAdmin(h, id); // the same supplier across tests: a changed payout needs approval first (issue 36)
     await h.call('markPaid', { paymentId: id });
   });
 
@@ -134,6 +139,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     await fillBank(page, BANK);
     await submit(page);
     assert.equal((await stored(env, id)).status, 'ready');
+    await approvedByAnotherAdmin(h, id); // the same supplier across tests: a changed payout needs approval first (issue 36)
     await h.call('markPaid', { paymentId: id });
   });
 
@@ -169,6 +175,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     assert.equal(after.invoices.length, 1);
     assert.deepEqual(after.payout, first.payout);
 
+    await approvedByAnotherAdmin(h, id); // the same supplier across tests: a changed payout needs approval first (issue 36)
     await h.call('markPaid', { paymentId: id });
   });
 
@@ -190,6 +197,7 @@ describe('the payment link page in a browser', { skip: skipBrowser }, () => {
     await page.goto(url);
     await fillBank(page, BANK);
     await submit(page);
+    await approvedByAnotherAdmin(h, id); // the same supplier across tests: a changed payout needs approval first (issue 36)
     await h.call('markPaid', { paymentId: id });
     await page.reload();
     assert.match(await page.textContent('main') ?? '', /התשלום בוצע/);

@@ -74,6 +74,6 @@ export async function writePaid(tx: Transaction, ctx: Ctx, r: PayingRead, opts: 
   tx.update(paymentsPath(businessId, r.p.id), changes);
   const next = { ...r.p, ...changes } as PaymentRecord;
   const lang = supplierLang(next, r.supplier);
-  for (const message of await paymentPaidMessages(ctx.config, next, r.business, lang, opts.proofUrl)) ctx.outbox(tx, message, { ref: next.id });
+  for (const message of await paymentPaidMessages(ctx.config, next, r.business, lang, opts.proofUrl)) ctx.outbox(tx, message, { ref: next.id, reason: 'markPaid' });
   return next;
 }

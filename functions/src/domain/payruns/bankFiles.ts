@@ -3,7 +3,7 @@
  * (the bank portal's spreadsheet, transfers abroad, Bit). Each payment is in exactly one file, or refused with the
  * reason it fits none; all amounts are integer agorot/cents until a CSV writes them as 1234.50.
  */
-import { csvFile, type CsvColumn } from '../../core/csv.ts';
+import { csvField, csvFile, headerCell, safeCell, type CsvColumn } from '../../core/csv.ts';
 import { CURRENCIES, type Currency } from '../money.ts';
 import { isForeignPayout, type Payout } from '../payments/payments.ts';
 import type { MasavItem } from './masav.ts';
@@ -122,10 +122,16 @@ const COL = {
 /** The reference the supplier sees on the transfer: the invoice number, else the payment's id. */
 const reference = (p: RunPayment) => p.invoiceNumber || p.paymentId;
 
-/** The bank-portal spreadsheet: the MASAV file's rows, for portals that take a file but not MASAV. No total row: a portal would import it as one more transfer. */
+/**
+ * The bank-portal spreadsheet: the MASAV file's rows, for portals that take a file but not MASAV. No total row: a
+ * portal would import it as one more transfer. Bank, branch, account and ID are written as their plain digits, not
+ * in the CSV rule's ="09" form: a portal reads the file raw, and the digits mean the same number to a spreadsheet.
+ */
 export function portalCsv(masav: readonly RunPayment[]): Buffer {
   const cols = [COL.bank, COL.branch, COL.account, COL.beneficiary, COL.payeeId, COL.amount, COL.reference, COL.paymentId];
-  return csvFile(cols, masav.map((p) => [p.payout?.bankCode, p.payout?.bankBranch, p.payout?.bankAccount, beneficiary(p), p.payeeId ?? '', portalAmount(p.amountAgorot), reference(p), p.paymentId]));
+  const raw = (v: string | null | undefined) => (/^\d+$/.test(v ?? '') ? v! : safeCell(v));
+  const rows = masav.map((p) => [raw(p.payout?.bankCode), raw(p.payout?.bankBranch), raw(p.payout?.bankAccount), safeCell(beneficiary(p)), raw(p.payeeId ?? ''), portalAmount(p.amountAgorot), safeCell(reference(p)), safeCell(p.paymentId)]);
+  return Buffer.from('\uFEFF' + [cols.map(headerCell), ...rows].map((l) => l.map(csvField).join(',')).join('\r\n') + '\r\n', 'utf8');
 }
 
 /** Transfers abroad, each with its own currency. */

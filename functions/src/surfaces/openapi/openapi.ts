@@ -91,6 +91,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   employees: 'Employees, typed in or imported from the workplace chat tool.',
   signupDocs: 'Supplier onboarding forms filled by AI, with signature, stamp and initials.',
   accountant: 'The accountant folder tree and its ZIP packages.',
+  payruns: 'Payment runs: ready payments paid together, with the MASAV file and the bank spreadsheets.',
   reports: 'Spend reports: invoice totals by month and by category, supplier or pay method, as JSON or CSV.',
 };
 
