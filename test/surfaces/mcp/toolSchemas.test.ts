@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { shareOutputSchemas } from '../../../functions/src/surfaces/mcp/toolSchemas.ts';
 import { operations } from '../../../functions/src/operations/index.ts';
 import { toolOf, toolsOf } from '../../../functions/src/surfaces/mcp/toolsets.ts';
+import { expandOutput } from './outputNotation.ts';
 
 /** Output sharing in one tool list: a record met before is a pointer; a record that extends one names it and adds the rest. */
 const long = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`field${i}OfTheRecord`, { type: 'integer' }]));
@@ -47,7 +48,8 @@ test('no extension when a shared field differs in its schema, or when naming the
 
 test('in the full list, following the pointers gives back every output field of every tool', () => {
   const { list } = toolsOf(operations.map(toolOf));
-  const byName = new Map((list.tools as any[]).map((t) => [t.name, t]));
+  // Read back from the notation the list is written in.
+  const byName = new Map((list.tools as any[]).map((t) => [t.name, { ...t, outputSchema: expandOutput(t.outputSchema) }]));
   const full = new Map((operations.map(toolOf) as any[]).map((e) => [e.op.name, e.tool.outputSchema]));
   /** The object a "Same fields as X.a.b[]" pointer names (X a tool's result). */
   const at = (where: string): any => {
@@ -68,7 +70,7 @@ test('in the full list, following the pointers gives back every output field of 
   let narrowed = 0;
   for (const [name, tool] of byName) {
     if (!tool.outputSchema) continue;
-    if (/, plus:"/.test(JSON.stringify(tool.outputSchema))) extended++;
+    if (/, plus:/.test(JSON.stringify(tool.outputSchema))) extended++;
     if (/, less: /.test(JSON.stringify(tool.outputSchema))) narrowed++;
     assert.deepEqual(fields(tool.outputSchema), Object.keys(full.get(name).properties ?? {}).sort(), name);
   }
@@ -78,4 +80,25 @@ test('in the full list, following the pointers gives back every output field of 
   assert.match(byName.get('updateBusiness').outputSchema.description, /^Same fields as getBusiness, less: id, apps, /);
   const createPayment = byName.get('createPayment').outputSchema;
   assert.equal(createPayment.description, 'Same fields as paymentGet, plus:');
+  // As the list writes it: the fields in one line of notation.
+  assert.equal((list.tools as any[]).find((t) => t.name === 'createPayment').outputSchema.description, '(Same fields as paymentGet, plus:){supplier{key, name}}');
+});
+
+test('every output schema of the full list reads back to the schema it was written from', async () => {
+  const { notationOf, notatedOutput, shareOutputSchemas: share } = await import('../../../functions/src/surfaces/mcp/toolSchemas.ts');
+  const { parseNotation } = await import('./outputNotation.ts');
+  const entries = operations.map(toolOf).filter((e) => e.tool.outputSchema);
+  const shared = share(entries.map((e) => ({ name: e.op.name, readOnly: Boolean(e.op.flags.readOnly), outputSchema: e.tool.outputSchema as any })));
+  // A constant's type goes without saying: the notation writes the value alone.
+  const canonical = (x: any): any => (Array.isArray(x) ? x.map(canonical) : x && typeof x === 'object' ? Object.fromEntries(Object.entries(x).filter(([k]) => !(k === 'type' && 'const' in x)).map(([k, v]) => [k, canonical(v)])) : x);
+  for (const [name, s] of shared) {
+    const { type: _t, ...rest } = canonical(s);
+    const written = notatedOutput(s as any);
+    if (Object.keys(rest).length === 1 && 'description' in rest) assert.deepEqual(written, { type: 'object', description: rest.description }, name);
+    else assert.deepEqual(parseNotation(notationOf(rest)), rest, name);
+  }
+  // Each construct, written and read back.
+  const sample = { properties: { a: {}, b: { items: { properties: { c: {} } } }, d: { description: 'Same fields as x' }, e: { const: true }, f: { type: 'object' }, g: { type: 'object', additionalProperties: { properties: { h: {} } } }, i: { anyOf: [{ type: 'object' }, { type: 'null' }] }, j: { items: {} }, k: { const: 'PUT' } } };
+  assert.equal(notationOf(sample), '{a, b[]{c}, d(Same fields as x), e=true, f{*}, g{*{h}}, i<{*}|null>, j[], k="PUT"}');
+  assert.deepEqual(parseNotation(notationOf(sample)), sample);
 });

@@ -220,3 +220,38 @@ export function toolOutputSchema(op: AnyOperation): Schema {
   }
   return { type: 'object', properties };
 }
+
+/**
+ * An output schema written as one line of field notation in its description, the last step of the list: the
+ * fields and their nesting stay, the JSON around each field goes (`"id":{}` becomes `id`; 7,900 characters
+ * of `?toolsets=all`). Outputs are read, not checked: they allow any value. The notation:
+ * `{a, b{c, d}, e[]{f}, g[], h(Same fields as paymentGet), i=true, j{*}, k{*{l}}, m<{n}|{o}>, p<{*}|null>}`:
+ * `{…}` an object's fields, `[]` an array of what follows, `(…)` words (a pointer), `=` a constant, `{*…}` an
+ * open map of what follows, `<…|…>` one of. A field with nothing after its name holds a plain value.
+ */
+export function notationOf(s: unknown): string {
+  if (!isObject(s)) return '';
+  const words = typeof s.description === 'string' ? `(${checkedWords(s.description)})` : '';
+  if (isObject(s.properties)) return words + `{${Object.entries(s.properties).map(([k, v]) => k + notationOf(v)).join(', ')}}`;
+  if (isObject(s.items)) return words + '[]' + notationOf(s.items);
+  if ('const' in s) return words + '=' + JSON.stringify(s.const);
+  if (Array.isArray(s.anyOf)) return words + `<${s.anyOf.map((b) => notationOf(b)).join('|')}>`;
+  if (s.type === 'null') return words + 'null';
+  if (s.type === 'object') return words + `{*${notationOf(s.additionalProperties)}}`;
+  if (s.type === 'array') return words + '[]';
+  return words;
+}
+
+/** Pointer words go inside parentheses, so they must hold none. */
+function checkedWords(text: string): string {
+  if (/[()]/.test(text)) throw new Error(`an output description in MCP notation cannot hold parentheses: ${text}`);
+  return text;
+}
+
+/** A tool's outputSchema in notation: a pointer stays as it is; otherwise the fields go into the description. */
+export function notatedOutput(s: Schema): Schema {
+  const keys = Object.keys(s).filter((k) => k !== 'type');
+  if (keys.length === 1 && keys[0] === 'description') return { type: 'object', description: s.description };
+  const { type: _root, ...rest } = s;
+  return { type: 'object', description: notationOf(rest) };
+}

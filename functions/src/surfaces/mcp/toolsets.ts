@@ -4,7 +4,7 @@ import type { DocStore } from '../../ports/store.ts';
 import type { Caller } from '../../core/context.ts';
 import { sha256 } from '../../core/ids.ts';
 import { iso } from '../../core/clock.ts';
-import { shareOutputSchemas, shortText, toolInputSchema, toolOutputSchema } from './toolSchemas.ts';
+import { notatedOutput, shareOutputSchemas, shortText, toolInputSchema, toolOutputSchema } from './toolSchemas.ts';
 import type { Schema } from '../openapi/jsonSchema.ts';
 import { TAG_DESCRIPTIONS } from '../openapi/openapi.ts';
 
@@ -102,10 +102,10 @@ export function toolOf(op: AnyOperation): ToolEntry {
   };
 }
 
-/** A tool list of these entries, its output schemas shared within it (toolSchemas.ts shareOutputSchemas). */
+/** A tool list of these entries, its output schemas shared within it and written in notation (toolSchemas.ts shareOutputSchemas, notatedOutput). */
 export function toolsOf(entries: ToolEntry[]): McpTools {
   const shared = shareOutputSchemas(entries.map((e) => ({ name: e.op.name, readOnly: Boolean(e.op.flags.readOnly), outputSchema: e.tool.outputSchema as Schema | undefined })));
-  const tools = entries.map((e) => (e.tool.outputSchema ? { ...e.tool, outputSchema: shared.get(e.op.name) as Tool['outputSchema'] } : e.tool));
+  const tools = entries.map((e) => (e.tool.outputSchema ? { ...e.tool, outputSchema: notatedOutput(shared.get(e.op.name)!) as Tool['outputSchema'] } : e.tool));
   return { list: { tools }, byName: new Map(entries.map((e) => [e.op.name, e])) };
 }
 
