@@ -240,6 +240,8 @@ for (const engine of engines) {
       // b's amount changes after the file was made; c is rejected by an admin.
       await h.app.services.store.update(paymentsPath(h.owner.businessId, b.id), { amountAgorot: 2_500 });
       await h.app.services.store.update(paymentsPath(h.owner.businessId, c.id), { rejection: { by: 'x', byEmail: 'x@example.com', at: new Date().toISOString(), reason: 'wrong' } });
+      // The run's page warns: its files still carry b as it was.
+      assert.deepEqual((await h.call('payRunGet', { runId: run.id })).warnings, [{ reason: 'changedSinceRun', fields: [b.id] }]);
       const out = await h.call('payRunMarkPaid', { runId: run.id });
       assert.equal(out.status, 'partly_paid');
       assert.deepEqual(out.paidNow, [a.id]);

@@ -72,8 +72,13 @@ export interface RunItemRecord extends RunPayment {
   payoutTarget: string;
 }
 
+/**
+ * masavSettingsMissing: fields are the business settings to fill (the run has no MASAV file). changedSinceRun (computed
+ * when read): fields are the ids of payments canceled, or whose amount, currency or payout changed, after the files
+ * were made: the files still carry them as they were, so they must not be uploaded as they are.
+ */
 export interface RunWarning {
-  reason: 'masavSettingsMissing';
+  reason: 'masavSettingsMissing' | 'changedSinceRun';
   fields: string[];
 }
 
@@ -262,10 +267,15 @@ export async function runFiles(ctx: Pick<Ctx, 'files' | 'store' | 'clock' | 'log
   return out;
 }
 
-/** The current status of each of the run's payments (one read of them all). */
-export async function paymentStatuses(reader: Reader, run: Pick<PayRunRecord, 'businessId' | 'items'>): Promise<Map<string, PaymentStatus | 'missing'>> {
+/** The current status of each of the run's payments (one read of them all), and those changed since the run's files were made. */
+export async function paymentStatuses(reader: Reader, run: Pick<PayRunRecord, 'businessId' | 'items'>): Promise<{ statuses: Map<string, PaymentStatus | 'missing'>; changed: string[] }> {
   const docs = await reader.getAll(run.items.map((i) => paymentsPath(run.businessId, i.paymentId)));
-  return new Map(run.items.map((i, n) => [i.paymentId, ((docs[n]?.data as unknown as PaymentRecord | undefined)?.status ?? 'missing') as PaymentStatus | 'missing']));
+  const records = docs.map((d) => (d?.data as unknown as PaymentRecord | undefined) ?? null);
+  const changed = run.items.filter((it, n) => {
+    const p = records[n];
+    return !p || p.status === 'canceled' || (p.status !== 'paid' && !matchesSnapshot(p, it));
+  });
+  return { statuses: new Map(run.items.map((i, n) => [i.paymentId, (records[n]?.status ?? 'missing') as PaymentStatus | 'missing'])), changed: changed.map((i) => i.paymentId) };
 }
 
 /** A run's status from its payments: paid when every payment is paid or canceled (one at least paid), partly paid when some are. */
@@ -277,7 +287,7 @@ export function statusFrom(statuses: Iterable<string>): 'open' | 'paid' | 'partl
 }
 
 export async function runView(ctx: Pick<Ctx, 'files' | 'store' | 'clock' | 'logger'>, run: PayRunRecord): Promise<RunView> {
-  const [statuses, files, proofRef] = await Promise.all([
+  const [{ statuses, changed }, files, proofRef] = await Promise.all([
     paymentStatuses(ctx.store, run),
     runFiles(ctx, run),
     run.proof ? ctx.files.ref(run.businessId, run.proof.fileId) : Promise.resolve(null),
@@ -296,7 +306,7 @@ export async function runView(ctx: Pick<Ctx, 'files' | 'store' | 'clock' | 'logg
     totals: run.totals,
     items: run.items.map((i) => ({ paymentId: i.paymentId, supplierName: i.supplierName, totalAgorot: i.amountAgorot, currency: i.currency, file: i.file, payoutMasked: i.payoutMasked, paymentStatus: statuses.get(i.paymentId) ?? 'missing' })),
     files,
-    warnings: run.warnings,
+    warnings: [...run.warnings, ...(changed.length && run.status !== 'canceled' ? [{ reason: 'changedSinceRun' as const, fields: changed }] : [])],
     proof: proofRef ? { fileName: proofRef.fileName, url: proofRef.url } : null,
   };
 }
