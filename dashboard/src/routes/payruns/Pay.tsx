@@ -2,13 +2,13 @@ import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Button, Card, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n.tsx';
-import { useApi } from '../../ui/api.ts';
+import { useApi, useApiMutation } from '../../ui/api.ts';
 import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
 import { payoutText } from '../../ui/serverText.ts';
 import { fieldErrors } from '../../ui/fieldErrors.ts';
 import { Steps } from '../../ui/Ltr.tsx';
 import type { PaymentRow } from '../../ui/cards.tsx';
-import { usePay, usePayMutation, type RunView } from './payApi.ts';
+import type { RunView } from './payApi.ts';
 import { dayText, israelToday, refusals, refusalText, RunStatusBadge } from './runParts.tsx';
 
 type Row = PaymentRow;
@@ -82,7 +82,7 @@ function PayRow({ p, checked, onToggle, refused }: { p: Row; checked: boolean; o
 
 function RunsList() {
   const { m, fill, date, number } = useI18n();
-  const runs = usePay('payRunsList', { limit: 10 }, { refetchInterval: 15_000 });
+  const runs = useApi('payRunsList', { limit: 10 }, { refetchInterval: 15_000 });
   return (
     <section aria-labelledby="runs-title">
       <Title order={2} size="h4" id="runs-title" mb="xs">
@@ -125,7 +125,7 @@ export default function Pay() {
   const { m, fill, date, number } = useI18n();
   const navigate = useNavigate();
   const list = useApi('paymentsList', { status: 'ready', limit: 200 }, { refetchInterval: 15_000 });
-  const create = usePayMutation('payRunCreate', ['paymentsList', 'payRunsList', 'paymentGet', 'attention']);
+  const create = useApiMutation('payRunCreate', ['paymentsList', 'payRunsList', 'paymentGet', 'attention']);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [payDate, setPayDate] = useState('');
   const [note, setNote] = useState('');

@@ -6,7 +6,8 @@ import type { Messages } from '../../i18n/he.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
 import { StatusBadge } from '../../ui/cards.tsx';
 import { Ltr } from '../../ui/Ltr.tsx';
-import { usePay, usePayMutation, type RunView } from './payApi.ts';
+import { useApi, useApiMutation } from '../../ui/api.ts';
+import type { RunView } from './payApi.ts';
 import { dayText, refusals, refusalText, RunStatusBadge } from './runParts.tsx';
 
 const AFTER = ['payRunGet', 'payRunsList', 'paymentsList', 'paymentGet', 'attention', 'listActivity'] as const;
@@ -31,9 +32,9 @@ function bytes(n: number, locale: string): string {
 export default function PayRun() {
   const { runId = '' } = useParams();
   const { m, fill, date, number, locale } = useI18n();
-  const q = usePay('payRunGet', { runId });
-  const markPaid = usePayMutation('payRunMarkPaid', [...AFTER]);
-  const cancel = usePayMutation('payRunCancel', [...AFTER]);
+  const q = useApi('payRunGet', { runId });
+  const markPaid = useApiMutation('payRunMarkPaid', [...AFTER]);
+  const cancel = useApiMutation('payRunCancel', [...AFTER]);
   const [asking, setAsking] = useState<'paid' | 'cancel' | null>(null);
   if (q.isPending)
     return (
