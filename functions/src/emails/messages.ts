@@ -224,8 +224,10 @@ export interface ApprovalNeededFacts {
   /** Approvals a payment needs, and how many still count. */
   needed: number;
   given: number;
-  /** Set when the payment is past a due date or has one: YYYY-MM-DD. */
+  /** The payment's due date, YYYY-MM-DD, or null. */
   dueDate: string | null;
+  /** A policy is set, so its creator and whoever typed its payout details may not approve it. */
+  fourEyes: boolean;
 }
 
 /** Each admin is told a payment that needs their approval is ready to pay (Hebrew, as the other owner emails). */
@@ -241,10 +243,10 @@ export function approvalNeededEmail(m: MailCtx, b: BusinessIdentity, p: PaymentR
     paragraphs: [
       `התשלום אל ${iso(s)} מוכן לתשלום, וצריך אישור של מנהל לפני שמשלמים אותו.`,
       f.needed > 1 ? `נדרשים ${f.needed} אישורים של מנהלים שונים; עד עכשיו ניתנו ${f.given}.` : 'נדרש אישור אחד של מנהל.',
-      'מי שיצר את התשלום, או הקליד את פרטי הבנק בכרטיס הספק, לא יכול לאשר אותו.',
+      ...(f.fourEyes ? ['מי שיצר את התשלום, או הקליד את פרטי הבנק בכרטיס הספק, לא יכול לאשר אותו.'] : []),
     ],
     amount: { figure: w.figure, note: w.vatLine },
-    facts: [{ label: 'ספק', value: s }, ...forFact(p, lang), ...(f.dueDate ? [{ label: 'לתשלום עד', value: f.dueDate, ltr: true }] : [])],
+    facts: [{ label: 'ספק', value: s }, ...forFact(p, lang), ...(f.dueDate ? [{ label: 'לתשלום עד', value: dayText(`${f.dueDate}T12:00:00Z`, lang) }] : [])],
     warning,
     action: { label: 'לאישור או לדחייה', url },
     footer: ownerFooter(b, m, lang),

@@ -54,7 +54,7 @@ export async function approverNotices(
   const out: ApproverNotice[] = [];
   for (const [i, admin] of admins.entries()) {
     if (existing[i]) continue;
-    const message = await approvalNeededEmail(cfg, business, next, admin.email, url, { needed: view.needed, given: view.approvals.length, dueDate: next.dueDate ?? null }, payoutChangeWarning(next) || null);
+    const message = await approvalNeededEmail(cfg, business, next, admin.email, url, { needed: view.needed, given: view.approvals.length, dueDate: next.dueDate ?? null, fourEyes: policy.thresholdAgorot !== null }, payoutChangeWarning(next) || null);
     out.push({ id: ids[i]!, message });
   }
   return out;
