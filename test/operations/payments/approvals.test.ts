@@ -237,6 +237,9 @@ for (const engine of engines) {
       const mail = await parseMail(mine[0]!.raw);
       assert.match(mail.subject ?? '', /ממתין לאישור/);
       assert.ok(String(mail.text).includes(`https://app.example.com/payments/${big.id}`), 'links the payment page');
+      assert.match(String(mail.html), /dir="rtl"/, 'Hebrew, right to left, as the other owner emails');
+      assert.match(String(mail.html), new RegExp(`href="https://app.example.com/payments/${big.id}"`));
+      assert.match(String(mail.text), /מי שיצר את התשלום/, 'with a policy set, it says who may not approve');
       // The same filing replayed (its submission id) stages nothing more.
       await env.h.app.services.store.update(`businesses/${biz.businessId}/payments/${big.id}`, { status: 'awaiting_invoice' });
       const { approverNotices } = await import('../../../functions/src/domain/payments/approvalNotices.ts');
