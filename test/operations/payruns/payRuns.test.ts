@@ -230,6 +230,12 @@ for (const engine of engines) {
       assert.deepEqual([again.status, again.paidNow, again.alreadyPaid, again.refused], ['paid', [], [a.id, b.id], []]);
       assert.equal(again.paidAt, first.paidAt);
       assert.equal(await paidMessages(), 2, 'no second message');
+      // A paid run's file is not made again once its link is gone (uploaded twice, it would pay twice).
+      const rec = (await h.app.services.store.get(`businesses/${h.owner.businessId}/payRuns/${run.id}`))!.data as any;
+      assert.deepEqual(rec.files.map((f: any) => f.kind), ['masav', 'portal', 'bit']);
+      await h.app.services.files.remove(h.owner.businessId, rec.files[0].fileId);
+      assert.deepEqual((await h.call('payRunGet', { runId: run.id })).files.map((f: any) => f.kind), ['portal', 'bit']);
+      assert.deepEqual((await h.call('payRunsList', { status: 'paid' })).items.find((r: any) => r.id === run.id).files.map((f: any) => f.kind), ['portal', 'bit']);
     });
 
     test('a payment changed or no longer approved after the run is not paid, by name; the rest are; the run is partly paid', async () => {

@@ -240,12 +240,23 @@ export function buildRunFiles(run: Pick<PayRunRecord, 'items' | 'masav' | 'seria
 const FRESH_FOR_MS = 86_400_000;
 
 /**
- * The run's files with working links: each stored file whose link lives at least a day more, else built again from
- * the snapshot (same bytes) and stored with a new 7-day link. A canceled run offers no file: uploading it would pay.
+ * The run's files with working links. With `renew` (payRunGet, the operations that change a run), an open run's
+ * file whose link has less than a day left, or is gone, is built again from the snapshot (same bytes) and stored with
+ * a new 7-day link. Otherwise (payRunsList; a run paid or partly paid) only the links still working are shown: a
+ * paid payment's file is not handed out again, as uploading it twice would pay twice. A canceled run has no files.
  */
-export async function runFiles(ctx: Pick<Ctx, 'files' | 'store' | 'clock' | 'logger'>, run: PayRunRecord): Promise<RunView['files']> {
+export async function runFiles(ctx: Pick<Ctx, 'files' | 'store' | 'clock' | 'logger'>, run: PayRunRecord, renew = true): Promise<RunView['files']> {
   if (run.status === 'canceled') return [];
   const now = ctx.clock.now();
+  if (!renew || run.status !== 'open') {
+    const out: RunView['files'] = [];
+    for (const b of buildRunFiles(run)) {
+      const have = run.files.find((f) => f.kind === b.kind);
+      const ref = have ? await ctx.files.ref(run.businessId, have.fileId) : null;
+      if (ref?.expiresAt && Date.parse(ref.expiresAt) > now) out.push({ kind: b.kind, fileName: ref.fileName, contentType: ref.contentType, size: ref.size, count: b.count, url: ref.url, expiresAt: ref.expiresAt });
+    }
+    return out;
+  }
   const built = buildRunFiles(run);
   const out: RunView['files'] = [];
   const stored: PayRunRecord['files'] = [];
@@ -286,10 +297,10 @@ export function statusFrom(statuses: Iterable<string>): 'open' | 'paid' | 'partl
   return all.every((s) => s === 'paid' || s === 'canceled' || s === 'missing') ? 'paid' : 'partly_paid';
 }
 
-export async function runView(ctx: Pick<Ctx, 'files' | 'store' | 'clock' | 'logger'>, run: PayRunRecord): Promise<RunView> {
+export async function runView(ctx: Pick<Ctx, 'files' | 'store' | 'clock' | 'logger'>, run: PayRunRecord, opts: { renew?: boolean } = {}): Promise<RunView> {
   const [{ statuses, changed }, files, proofRef] = await Promise.all([
     paymentStatuses(ctx.store, run),
-    runFiles(ctx, run),
+    runFiles(ctx, run, opts.renew ?? true),
     run.proof ? ctx.files.ref(run.businessId, run.proof.fileId) : Promise.resolve(null),
   ]);
   return {

@@ -9,7 +9,7 @@ export default defineOperation({
   name: 'payRunsList',
   group: 'payruns',
   summary: 'Payment runs, newest first.',
-  description: 'Each item is a run as payRunGet gives it, plus paymentCount. status: open, paid, partly_paid or canceled. limit: 1 to 50 (default 20). Pass nextPageToken as pageToken for the next page.',
+  description: 'Each item is a run as payRunGet gives it, plus paymentCount; its files are those whose links still work (payRunGet renews an open run\'s). status: open, paid, partly_paid or canceled. limit: 1 to 50 (default 20). Pass nextPageToken as pageToken for the next page.',
   flags: { readOnly: true },
   input: input({
     status: z.enum(RUN_STATUSES).optional().describe('Status.'),
@@ -25,7 +25,7 @@ export default defineOperation({
     const { docs, next } = await scanPage(ctx.store, q, { limit, offset: 0, cursor });
     const items = [];
     for (const d of docs) {
-      const view = await runView(ctx, d.data as unknown as PayRunRecord);
+      const view = await runView(ctx, d.data as unknown as PayRunRecord, { renew: false });
       items.push({ ...view, paymentCount: view.items.length });
     }
     return { items, nextPageToken: next ? encodePageToken(fp, { ...next, total: 0, totalIsEstimate: false }) : null };
