@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, day, emailText, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
-import { invalid, notFound, precondition } from '../../core/errors.ts';
-import { normalizeEmail, normalizePhone, requireMobileForWhatsApp, supplierKeyOf } from '../../domain/contacts.ts';
+import { notFound, precondition } from '../../core/errors.ts';
 import { CURRENCIES, formatAmount, MAX_AMOUNT_AGOROT } from '../../domain/money.ts';
-import { newPaymentLink, normalizePayMethods, PAY_METHODS, paymentSearchTokens, paymentsPath, type Channel, type PaymentFile, type PaymentRecord } from '../../domain/payments/payments.ts';
-import { paymentRequestMessages, businessContact, supplierLang } from '../../domain/payments/paymentMessages.ts';
-import { recordPaymentToSupplier, suppliersPath, type SupplierRecord } from '../../domain/payments/suppliers.ts';
-import { currentSupplierKey } from '../../domain/payments/supplierAliases.ts';
+import { newPaymentLink, PAY_METHODS, type PaymentFile } from '../../domain/payments/payments.ts';
+import { checkPaymentRequest, readPaymentRequest, writePaymentRequest } from '../../domain/payments/paymentRequest.ts';
 import { PHONE_MAX, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
-import { defaultNoVat, paymentAmounts } from '../../domain/vat.ts';
-import { checkDueDate } from '../../domain/payments/dueDates.ts';
+import { paymentAmounts } from '../../domain/vat.ts';
 
 import { invoicesPath, type InvoiceDoc } from '../../domain/invoices/invoices.ts';
 
@@ -50,18 +46,7 @@ export default defineOperation({
   async run(input, ctx) {
     const { businessId } = ctx.caller;
     // Everything is checked before the transaction, so a refused call writes nothing.
-    if (input.currency && input.currency !== 'ILS' && input.payMethods?.length === 1 && input.payMethods[0] === 'bit') {
-      throw invalid('payMethods', `Bit pays shekels only; a ${input.currency} payment needs bank`, { reason: 'bitShekelsOnly', params: { currency: input.currency } });
-    }
-    if (input.openAmount && input.amountAgorot !== 0) throw invalid('amountAgorot', 'must be 0 when openAmount is true (the supplier fills the amount)', { reason: 'openAmountNotZero' });
-    if (!input.openAmount && input.amountAgorot <= 0) throw invalid('amountAgorot', 'must be a positive integer (or 0 with openAmount true)', { reason: 'amountNotPositive' });
-    const phone = input.supplierPhone?.trim() ? normalizePhone(input.supplierPhone, 'supplierPhone') : null;
-    const email = input.supplierEmail?.trim() ? normalizeEmail(input.supplierEmail, 'supplierEmail') : null;
-    const dueDate = checkDueDate(input.dueDate) ?? null;
-    if (!phone && !email) throw invalid('supplierPhone', 'a supplierPhone or a supplierEmail is required', { reason: 'supplierContactRequired' });
-    const contactKey = supplierKeyOf({ phone, email });
-    const channel: Channel = input.channel === 'link' ? 'link' : phone ? 'wa' : 'em';
-    if (channel === 'wa') requireMobileForWhatsApp(phone!, 'supplierPhone');
+    const checked = checkPaymentRequest(input);
 
     const now = ctx.clock.now();
     const at = new Date(now).toISOString();
@@ -84,61 +69,27 @@ export default defineOperation({
 
     let supplierName = input.supplierName;
     const record = await ctx.store.runTransaction(async (tx) => {
-      const business = await businessContact(tx, businessId);
+      const reads = await readPaymentRequest(tx, businessId, checked.contactKey);
+      const business = reads.business;
       if (!business) throw notFound('business', 'business');
-      // A merged supplier's contact files under the supplier it was merged into (supplierMerge).
-      const supplierKey = await currentSupplierKey(tx, businessId, contactKey);
-      const supplierDoc = await tx.get(suppliersPath(businessId, supplierKey));
-      const supplier = (supplierDoc?.data as unknown as SupplierRecord | undefined) ?? null;
       // The uploaded document names its payment (the first one), so its view can compare its reading with it.
       const uploaded = input.invoiceDocId ? await tx.get(invoicesPath(businessId, input.invoiceDocId)) : null;
-      const invoices: PaymentFile[] = copied ? [copied] : [];
-      const p: PaymentRecord = {
-        id: paymentId,
+      const written = await writePaymentRequest(tx, ctx.config, {
         businessId,
-        status: 'sent',
-        supplierName: input.supplierName,
-        supplierPhone: phone,
-        supplierEmail: email,
-        supplierKey,
-        amountAgorot: input.amountAgorot,
-        openAmount: input.openAmount,
-        currency: input.currency,
-        vatIncluded: input.vatIncluded,
-        noVat: input.noVat ?? defaultNoVat(input.currency, supplier?.card?.businessType),
-        invoiceRequired: input.invoiceRequired,
-        payMethods: normalizePayMethods(input.payMethods),
-        description: input.description,
-        channel,
-        linkToken: link.token,
-        invoices,
-        proof: null,
-        payout: null,
-        itaVerdict: null,
-        invoiceNumber,
-        search: [],
-        submissions: [],
-        viaPublicLink: false,
+        paymentId,
+        input,
+        checked,
+        reads: { ...reads, business },
+        link,
         createdBy: ctx.caller.userId,
-        dueDate,
-        createdAt: at,
-        createdAtMs: now,
-        updatedAt: at,
-        sentAt: channel === 'link' ? null : at,
-        supplierSubmittedAt: null,
-        readyAt: null,
-        paidAt: null,
-        canceledAt: null,
-      };
-      p.search = paymentSearchTokens(p);
-      tx.create(paymentsPath(businessId, paymentId), { ...p });
-      tx.create(link.path, { businessId, paymentId });
+        now,
+        invoices: copied ? [copied] : [],
+        invoiceNumber,
+        outbox: (t, message) => void ctx.outbox(t, message, { ref: paymentId }),
+      });
       if (uploaded && !uploaded.data.paymentId) tx.update(uploaded.path, { paymentId, updatedAt: at });
-      supplierName = recordPaymentToSupplier(tx, businessId, supplier, p, at);
-      if (channel !== 'link') {
-        for (const message of await paymentRequestMessages(ctx.config, p, business, supplierLang(p, supplier))) ctx.outbox(tx, message, { ref: p.id });
-      }
-      return p;
+      supplierName = written.supplierName;
+      return written.record;
     }).catch(async (e) => {
       if (copied) await ctx.files.remove(businessId, copied.fileId);
       throw e;
