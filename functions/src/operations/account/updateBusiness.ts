@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { base64, input } from '../../core/schema.ts';
-import { notFound } from '../../core/errors.ts';
+import { invalid, notFound } from '../../core/errors.ts';
 import { businessPath, profileOf, profileSchema, profileShape } from '../../domain/business.ts';
 import { checkDocImage, DOC_IMAGE_MAX_BYTES, DOC_IMAGES } from '../../domain/signupDocs/signupDocs.ts';
 
@@ -23,6 +23,8 @@ export default defineOperation({
     const { businessId } = ctx.caller;
     const path = businessPath(businessId);
     const { docSignaturePng, docStampPng, ...fields } = input;
+    const days = fields.reminderDays;
+    if (days?.some((d, i) => i > 0 && d <= days[i - 1]!)) throw invalid('reminderDays', `must be distinct days in ascending order, e.g. [3, 7]; got [${days.join(', ')}]`, { reason: 'reminderDaysOrder' });
     // Images are checked before anything changes, and stored as files before the profile points at them.
     const images = { docSignaturePng, docStampPng };
     const decoded = Object.entries(images).filter(([, v]) => v !== undefined).map(([k, v]) => ({ key: k as keyof typeof DOC_IMAGES, png: v ? checkDocImage(k, v) : null }));
