@@ -98,7 +98,7 @@ describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { 
     assert.equal(await totals.locator('bdi').first().innerText(), new Intl.NumberFormat('he-IL', { style: 'currency', currency: 'ILS', minimumFractionDigits: 2 }).format(1984.56));
     assert.deepEqual(run.totals, [{ currency: 'ILS', count: 3, totalAgorot: 198_456 }]);
     const items = page.getByTestId('run-items');
-    assert.match(await items.locator(`[data-payment="${ids.noa}"]`).innerText(), /מס"ב · .*901/);
+    assert.match(await items.locator(`[data-payment="${ids.noa}"]`).innerText(), /מס"ב · בנק \u2066?12-345 ••••901/);
     assert.doesNotMatch(await items.innerText(), /678901|555012|123456789/, 'accounts shown masked');
 
     // The MASAV file: fixed 128-character records, CRLF, K header, one 1 record per payment, a 5 trailer, 128 nines.

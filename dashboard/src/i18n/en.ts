@@ -841,6 +841,7 @@ export const en: Strings<Messages> = {
       warnings: 'Please note',
       masavMissing: 'No MASAV file was made: Settings lack {fields}.',
       warningOther: 'Warning: {reason}',
+      changedWarning: 'After the run\'s files were made, payments in it changed or were canceled: {names}. The files still hold them as they were, so do not upload them as they are: cancel the run and create a new one.',
       toSettings: 'Open the payment settings',
       markPaid: 'Mark the run paid',
       markPaidTitle: 'Mark the whole run paid?',

@@ -6,6 +6,7 @@ import type { Messages } from '../../i18n/he.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
 import { StatusBadge } from '../../ui/cards.tsx';
 import { Ltr } from '../../ui/Ltr.tsx';
+import { payoutText } from '../../ui/serverText.ts';
 import { useApi, useApiMutation } from '../../ui/api.ts';
 import type { RunView } from './payApi.ts';
 import { dayText, refusals, refusalText, RunStatusBadge } from './runParts.tsx';
@@ -14,11 +15,15 @@ const AFTER = ['payRunGet', 'payRunsList', 'paymentsList', 'paymentGet', 'attent
 const MASAV_FIELDS = ['masavInstitutionId', 'masavSenderId'];
 
 /** A warning in the UI's words: missing MASAV codes name the Settings fields; anything else says its reason. */
-function warningText(w: RunView['warnings'][number], m: Messages, fill: (t: string, v: Record<string, string>) => string): { text: string; settings: boolean } {
+function warningText(w: RunView['warnings'][number], r: RunView, m: Messages, fill: (t: string, v: Record<string, string>) => string): { text: string; settings: boolean } {
   const masav = w.fields.filter((f) => MASAV_FIELDS.includes(f));
   if (masav.length || /masav/i.test(w.reason)) {
     const names = (masav.length ? masav : MASAV_FIELDS).map((f) => (f === 'masavInstitutionId' ? m.pay.masav.institutionId : m.pay.masav.senderId));
     return { text: fill(m.pay.run.masavMissing, { fields: names.join(', ') }), settings: true };
+  }
+  if (w.reason === 'changedSinceRun') {
+    const names = w.fields.map((id) => r.items.find((i) => i.paymentId === id)?.supplierName ?? id);
+    return { text: fill(m.pay.run.changedWarning, { names: names.map((n) => `\u2068${n}\u2069`).join(', ') }), settings: false };
   }
   return { text: fill(m.pay.run.warningOther, { reason: (m.pay.refusal as Record<string, string>)[w.reason] ?? w.reason }), settings: false };
 }
@@ -82,12 +87,13 @@ export default function PayRun() {
           <Alert color="orange" title={m.pay.run.warnings} data-testid="run-warnings">
             <Stack gap="xs">
               {r.warnings.map((w, i) => {
-                const t = warningText(w, m, fill);
+                const t = warningText(w, r, m, fill);
                 return (
                   <Group key={i} gap="xs" wrap="wrap">
                     <Text size="sm">{t.text}</Text>
                     {t.settings && (
-                      <Anchor component={Link} to="/settings/pay" size="sm">
+                      // Dark and underlined: the theme's blue is under AA contrast on the alert's orange.
+                      <Anchor component={Link} to="/settings/pay" size="sm" c="dark" underline="always" fw={600}>
                         {m.pay.run.toSettings}
                       </Anchor>
                     )}
@@ -169,7 +175,7 @@ export default function PayRun() {
                       {it.supplierName}
                     </Anchor>
                     <Text size="sm">
-                      {m.pay.run.itemFile[it.file]} · <Ltr>{it.payoutMasked}</Ltr>
+                      {m.pay.run.itemFile[it.file]} · {payoutText(it.payoutMasked, m)}
                     </Text>
                     <Group gap={6}>
                       <StatusBadge status={it.paymentStatus as 'ready'} />
