@@ -2446,13 +2446,13 @@ export interface paths {
         };
         /**
          * A payment run with its bank files.
-         * @description File links work for 7 days; each call renews a link near its end (same bytes). A canceled run has no files.
+         * @description File links work for 7 days; while the run is open each call renews a link near its end (same bytes). A paid or partly paid run shows only the links still working (a file uploaded twice pays twice); a canceled run has none.
          */
         get: operations["payRunGetGet"];
         put?: never;
         /**
          * A payment run with its bank files.
-         * @description File links work for 7 days; each call renews a link near its end (same bytes). A canceled run has no files.
+         * @description File links work for 7 days; while the run is open each call renews a link near its end (same bytes). A paid or partly paid run shows only the links still working (a file uploaded twice pays twice); a canceled run has none.
          */
         post: operations["payRunGet"];
         delete?: never;
@@ -2490,15 +2490,94 @@ export interface paths {
         };
         /**
          * Payment runs, newest first.
-         * @description Each item is a run as payRunGet gives it, plus paymentCount. status: open, paid, partly_paid or canceled. limit: 1 to 50 (default 20). Pass nextPageToken as pageToken for the next page.
+         * @description Each item is a run as payRunGet gives it, plus paymentCount; its files are those whose links still work (payRunGet renews an open run's). status: open, paid, partly_paid or canceled. limit: 1 to 50 (default 20). Pass nextPageToken as pageToken for the next page.
          */
         get: operations["payRunsListGet"];
         put?: never;
         /**
          * Payment runs, newest first.
-         * @description Each item is a run as payRunGet gives it, plus paymentCount. status: open, paid, partly_paid or canceled. limit: 1 to 50 (default 20). Pass nextPageToken as pageToken for the next page.
+         * @description Each item is a run as payRunGet gives it, plus paymentCount; its files are those whose links still work (payRunGet renews an open run's). status: open, paid, partly_paid or canceled. limit: 1 to 50 (default 20). Pass nextPageToken as pageToken for the next page.
          */
         post: operations["payRunsList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurringCreate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a recurring payment request (monthly, weekly or yearly).
+         * @description Each occurrence makes one payment request from the template, as createPayment would, and sends it. dayOfMonth 1-28 (monthly, yearly), weekday 0-6 with 0 Sunday (weekly), month 1-12 (yearly); each defaults to today in Israel. Each request is due dueInDays after its day.
+         */
+        post: operations["recurringCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurringDelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a recurring payment request; the payments it made stay. */
+        post: operations["recurringDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurringGet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recurring payment request with its next date and the payments it made. */
+        get: operations["recurringGetGet"];
+        put?: never;
+        /** A recurring payment request with its next date and the payments it made. */
+        post: operations["recurringGet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurringList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recurring payment requests, newest first.
+         * @description Up to 200 schedules, each as recurringGet gives it.
+         */
+        get: operations["recurringListGet"];
+        put?: never;
+        /**
+         * Recurring payment requests, newest first.
+         * @description Up to 200 schedules, each as recurringGet gives it.
+         */
+        post: operations["recurringList"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3367,6 +3446,9 @@ export interface components {
                      *     - `lastAdmin`: the last admin cannot be removed or demoted
                      *     - `notARealDate` (value): "{value}" is not a real date
                      *     - `dateRangeReversed`: the start date is after the end date
+                     *     - `notForCadence` (cadence): this field does not apply to a {cadence} schedule
+                     *     - `recurringSupplierGone`: the schedule's supplier was deleted; give the template a supplier first
+                     *     - `reminderDaysOrder`: reminder days must be distinct and in ascending order
                      *     - `noRecipients`: no recipients were given or set
                      *     - `secretKeyRefused`: a secret key gives full access; use a restricted key
                      *     - `restrictedKeyFormat`: not a restricted key
@@ -3491,7 +3573,7 @@ export interface components {
                      *     - `timeout`: the request took too long
                      * @enum {string}
                      */
-                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "runPaymentsRefused" | "runNotOpen" | "payDateInPast" | "approvalMissing" | "approvalRejected" | "selfApproval" | "payoutTypedByYou" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notAMember" | "providerTooMany" | "taxAuthorityDown" | "taxAuthorityBadAnswer" | "taxAuthorityNoAccess" | "taxAuthorityRefused" | "notAPerson" | "notAllListed" | "vatOverTotal" | "sourceDown" | "sourceBadAnswer" | "badCharacters" | "secondsNotMs" | "tooManyFiles" | "fixFields" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
+                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "runPaymentsRefused" | "runNotOpen" | "payDateInPast" | "approvalMissing" | "approvalRejected" | "selfApproval" | "payoutTypedByYou" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "notForCadence" | "recurringSupplierGone" | "reminderDaysOrder" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notAMember" | "providerTooMany" | "taxAuthorityDown" | "taxAuthorityBadAnswer" | "taxAuthorityNoAccess" | "taxAuthorityRefused" | "notAPerson" | "notAllListed" | "vatOverTotal" | "sourceDown" | "sourceBadAnswer" | "badCharacters" | "secondsNotMs" | "tooManyFiles" | "fixFields" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
                     /** @description The reason's values, named as in its template. */
                     params?: {
                         [key: string]: string | number | string[];
@@ -18167,6 +18249,10 @@ export interface operations {
                             masavInstitutionId: string;
                             /** @description MASAV sender ID. */
                             masavSenderId: string;
+                            /** @description Remind days after sending; [] off. */
+                            reminderDays: number[];
+                            /** @description Email admins a due digest at 07:00. */
+                            notifyDueEmail: boolean;
                             /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
                             apps: {
@@ -18411,6 +18497,10 @@ export interface operations {
                             masavInstitutionId: string;
                             /** @description MASAV sender ID. */
                             masavSenderId: string;
+                            /** @description Remind days after sending; [] off. */
+                            reminderDays: number[];
+                            /** @description Email admins a due digest at 07:00. */
+                            notifyDueEmail: boolean;
                             /** @description Identifier of this record; pass it to the operations that take this id. */
                             id: string;
                             apps: {
@@ -31967,6 +32057,1173 @@ export interface operations {
             };
         };
     };
+    recurringCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The request, as createPayment takes it. */
+                    template: {
+                        /** @description Supplier name. */
+                        supplierName: string;
+                        /** @description Phone; gets the link by WhatsApp. */
+                        supplierPhone?: string;
+                        /**
+                         * Format: email
+                         * @description Email; gets the link by email.
+                         */
+                        supplierEmail?: string;
+                        /** @description Amount in agorot (0 with openAmount). */
+                        amountAgorot: number;
+                        /**
+                         * @description The supplier fills the amount.
+                         * @default false
+                         */
+                        openAmount?: boolean;
+                        /**
+                         * @description ILS, USD or EUR.
+                         * @default ILS
+                         * @enum {string}
+                         */
+                        currency?: "ILS" | "USD" | "EUR";
+                        /** @description The amount includes VAT. */
+                        vatIncluded: boolean;
+                        /** @description No VAT applies. */
+                        noVat?: boolean;
+                        /** @description Text; {month} and {period} are filled. */
+                        description: string;
+                        /** @description bank, bit; omit for both. */
+                        payMethods?: ("bank" | "bit")[];
+                        /**
+                         * @description Ready only with an invoice.
+                         * @default false
+                         */
+                        invoiceRequired?: boolean;
+                        /**
+                         * @description link: send nothing.
+                         * @enum {string}
+                         */
+                        channel?: "link";
+                    };
+                    /**
+                     * @description monthly, weekly or yearly.
+                     * @enum {string}
+                     */
+                    cadence: "monthly" | "weekly" | "yearly";
+                    /** @description 1-28. */
+                    dayOfMonth?: number;
+                    /** @description 0-6, 0 = Sunday. */
+                    weekday?: number;
+                    /** @description 1-12. */
+                    month?: number;
+                    /** @description YYYY-MM-DD. */
+                    startDate: string;
+                    /** @description YYYY-MM-DD, last day. */
+                    endDate?: string;
+                    /** @description Due date: days after each request. */
+                    dueInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            template: {
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
+                                supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
+                                supplierEmail: string | null;
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                                supplierKey: string;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
+                                amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
+                                openAmount: boolean;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
+                                vatIncluded: boolean;
+                                noVat: boolean | null;
+                                /** @description Free text describing it. */
+                                description: string;
+                                /** @description Payout methods offered to the supplier: bank, bit. */
+                                payMethods: ("bank" | "bit")[];
+                                /** @description true: the payment turns ready only once the supplier attached an invoice. */
+                                invoiceRequired: boolean;
+                                /** @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand). */
+                                channel: "link" | null;
+                            };
+                            /**
+                             * @description How often it runs.
+                             * @enum {string}
+                             */
+                            cadence: "monthly" | "weekly" | "yearly";
+                            dayOfMonth: number | null;
+                            weekday: number | null;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
+                            month: number | null;
+                            startDate: string;
+                            endDate: string | null;
+                            dueInDays: number | null;
+                            paused: boolean;
+                            /** @description byUser or supplierDeleted. */
+                            pausedReason: ("byUser" | "supplierDeleted") | null;
+                            /** @description Next occurrence, YYYY-MM-DD; null when paused or ended. */
+                            nextAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            /** @description Most recent first (last 24). */
+                            payments: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                period: string;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a third party this operation calls (a provider, the mail or AI service) could not be reached or answered 5xx; nothing was changed, retry later. Also while the service is starting or misconfigured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recurringDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Schedule id. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            /**
+                             * @description true once deleted.
+                             * @constant
+                             */
+                            deleted: true;
+                            /** @description Name of the supplier as shown to the business. */
+                            supplierName: string;
+                            paymentsKept: number;
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recurringGetGet: {
+        parameters: {
+            query: {
+                /** @description Schedule id. */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            template: {
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
+                                supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
+                                supplierEmail: string | null;
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                                supplierKey: string;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
+                                amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
+                                openAmount: boolean;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
+                                vatIncluded: boolean;
+                                noVat: boolean | null;
+                                /** @description Free text describing it. */
+                                description: string;
+                                /** @description Payout methods offered to the supplier: bank, bit. */
+                                payMethods: ("bank" | "bit")[];
+                                /** @description true: the payment turns ready only once the supplier attached an invoice. */
+                                invoiceRequired: boolean;
+                                /** @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand). */
+                                channel: "link" | null;
+                            };
+                            /**
+                             * @description How often it runs.
+                             * @enum {string}
+                             */
+                            cadence: "monthly" | "weekly" | "yearly";
+                            dayOfMonth: number | null;
+                            weekday: number | null;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
+                            month: number | null;
+                            startDate: string;
+                            endDate: string | null;
+                            dueInDays: number | null;
+                            paused: boolean;
+                            /** @description byUser or supplierDeleted. */
+                            pausedReason: ("byUser" | "supplierDeleted") | null;
+                            /** @description Next occurrence, YYYY-MM-DD; null when paused or ended. */
+                            nextAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            /** @description Most recent first (last 24). */
+                            payments: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                period: string;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recurringGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Schedule id. */
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            template: {
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
+                                supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
+                                supplierEmail: string | null;
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                                supplierKey: string;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
+                                amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
+                                openAmount: boolean;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
+                                vatIncluded: boolean;
+                                noVat: boolean | null;
+                                /** @description Free text describing it. */
+                                description: string;
+                                /** @description Payout methods offered to the supplier: bank, bit. */
+                                payMethods: ("bank" | "bit")[];
+                                /** @description true: the payment turns ready only once the supplier attached an invoice. */
+                                invoiceRequired: boolean;
+                                /** @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand). */
+                                channel: "link" | null;
+                            };
+                            /**
+                             * @description How often it runs.
+                             * @enum {string}
+                             */
+                            cadence: "monthly" | "weekly" | "yearly";
+                            dayOfMonth: number | null;
+                            weekday: number | null;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
+                            month: number | null;
+                            startDate: string;
+                            endDate: string | null;
+                            dueInDays: number | null;
+                            paused: boolean;
+                            /** @description byUser or supplierDeleted. */
+                            pausedReason: ("byUser" | "supplierDeleted") | null;
+                            /** @description Next occurrence, YYYY-MM-DD; null when paused or ended. */
+                            nextAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            /** @description Most recent first (last 24). */
+                            payments: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                period: string;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recurringListGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
+                                id: string;
+                                template: {
+                                    /** @description Name of the supplier as shown to the business. */
+                                    supplierName: string;
+                                    /** @description The supplier's phone in E.164 form, when known. */
+                                    supplierPhone: string | null;
+                                    /** @description The supplier's email, when known. */
+                                    supplierEmail: string | null;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                                    supplierKey: string;
+                                    /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
+                                    amountAgorot: number;
+                                    /** @description true: the supplier fills in the amount on the link page. */
+                                    openAmount: boolean;
+                                    /**
+                                     * @description ISO 4217 currency code: ILS, USD or EUR.
+                                     * @enum {string}
+                                     */
+                                    currency: "ILS" | "USD" | "EUR";
+                                    /** @description true when the amount includes VAT. */
+                                    vatIncluded: boolean;
+                                    noVat: boolean | null;
+                                    /** @description Free text describing it. */
+                                    description: string;
+                                    /** @description Payout methods offered to the supplier: bank, bit. */
+                                    payMethods: ("bank" | "bit")[];
+                                    /** @description true: the payment turns ready only once the supplier attached an invoice. */
+                                    invoiceRequired: boolean;
+                                    /** @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand). */
+                                    channel: "link" | null;
+                                };
+                                /**
+                                 * @description How often it runs.
+                                 * @enum {string}
+                                 */
+                                cadence: "monthly" | "weekly" | "yearly";
+                                dayOfMonth: number | null;
+                                weekday: number | null;
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: number | null;
+                                startDate: string;
+                                endDate: string | null;
+                                dueInDays: number | null;
+                                paused: boolean;
+                                /** @description byUser or supplierDeleted. */
+                                pausedReason: ("byUser" | "supplierDeleted") | null;
+                                /** @description Next occurrence, YYYY-MM-DD; null when paused or ended. */
+                                nextAt: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                                /** @description Email of whoever created it. */
+                                createdBy: string;
+                                /** @description Most recent first (last 24). */
+                                payments: {
+                                    /** @description Identifier of the payment request (paymentGet). */
+                                    paymentId: string;
+                                    period: string;
+                                    /** @description When it was created (ISO 8601, UTC). */
+                                    createdAt: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recurringList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description The records of this page, in the documented order. */
+                            items: {
+                                /** @description Identifier of this record; pass it to the operations that take this id. */
+                                id: string;
+                                template: {
+                                    /** @description Name of the supplier as shown to the business. */
+                                    supplierName: string;
+                                    /** @description The supplier's phone in E.164 form, when known. */
+                                    supplierPhone: string | null;
+                                    /** @description The supplier's email, when known. */
+                                    supplierEmail: string | null;
+                                    /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                                    supplierKey: string;
+                                    /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
+                                    amountAgorot: number;
+                                    /** @description true: the supplier fills in the amount on the link page. */
+                                    openAmount: boolean;
+                                    /**
+                                     * @description ISO 4217 currency code: ILS, USD or EUR.
+                                     * @enum {string}
+                                     */
+                                    currency: "ILS" | "USD" | "EUR";
+                                    /** @description true when the amount includes VAT. */
+                                    vatIncluded: boolean;
+                                    noVat: boolean | null;
+                                    /** @description Free text describing it. */
+                                    description: string;
+                                    /** @description Payout methods offered to the supplier: bank, bit. */
+                                    payMethods: ("bank" | "bit")[];
+                                    /** @description true: the payment turns ready only once the supplier attached an invoice. */
+                                    invoiceRequired: boolean;
+                                    /** @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand). */
+                                    channel: "link" | null;
+                                };
+                                /**
+                                 * @description How often it runs.
+                                 * @enum {string}
+                                 */
+                                cadence: "monthly" | "weekly" | "yearly";
+                                dayOfMonth: number | null;
+                                weekday: number | null;
+                                /** @description Calendar month, YYYY-MM (Israel time). */
+                                month: number | null;
+                                startDate: string;
+                                endDate: string | null;
+                                dueInDays: number | null;
+                                paused: boolean;
+                                /** @description byUser or supplierDeleted. */
+                                pausedReason: ("byUser" | "supplierDeleted") | null;
+                                /** @description Next occurrence, YYYY-MM-DD; null when paused or ended. */
+                                nextAt: string | null;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                                /** @description Email of whoever created it. */
+                                createdBy: string;
+                                /** @description Most recent first (last 24). */
+                                payments: {
+                                    /** @description Identifier of the payment request (paymentGet). */
+                                    paymentId: string;
+                                    period: string;
+                                    /** @description When it was created (ISO 8601, UTC). */
+                                    createdAt: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     removeMember: {
         parameters: {
             query?: never;
@@ -37464,6 +38721,10 @@ export interface operations {
                     masavInstitutionId?: string;
                     /** @description MASAV sender ID. */
                     masavSenderId?: string;
+                    /** @description Remind days after sending; [] off. */
+                    reminderDays?: number[];
+                    /** @description Email admins a due digest at 07:00. */
+                    notifyDueEmail?: boolean;
                     /** @description Signature image for forms: base64 PNG without a data: prefix, at most 1 MB; "" removes it. */
                     docSignaturePng?: string;
                     /** @description Business stamp image for forms: base64 PNG without a data: prefix, at most 1 MB; "" removes it. */
@@ -37558,6 +38819,10 @@ export interface operations {
                             masavInstitutionId: string;
                             /** @description MASAV sender ID. */
                             masavSenderId: string;
+                            /** @description Remind days after sending; [] off. */
+                            reminderDays: number[];
+                            /** @description Email admins a due digest at 07:00. */
+                            notifyDueEmail: boolean;
                             docSignatureSet: boolean;
                             docStampSet: boolean;
                         };

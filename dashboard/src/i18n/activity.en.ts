@@ -23,6 +23,9 @@ export const activityEn: ActivityTemplates = {
   payRunCancel: 'The payment run for {payDate} was canceled; {released} payment(s) released',
   paymentApprove: (p) => `The payment to {supplier} ({amount}) was approved${p.state === 'approved' ? '' : '; another approval is needed'}`,
   paymentReject: 'The payment to {supplier} ({amount}) was rejected: {reason}',
+  recurringCreate: 'A recurring payment to {supplier} was set up ({cadence})',
+  recurringUpdate: (p) => (p.paused === true ? 'The recurring payment to {supplier} was paused' : p.paused === false ? 'The recurring payment to {supplier} was resumed' : 'The recurring payment to {supplier} was updated'),
+  recurringDelete: 'The recurring payment to {supplier} was deleted; the payments it made stay',
   approvalPolicySet: (p) => (p.amountAgorot === null ? 'Payment approvals were turned off' : p.amountAgorot === 0 ? 'Every payment now needs {approvals} admin approval(s)' : 'Payments of {amount} and above now need {approvals} admin approval(s)'),
   // suppliers
   createSupplier: (p) => (p.type === 'software' ? 'Software added: {name}' : 'Supplier added: {name}'),
@@ -135,6 +138,8 @@ export const activityEn: ActivityTemplates = {
   marketConnectCallback: 'The freelance marketplace was connected ({accounts} organizations)',
   mailboxConnectCallback: 'The mailbox {email} was connected',
   chatConnectCallback: 'The Slack workspace {workspace} was connected',
+  recurringOccurrence: (p) => `A recurring payment request to {supplier} for {period} was made${p.amountAgorot === null || p.amountAgorot === undefined ? '' : ' ({amount})'}`,
+  paymentReminder: (p) => `A reminder was sent to {supplier} ${channel[String(p.channel)] ?? ''}, {step} days after the payment request`.replace('  ', ' '),
   // reports
   spendExport: (p) => `Spend exported by ${p.by === 'category' ? 'category' : p.by === 'supplier' ? 'supplier' : 'pay method'} for {from} – {to} ({rows} rows)`,
 };

@@ -23,6 +23,9 @@ export const activityHe: ActivityTemplates = {
   updatePaymentSettings: 'הגדרות התשלום ל-{supplier} עודכנו',
   paymentApprove: (p) => `התשלום ל-{supplier} ({amount}) אושר${p.state === 'approved' ? '' : '; נדרש עוד אישור'}`,
   paymentReject: 'התשלום ל-{supplier} ({amount}) נדחה: {reason}',
+  recurringCreate: 'נוצר תשלום קבוע ל-{supplier} ({cadence})',
+  recurringUpdate: (p) => (p.paused === true ? 'התשלום הקבוע ל-{supplier} הושהה' : p.paused === false ? 'התשלום הקבוע ל-{supplier} חודש' : 'התשלום הקבוע ל-{supplier} עודכן'),
+  recurringDelete: 'התשלום הקבוע ל-{supplier} נמחק; התשלומים שנוצרו נשארו',
   approvalPolicySet: (p) => (p.amountAgorot === null ? 'אישור תשלומים בוטל' : p.amountAgorot === 0 ? 'כל תשלום צריך עכשיו {approvals} אישורים של מנהלים' : 'תשלומים מ-{amount} ומעלה צריכים עכשיו {approvals} אישורים של מנהלים'),
   // suppliers
   createSupplier: (p) => (p.type === 'software' ? 'נוספה תוכנה: {name}' : 'נוסף ספק: {name}'),
@@ -135,6 +138,8 @@ export const activityHe: ActivityTemplates = {
   marketConnectCallback: 'שוק הפרילנסרים חובר ({accounts} ארגונים)',
   mailboxConnectCallback: 'תיבת המייל {email} חוברה',
   chatConnectCallback: 'סביבת ה-Slack {workspace} חוברה',
+  recurringOccurrence: (p) => `נשלחה בקשת תשלום קבועה ל-{supplier} לתקופה {period}${p.amountAgorot === null || p.amountAgorot === undefined ? '' : ' ({amount})'}`,
+  paymentReminder: (p) => `נשלחה תזכורת ל-{supplier} ${channel[String(p.channel)] ?? ''}, {step} ימים אחרי בקשת התשלום`.replace('  ', ' '),
   // reports
   spendExport: (p) => `יוצא דוח הוצאות לפי ${p.by === 'category' ? 'קטגוריה' : p.by === 'supplier' ? 'ספק' : 'אמצעי תשלום'} ל-{from} – {to} ({rows} שורות)`,
 };

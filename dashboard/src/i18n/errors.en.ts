@@ -54,6 +54,9 @@ export const errorsEn: Record<ErrorReason, string> = {
   lastAdmin: 'This is the last admin of the business; make another member admin first',
   notARealDate: '{value} is not a real date',
   dateRangeReversed: 'The start date is after the end date',
+  notForCadence: 'This field does not apply to a {cadence} schedule',
+  recurringSupplierGone: 'The schedule\'s supplier was deleted; choose a supplier first',
+  reminderDaysOrder: 'Reminder days must be distinct and in ascending order',
   noRecipients: 'No recipients: add at least one address',
   secretKeyRefused: 'A secret key gives full access; create a read-only restricted key',
   restrictedKeyFormat: 'This is not a restricted key',
@@ -206,4 +209,5 @@ export const errorNounsEn: Record<string, string> = {
   link: 'link',
   chatUser: 'chat user',
   run: 'payment run',
+  schedule: 'recurring payment',
 };

@@ -54,6 +54,9 @@ export const errorsHe: Record<ErrorReason, string> = {
   lastAdmin: 'זה המנהל האחרון של העסק; קודם הפכו חבר אחר למנהל',
   notARealDate: '{value} אינו תאריך אמיתי',
   dateRangeReversed: 'תאריך ההתחלה אחרי תאריך הסיום',
+  notForCadence: 'השדה הזה לא שייך לתזמון כזה',
+  recurringSupplierGone: 'הספק של התשלום הקבוע נמחק; יש לבחור ספק קודם',
+  reminderDaysOrder: 'ימי התזכורת צריכים להיות שונים זה מזה ובסדר עולה',
   noRecipients: 'אין נמענים: הוסיפו לפחות כתובת אחת',
   secretKeyRefused: 'מפתח סודי נותן גישה מלאה; צרו מפתח מוגבל לקריאה בלבד',
   restrictedKeyFormat: 'זה אינו מפתח מוגבל',
@@ -206,4 +209,5 @@ export const errorNounsHe: Record<string, string> = {
   link: 'הקישור',
   chatUser: 'המשתמש בצ׳אט',
   run: 'אצוות התשלומים',
+  schedule: 'התשלום הקבוע',
 };

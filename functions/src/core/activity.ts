@@ -23,7 +23,7 @@ export interface ActivityRow {
 export type ActivityParams = Record<string, string | number | boolean | null>;
 
 /** Actions written outside the operations' notes (supplier pages, consent returns, the outbox, the admin CLI). */
-export const SYSTEM_ACTIONS = ['supplierSubmit', 'supplierInvoice', 'publicLinkRequest', 'messageFailed', 'itaConnectCallback', 'marketConnectCallback', 'mailboxConnectCallback', 'chatConnectCallback'] as const;
+export const SYSTEM_ACTIONS = ['supplierSubmit', 'supplierInvoice', 'publicLinkRequest', 'messageFailed', 'itaConnectCallback', 'marketConnectCallback', 'mailboxConnectCallback', 'chatConnectCallback', 'paymentReminder', 'recurringOccurrence'] as const;
 
 /** Cuts text to `max` code points, never inside a surrogate pair (a lone half is not valid Unicode and the store refuses it). */
 export function cutCodePoints(text: string, max: number): string {

@@ -58,6 +58,9 @@ export const ERROR_REASONS = {
   lastAdmin: { params: [], en: 'the last admin cannot be removed or demoted' },
   notARealDate: { params: ['value'], en: '"{value}" is not a real date' },
   dateRangeReversed: { params: [], en: 'the start date is after the end date' },
+  notForCadence: { params: ['cadence'], en: 'this field does not apply to a {cadence} schedule' },
+  recurringSupplierGone: { params: [], en: 'the schedule\'s supplier was deleted; give the template a supplier first' },
+  reminderDaysOrder: { params: [], en: 'reminder days must be distinct and in ascending order' },
   noRecipients: { params: [], en: 'no recipients were given or set' },
   secretKeyRefused: { params: [], en: 'a secret key gives full access; use a restricted key' },
   restrictedKeyFormat: { params: [], en: 'not a restricted key' },
@@ -186,7 +189,7 @@ export const ERROR_REASONS = {
 export type ErrorReason = keyof typeof ERROR_REASONS;
 
 /** The closed nouns of `notFoundWhat`: the dashboard words each in its language. */
-export const NOUNS = ['payment', 'invoice', 'supplier', 'folder', 'rule', 'employee', 'member', 'invite', 'key', 'mailbox', 'label', 'account', 'statement', 'automation', 'file', 'upload', 'form', 'business', 'software', 'suggestion', 'import', 'mail', 'connection', 'link', 'chatUser', 'run'] as const;
+export const NOUNS = ['payment', 'invoice', 'supplier', 'folder', 'rule', 'employee', 'member', 'invite', 'key', 'mailbox', 'label', 'account', 'statement', 'automation', 'file', 'upload', 'form', 'business', 'software', 'suggestion', 'import', 'mail', 'connection', 'link', 'chatUser', 'run', 'schedule'] as const;
 export type Noun = (typeof NOUNS)[number];
 export const REASON_NAMES = Object.keys(ERROR_REASONS) as ErrorReason[];
 
