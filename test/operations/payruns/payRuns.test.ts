@@ -375,3 +375,23 @@ for (const engine of engines) {
     });
   });
 }
+
+test("the daily message cap holds for a whole run: when the suppliers' messages would pass it, nothing is paid", async () => {
+  const env = await paymentsEnv({ QUOTA_MESSAGES: '3' });
+  try {
+    const { h } = env;
+    const ids: string[] = [];
+    for (const name of ['One', 'Two']) {
+      const p = await createPayment(h, { channel: 'link', supplierName: name, supplierPhone: '0521234567', supplierEmail: `${name}@example.com` });
+      await h.app.services.store.update(paymentsPath(h.owner.businessId, p.id), { status: 'ready', payout: BANK_A, readyAt: new Date().toISOString() });
+      ids.push(p.id);
+    }
+    const run = await h.call('payRunCreate', { paymentIds: ids });
+    await assert.rejects(h.call('payRunMarkPaid', { runId: run.id }), (e: any) => e.code === 'resource-exhausted' && /daily cap of 3 outgoing messages/.test(e.message));
+    for (const id of ids) assert.equal((await stored(h, id)).status, 'ready');
+    // One payment's two messages fit.
+    assert.deepEqual((await h.call('payRunMarkPaid', { runId: run.id, paymentIds: [ids[0]] })).paidNow, [ids[0]]);
+  } finally {
+    await env.close();
+  }
+});

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { appendActivity } from '../../core/activity.ts';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { isApiError, precondition } from '../../core/errors.ts';
+import { messagesExhausted, quotaUsed } from '../../core/quota.ts';
 import { base64, fileName, id, input, text } from '../../core/schema.ts';
 import { claimUpload, inlineOrUploaded, type UploadClaim } from '../../core/uploads.ts';
 import { formatAmount } from '../../domain/money.ts';
@@ -61,8 +62,20 @@ export default defineOperation({
     const now = ctx.clock.now();
     const at = new Date(now).toISOString();
     const inRun = new Map(run.items.map((i) => [i.paymentId, i]));
+    const wanted = [...new Set(paymentIds ?? run.items.map((i) => i.paymentId))];
+    // The daily message cap holds for the whole run (each payment's transaction checks only its own messages):
+    // when the suppliers' "paid" messages would pass it, nothing is paid.
+    const cap = ctx.config.quotas.messages;
+    if (cap !== undefined) {
+      const docs = await ctx.store.getAll(wanted.filter((pid) => inRun.has(pid)).map((pid) => paymentsPath(businessId, pid)));
+      const expected = docs.reduce((n, d) => {
+        const p = d?.data as unknown as PaymentRecord | undefined;
+        return n + (p && isUnpaid(p.status) && p.runId === runId ? Number(Boolean(p.supplierPhone)) + Number(Boolean(p.supplierEmail)) : 0);
+      }, 0);
+      if (expected && (await quotaUsed(ctx.store, businessId, 'messages', now)) + expected > cap) throw messagesExhausted(cap, now);
+    }
     const outcomes = new Map<string, Outcome>();
-    for (const pid of paymentIds ?? run.items.map((i) => i.paymentId)) {
+    for (const pid of wanted) {
       if (outcomes.has(pid)) continue;
       const item = inRun.get(pid);
       if (!item) {
