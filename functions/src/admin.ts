@@ -20,9 +20,9 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
   create-key --business <id> --email <member email> --name <key name>
   accept-invite --invite <inviteId> --email <email>
   revoke-key --key <apiKey>
-  run-job <outbox-sweep | statements-monthly | mailbox-polls>   what the scheduled functions do, once`;
+  run-job <outbox-sweep | statements-monthly | mailbox-polls | recurring>   what the scheduled functions do, once`;
 
-const JOBS = ['outbox-sweep', 'statements-monthly', 'mailbox-polls'] as const;
+const JOBS = ['outbox-sweep', 'statements-monthly', 'mailbox-polls', 'recurring'] as const;
 
 const [command, ...rest] = process.argv.slice(2);
 const { values, positionals } = parseArgs({
@@ -98,6 +98,10 @@ try {
       } else if (job === 'statements-monthly') {
         const { scheduleMonthlyStatements } = await import('./domain/automations/statementsRun.ts');
         out = { job, businesses: await scheduleMonthlyStatements(app.services) };
+      } else if (job === 'recurring') {
+        const { runRecurring } = await import('./domain/recurring/recurring.ts');
+        const r = await runRecurring(app.services);
+        out = { job, created: r.created, paused: r.paused };
       } else {
         const { scheduleMailboxPolls } = await import('./domain/automations/mailboxPoll.ts');
         out = { job, automations: await scheduleMailboxPolls(app.services) };

@@ -234,6 +234,13 @@ export const automationsMonthly = onSchedule({ region, schedule: '0 6 2 * *', ti
   services.logger.info('monthly statements runs queued', { businesses: n });
 });
 
+/** Recurring payment requests (domain/recurring/recurring.ts): each schedule's due occurrences, once each. Locally, server.ts. */
+export const recurringRun = onSchedule({ region, schedule: 'every 60 minutes', timeoutSeconds: 540, memory: '256MiB' }, async () => {
+  const [{ services }, { runRecurring }] = await Promise.all([getApp(), import('./domain/recurring/recurring.ts')]);
+  const r = await runRecurring(services);
+  if (r.created.length || r.paused.length) services.logger.info('recurring requests made', { created: r.created.length, paused: r.paused.length });
+});
+
 /** Mailbox automations: one poll task per enabled automation (domain/automations/automations.ts POLL_EVERY_MINUTES). Locally, server.ts. */
 export const automationsMailboxPoll = onSchedule({ region, schedule: 'every 10 minutes', timeoutSeconds: 300, memory: '256MiB' }, async () => {
   const [{ services }, { scheduleMailboxPolls }] = await Promise.all([getApp(), import('./domain/automations/mailboxPoll.ts')]);

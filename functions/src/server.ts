@@ -127,6 +127,10 @@ const schedules = () => Promise.all([import('./domain/automations/statementsRun.
   const polls = () => scheduleMailboxPolls(app.services).catch((e) => app.services.logger.error('mailbox automation polls failed', { error: String(e) }));
   void polls();
   setInterval(polls, POLL_EVERY_MINUTES * 60_000).unref();
+  // Recurring payment requests: hourly (an occurrence's payment id derives from its period, so repeats make nothing new).
+  const recurring = () => import('./domain/recurring/recurring.ts').then(({ runRecurring }) => runRecurring(app.services)).catch((e) => app.services.logger.error('recurring requests failed', { error: String(e) }));
+  void recurring();
+  setInterval(recurring, 3_600_000).unref();
 });
 
 // After start-up, in the background: the dashboard's build (made when stale), every operation module, the schedules.

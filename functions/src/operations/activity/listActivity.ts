@@ -8,7 +8,7 @@ import type { Where } from '../../ports/store.ts';
 export const ACTIVITY_PAGE = 60;
 
 /** The groups with mutating operations, and the outbox's failed messages: a row's `kind` (a test keeps the list in step with operations/). */
-export const ACTIVITY_KINDS = ['account', 'accountant', 'employees', 'folders', 'invoices', 'mailboxes', 'messages', 'payments', 'payruns', 'reports', 'signupDocs', 'software', 'statements', 'suppliers', 'team'] as const;
+export const ACTIVITY_KINDS = ['account', 'accountant', 'employees', 'folders', 'invoices', 'mailboxes', 'messages', 'payments', 'payruns', 'recurring', 'reports', 'signupDocs', 'software', 'statements', 'suppliers', 'team'] as const;
 
 /**
  * The cursor resumes right after a row by (at, id): rows sharing a millisecond are all shown, which `before`

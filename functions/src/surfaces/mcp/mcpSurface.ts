@@ -63,7 +63,7 @@ export const MCP_INSTRUCTIONS =
   'Dates are YYYY-MM-DD, months YYYY-MM, times in unix milliseconds where a field says so. ' +
   'Files: createUploadUrl gives a URL to PUT the file to, then pass its fileId instead of dataBase64. ' +
   'Tools with destructiveHint true delete or undo: confirm with the user before calling them. Every mutating tool takes an optional idempotencyKey (a string) for safe retries; only those whose repeat could reach outside twice (a message, a provider) list it. ' +
-  'Toolsets: this connection starts with the core tools; enableToolsets adds groups (account, activity, payments, suppliers, invoices, folders, software, team, mailboxes, statements, employees, signupDocs, accountant, reports, payruns). ' +
+  'Toolsets: this connection starts with the core tools; enableToolsets adds groups (account, activity, payments, suppliers, invoices, folders, software, team, mailboxes, statements, employees, signupDocs, accountant, reports, payruns, recurring). ' +
   'Clients can also connect to /mcp?toolsets=<groups> or ?toolsets=all, and /mcp?readonly=1 for read-only tools only.';
 
 /** Every tool of the registry (the `?toolsets=all` list), derived from the operations' zod schemas. */

@@ -92,6 +92,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   signupDocs: 'Supplier onboarding forms filled by AI, with signature, stamp and initials.',
   accountant: 'The accountant folder tree and its ZIP packages.',
   payruns: 'Payment runs: ready payments paid together, with the MASAV file and the bank spreadsheets.',
+  recurring: 'Recurring payment requests: a schedule makes and sends one request a month, week or year.',
   reports: 'Spend reports: invoice totals by month and by category, supplier or pay method, as JSON or CSV.',
 };
 
