@@ -9,7 +9,7 @@ import { businessPath } from '../../../functions/src/domain/business.ts';
 import { approvalBasis } from '../../../functions/src/domain/payments/approvals.ts';
 import { paymentsPath, type Payout } from '../../../functions/src/domain/payments/payments.ts';
 import { paymentAmounts } from '../../../functions/src/domain/vat.ts';
-import type { Harness, TestUser } from '../../harness.ts';
+import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { countDocs, createPayment, fileToken, outbox, paymentsEnv, stored, type PaymentsEnv } from '../payments/helpers.ts';
 
 /** The MASAV credit layout's positions ([name, first position 1-based, length]), as test/domain/payruns/masav.test.ts writes them out. */
@@ -393,5 +393,30 @@ test("the daily message cap holds for a whole run: when the suppliers' messages 
     assert.deepEqual((await h.call('payRunMarkPaid', { runId: run.id, paymentIds: [ids[0]] })).paidNow, [ids[0]]);
   } finally {
     await env.close();
+  }
+});
+
+test("a run's file links expire after 7 days like the ZIPs'; payRunGet gives a fresh link to the same bytes near the end", async () => {
+  let now = Date.parse('2026-11-02T08:00:00Z');
+  const h = await createHarness({ env: { PUBLIC_LINK_BASE: 'https://pay.example.com' }, overrides: { clock: { now: () => now } } });
+  try {
+    await h.call('updateBusiness', { masavInstitutionId: '12345678', masavSenderId: '54321' });
+    const p = await h.call('createPayment', { amountAgorot: 5_000, vatIncluded: true, description: 'x', supplierName: 'Dana', supplierEmail: 'd@example.com', channel: 'link' });
+    await h.app.services.store.update(paymentsPath(h.owner.businessId, p.id), { status: 'ready', payout: BANK_A });
+    const run = await h.call('payRunCreate', { paymentIds: [p.id] });
+    const first = run.files.find((f: any) => f.kind === 'masav');
+    assert.equal(first.expiresAt, new Date(now + 7 * 86_400_000).toISOString());
+    const bytes = (await h.app.services.files.open(fileToken(first.url)))!.bytes;
+    now += 5 * 86_400_000; // two days left: the same link
+    assert.equal((await h.call('payRunGet', { runId: run.id })).files.find((f: any) => f.kind === 'masav').url, first.url);
+    now += 1.5 * 86_400_000; // half a day left: a new link, the same bytes (the serial kept)
+    const renewed = (await h.call('payRunGet', { runId: run.id })).files.find((f: any) => f.kind === 'masav');
+    assert.notEqual(renewed.url, first.url);
+    assert.ok((await h.app.services.files.open(fileToken(renewed.url)))!.bytes.equals(bytes));
+    now += 86_400_000; // the first link has expired (410), the renewed one works
+    assert.ok(await h.app.services.files.expiredLink(fileToken(first.url)));
+    assert.ok(await h.app.services.files.open(fileToken(renewed.url)));
+  } finally {
+    await h.close();
   }
 });
