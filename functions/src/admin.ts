@@ -20,9 +20,9 @@ const USAGE = `usage: npm run --silent admin -- <command> [options]
   create-key --business <id> --email <member email> --name <key name>
   accept-invite --invite <inviteId> --email <email>
   revoke-key --key <apiKey>
-  run-job <outbox-sweep | statements-monthly | mailbox-polls | recurring>   what the scheduled functions do, once`;
+  run-job <outbox-sweep | statements-monthly | mailbox-polls | recurring | reminders>   what the scheduled functions do, once`;
 
-const JOBS = ['outbox-sweep', 'statements-monthly', 'mailbox-polls', 'recurring'] as const;
+const JOBS = ['outbox-sweep', 'statements-monthly', 'mailbox-polls', 'recurring', 'reminders'] as const;
 
 const [command, ...rest] = process.argv.slice(2);
 const { values, positionals } = parseArgs({
@@ -102,6 +102,9 @@ try {
         const { runRecurring } = await import('./domain/recurring/recurring.ts');
         const r = await runRecurring(app.services);
         out = { job, created: r.created, paused: r.paused };
+      } else if (job === 'reminders') {
+        const { runReminders } = await import('./domain/reminders/reminders.ts');
+        out = { job, ...(await runReminders(app.services)) };
       } else {
         const { scheduleMailboxPolls } = await import('./domain/automations/mailboxPoll.ts');
         out = { job, automations: await scheduleMailboxPolls(app.services) };

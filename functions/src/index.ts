@@ -241,6 +241,13 @@ export const recurringRun = onSchedule({ region, schedule: 'every 60 minutes', t
   if (r.created.length || r.paused.length) services.logger.info('recurring requests made', { created: r.created.length, paused: r.paused.length });
 });
 
+/** Reminders (issue 39 §2, domain/reminders/reminders.ts): supplier reminders, the 07:00 digest, run pay-date emails; each acts once when due. Locally, server.ts. */
+export const remindersHourly = onSchedule({ region, schedule: '5 * * * *', timeZone: 'Asia/Jerusalem', timeoutSeconds: 540, memory: '256MiB' }, async () => {
+  const [{ services }, { runReminders }] = await Promise.all([getApp(), import('./domain/reminders/reminders.ts')]);
+  const out = await runReminders(services);
+  services.logger.info('reminders run', { ...out });
+});
+
 /** Mailbox automations: one poll task per enabled automation (domain/automations/automations.ts POLL_EVERY_MINUTES). Locally, server.ts. */
 export const automationsMailboxPoll = onSchedule({ region, schedule: 'every 10 minutes', timeoutSeconds: 300, memory: '256MiB' }, async () => {
   const [{ services }, { scheduleMailboxPolls }] = await Promise.all([getApp(), import('./domain/automations/mailboxPoll.ts')]);

@@ -131,6 +131,10 @@ const schedules = () => Promise.all([import('./domain/automations/statementsRun.
   const recurring = () => import('./domain/recurring/recurring.ts').then(({ runRecurring }) => runRecurring(app.services)).catch((e) => app.services.logger.error('recurring requests failed', { error: String(e) }));
   void recurring();
   setInterval(recurring, 3_600_000).unref();
+  // Reminders and due notices (issue 39 §2): hourly; each send is keyed, so the repeats send nothing new.
+  const reminders = () => import('./domain/reminders/reminders.ts').then(({ runReminders }) => runReminders(app.services)).catch((e) => app.services.logger.error('reminders run failed', { error: String(e) }));
+  void reminders();
+  setInterval(reminders, 3_600_000).unref();
 });
 
 // After start-up, in the background: the dashboard's build (made when stale), every operation module, the schedules.

@@ -2584,6 +2584,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/recurringUpdate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change, pause or resume a recurring payment request.
+         * @description Changes apply to future occurrences only; payments already made stay as they are. template fields replace the ones given. A resumed schedule goes on from today (the occurrences missed while paused are not made). null clears endDate or dueInDays.
+         */
+        post: operations["recurringUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/removeMember": {
         parameters: {
             query?: never;
@@ -9836,6 +9856,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };
@@ -12715,6 +12744,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                             /** @description The supplier record after this payment. A known supplier keeps its name (change it with saveSupplierContact); supplierName above names this payment only. */
                             supplier: {
                                 /** @description The key that identifies it. */
@@ -22423,7 +22461,7 @@ export interface operations {
                 /** @description The previous page's nextCursor: continues right after its last row. */
                 cursor?: string;
                 /** @description Only rows of this group. */
-                kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "payruns" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
+                kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "payruns" | "recurring" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
                 /** @description Only this member's rows (userId). */
                 actor?: string;
             };
@@ -22592,7 +22630,7 @@ export interface operations {
                      * @description Only rows of this group.
                      * @enum {string}
                      */
-                    kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "payruns" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
+                    kind?: "account" | "accountant" | "employees" | "folders" | "invoices" | "mailboxes" | "messages" | "payments" | "payruns" | "recurring" | "reports" | "signupDocs" | "software" | "statements" | "suppliers" | "team";
                     /** @description Only this member's rows (userId). */
                     actor?: string;
                 };
@@ -28179,6 +28217,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };
@@ -28807,6 +28854,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };
@@ -29148,6 +29204,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };
@@ -29493,6 +29558,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };
@@ -29845,6 +29919,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };
@@ -32081,7 +32164,7 @@ export interface operations {
                          * @description Email; gets the link by email.
                          */
                         supplierEmail?: string;
-                        /** @description Amount in agorot (0 with openAmount). */
+                        /** @description Agorot; 0 with openAmount. */
                         amountAgorot: number;
                         /**
                          * @description The supplier fills the amount.
@@ -32098,7 +32181,7 @@ export interface operations {
                         vatIncluded: boolean;
                         /** @description No VAT applies. */
                         noVat?: boolean;
-                        /** @description Text; {month} and {period} are filled. */
+                        /** @description {month}, {period} filled per request. */
                         description: string;
                         /** @description bank, bit; omit for both. */
                         payMethods?: ("bank" | "bit")[];
@@ -32357,7 +32440,6 @@ export interface operations {
                             deleted: true;
                             /** @description Name of the supplier as shown to the business. */
                             supplierName: string;
-                            paymentsKept: number;
                         };
                     };
                 };
@@ -33224,6 +33306,240 @@ export interface operations {
             };
         };
     };
+    recurringUpdate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters. A repeat with the same key, caller and operation within 24 hours returns the stored response (header Idempotent-Replayed: true) without running again; the same key with another body is 400; while the first still runs, 409 aborted (retry). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Schedule id. */
+                    id: string;
+                    /** @description Fields to change, as in recurringCreate. */
+                    template?: {
+                        supplierName?: string;
+                        supplierPhone?: string;
+                        /** Format: email */
+                        supplierEmail?: string;
+                        amountAgorot?: number;
+                        openAmount?: boolean;
+                        /** @enum {string} */
+                        currency?: "ILS" | "USD" | "EUR";
+                        vatIncluded?: boolean;
+                        noVat?: boolean;
+                        description?: string;
+                        payMethods?: ("bank" | "bit")[];
+                        invoiceRequired?: boolean;
+                        channel?: "link" | null;
+                    };
+                    /**
+                     * @description monthly, weekly or yearly.
+                     * @enum {string}
+                     */
+                    cadence?: "monthly" | "weekly" | "yearly";
+                    /** @description 1-28. */
+                    dayOfMonth?: number;
+                    /** @description 0-6, 0 = Sunday. */
+                    weekday?: number;
+                    /** @description 1-12. */
+                    month?: number;
+                    /** @description YYYY-MM-DD. */
+                    startDate?: string;
+                    /** @description YYYY-MM-DD; null: no end. */
+                    endDate?: string | null;
+                    /** @description Days; null: no due date. */
+                    dueInDays?: number | null;
+                    /** @description true pauses, false resumes. */
+                    paused?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description true when this is the stored response of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: {
+                            /** @description Identifier of this record; pass it to the operations that take this id. */
+                            id: string;
+                            template: {
+                                /** @description Name of the supplier as shown to the business. */
+                                supplierName: string;
+                                /** @description The supplier's phone in E.164 form, when known. */
+                                supplierPhone: string | null;
+                                /** @description The supplier's email, when known. */
+                                supplierEmail: string | null;
+                                /** @description The supplier's key: their phone in E.164 form or their email; empty when not assigned. */
+                                supplierKey: string;
+                                /** @description Amount in minor units of the currency (agorot for ILS, cents for USD and EUR). */
+                                amountAgorot: number;
+                                /** @description true: the supplier fills in the amount on the link page. */
+                                openAmount: boolean;
+                                /**
+                                 * @description ISO 4217 currency code: ILS, USD or EUR.
+                                 * @enum {string}
+                                 */
+                                currency: "ILS" | "USD" | "EUR";
+                                /** @description true when the amount includes VAT. */
+                                vatIncluded: boolean;
+                                noVat: boolean | null;
+                                /** @description Free text describing it. */
+                                description: string;
+                                /** @description Payout methods offered to the supplier: bank, bit. */
+                                payMethods: ("bank" | "bit")[];
+                                /** @description true: the payment turns ready only once the supplier attached an invoice. */
+                                invoiceRequired: boolean;
+                                /** @description How the link was sent: wa (WhatsApp), em (email) or link (shared by hand). */
+                                channel: "link" | null;
+                            };
+                            /**
+                             * @description How often it runs.
+                             * @enum {string}
+                             */
+                            cadence: "monthly" | "weekly" | "yearly";
+                            dayOfMonth: number | null;
+                            weekday: number | null;
+                            /** @description Calendar month, YYYY-MM (Israel time). */
+                            month: number | null;
+                            startDate: string;
+                            endDate: string | null;
+                            dueInDays: number | null;
+                            paused: boolean;
+                            /** @description byUser or supplierDeleted. */
+                            pausedReason: ("byUser" | "supplierDeleted") | null;
+                            /** @description Next occurrence, YYYY-MM-DD; null when paused or ended. */
+                            nextAt: string | null;
+                            /** @description When it was created (ISO 8601, UTC). */
+                            createdAt: string;
+                            /** @description Email of whoever created it. */
+                            createdBy: string;
+                            /** @description Most recent first (last 24). */
+                            payments: {
+                                /** @description Identifier of the payment request (paymentGet). */
+                                paymentId: string;
+                                period: string;
+                                /** @description When it was created (ISO 8601, UTC). */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description invalid-argument, failed-precondition or out-of-range; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthenticated: missing, invalid or revoked API key, or an invalid or expired ID token or one without a verified email */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description permission-denied: admin role required, or the membership was removed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not-found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the method is not allowed here (read-only operations also take GET; the rest only POST); see the Allow header */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description already-exists or aborted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description resource-exhausted: a rate limit (per key, per user or per business) or a daily quota is used up */
+            429: {
+                headers: {
+                    /** @description Each limit that applies to the caller, e.g. "per-key";q=600;w=60, "per-user";q=1200;w=60, "per-business";q=3000;w=60 (draft-ietf-httpapi-ratelimit-headers; no per-key policy for a dashboard ID token). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy in this window: "per-key";r=<remaining>;t=<seconds to reset>, "per-user";r=…;t=…, "per-business";r=…;t=…. */
+                    RateLimit?: string;
+                    /** @description Seconds until the limit or quota resets (a daily quota at midnight in Israel). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal; the message carries the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: the service is starting or misconfigured; retry later (the message carries a request id) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     removeMember: {
         parameters: {
             query?: never;
@@ -33779,6 +34095,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };
@@ -34134,6 +34459,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };
@@ -39697,6 +40031,15 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            reminders: {
+                                sent: {
+                                    step: number;
+                                    /** @description When it happened (ISO 8601, UTC). */
+                                    at: string;
+                                }[];
+                                /** @description Next reminder day, or null. */
+                                next: string | null;
+                            };
                         };
                     };
                 };

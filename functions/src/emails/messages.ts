@@ -375,3 +375,113 @@ export function accZipEmail(m: MailCtx, b: BusinessIdentity, to: string, z: AccZ
   };
   return message(to, doc, { name, replyTo: b.email }, extra);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reminders and due notices (issue 39 §2; domain/reminders/reminders.ts)
+
+/** A reminder of an unfilled payment link, `days` after it was sent: the same link, in the supplier's language. */
+export function paymentReminderEmail(m: MailCtx, b: BusinessIdentity, p: PaymentRecord, url: string, lang: EmailLang, days: number): Promise<EmailMessage> {
+  const name = nameIn(b, lang);
+  const amount = amountOf(p, lang);
+  const he = lang === 'he';
+  const doc: EmailDoc = {
+    lang,
+    subject: he ? `תזכורת: ${name} מחכה לפרטי התשלום שלך${amount ? ` (${amount.figure})` : ''}` : `Reminder: ${name} is waiting for your payout details${amount ? ` (${amount.figure})` : ''}`,
+    preheader: he ? `לפני ${days} ימים ${iso(name)} שלח/ה לך בקשת תשלום, והפרטים עוד לא מולאו.` : `${days} days ago ${iso(name)} sent you a payment request; the details are not filled in yet.`,
+    heading: he ? `תזכורת: ${iso(name)} רוצה לשלם לך` : `Reminder: ${iso(name)} wants to pay you`,
+    paragraphs: [
+      he ? `שלום ${iso(p.supplierName)},` : `Hello ${iso(p.supplierName)},`,
+      he ? `לפני ${days} ימים נשלחה אליך בקשת תשלום, ופרטי התשלום עוד לא מולאו. בלי הפרטים אי אפשר להעביר לך את הכסף.` : `A payment request was sent to you ${days} days ago and your payout details are not filled in yet. Without them the money cannot be sent.`,
+      ...(amount ? [] : [he ? 'את הסכום ממלאים בדף התשלום.' : 'You fill in the amount on the payment page.']),
+    ],
+    amount,
+    facts: forFact(p, lang),
+    action: { label: he ? `למילוי פרטי התשלום${p.invoiceRequired ? ' ולצירוף חשבונית' : ''}` : `Enter your payout details${p.invoiceRequired ? ' and attach your invoice' : ''}`, url },
+    after: [he ? 'הקישור אישי ומיועד לך בלבד. אם כבר מילאת את הפרטים, אפשר להתעלם מההודעה.' : 'This link is personal; keep it to yourself. If you already filled in the details, ignore this message.'],
+    footer: supplierFooter(b, m, lang),
+  };
+  return message(p.supplierEmail!, doc, forSupplier(b, lang));
+}
+
+/** One payment line of an owner's digest. */
+export interface DigestLine {
+  supplierName: string;
+  /** "₪1,234.50", or the open-amount words. */
+  figure: string;
+  /** YYYY-MM-DD or null. */
+  dueDate: string | null;
+  url: string;
+}
+
+export interface DueDigestFacts {
+  /** Today in Israel, YYYY-MM-DD. */
+  today: string;
+  due: DigestLine[];
+  /** How many are due or overdue in all (the list may be cut). */
+  dueTotal: number;
+  approvals: DigestLine[];
+  approvalsTotal: number;
+  /** The dashboard's screen of payments to pay. */
+  payUrl: string;
+}
+
+const dayOnly = (day: string) => dayText(`${day}T12:00:00Z`, 'he');
+
+/** The morning digest to each admin: payments due today or overdue, and payments waiting for an approval (Hebrew, as the other owner emails). */
+export function dueDigestEmail(m: MailCtx, b: BusinessIdentity, to: string, f: DueDigestFacts): Promise<EmailMessage> {
+  const lang: EmailLang = 'he';
+  const line = (l: DigestLine, withDue: boolean) => ({
+    label: `${l.supplierName} · ${l.figure}${withDue && l.dueDate ? ` · ${l.dueDate < f.today ? 'באיחור, היה לתשלום עד' : 'לתשלום היום'} ${dayOnly(l.dueDate)}` : ''}`,
+    url: l.url,
+  });
+  const more = (shown: number, total: number) => (total > shown ? [`ועוד ${total - shown} שלא נכנסו לרשימה.`] : []);
+  const parts: string[] = [];
+  if (f.dueTotal) parts.push(f.dueTotal === 1 ? 'תשלום אחד לתשלום היום או באיחור' : `${f.dueTotal} תשלומים לתשלום היום או באיחור`);
+  if (f.approvalsTotal) parts.push(f.approvalsTotal === 1 ? 'תשלום אחד ממתין לאישור' : `${f.approvalsTotal} תשלומים ממתינים לאישור`);
+  const doc: EmailDoc = {
+    lang,
+    subject: `${parts.join(', ')} – ${nameIn(b, lang)}`,
+    preheader: `מה לשלם ומה לאשר היום, ${dayOnly(f.today)}.`,
+    heading: `לשלם ולאשר היום`,
+    paragraphs: [`${parts.join('; ')}.`],
+    facts: [
+      { label: 'לתשלום היום או באיחור', value: String(f.dueTotal), ltr: true },
+      { label: 'ממתינים לאישור', value: String(f.approvalsTotal), ltr: true },
+    ],
+    links: [...f.due.map((l) => line(l, true)), ...f.approvals.map((l) => ({ ...line(l, false), label: `לאישור: ${line(l, false).label}` }))],
+    action: { label: 'לרשימת התשלומים', url: f.payUrl },
+    after: [...more(f.due.length, f.dueTotal), ...more(f.approvals.length, f.approvalsTotal), 'את המייל הזה אפשר לכבות בהגדרות ההתראות של העסק.'],
+    footer: ownerFooter(b, m, lang),
+  };
+  return message(to, doc, { name: nameIn(b, lang), replyTo: null });
+}
+
+export interface RunPayDateFacts {
+  payDate: string;
+  count: number;
+  /** "₪1,234.50" per currency. */
+  totals: string[];
+  note: string;
+  url: string;
+}
+
+/** A payment run still open on its pay date (Hebrew, to each admin). */
+export function runPayDateEmail(m: MailCtx, b: BusinessIdentity, to: string, f: RunPayDateFacts): Promise<EmailMessage> {
+  const lang: EmailLang = 'he';
+  const doc: EmailDoc = {
+    lang,
+    subject: `היום יום התשלום של אצוות התשלומים (${f.count} תשלומים, ${f.totals.join(' + ')})`,
+    preheader: `אצוות התשלומים ליום ${dayOnly(f.payDate)} עדיין פתוחה.`,
+    heading: `אצוות התשלומים ליום ${dayOnly(f.payDate)} עדיין פתוחה`,
+    paragraphs: ['הגיע יום התשלום של האצווה, והיא עדיין לא סומנה כשולמה. אחרי ההעברה בבנק מסמנים אותה כשולמה.'],
+    facts: [
+      { label: 'תשלומים', value: String(f.count), ltr: true },
+      { label: 'סכום', value: f.totals.join(' + '), ltr: true },
+      ...(f.note ? [{ label: 'הערה', value: f.note }] : []),
+    ],
+    action: { label: 'לאצוות התשלומים', url: f.url },
+    after: ['את המייל הזה אפשר לכבות בהגדרות ההתראות של העסק.'],
+    footer: ownerFooter(b, m, lang),
+  };
+  return message(to, doc, { name: nameIn(b, lang), replyTo: null });
+}

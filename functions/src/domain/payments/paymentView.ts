@@ -4,7 +4,9 @@ import type { Files } from '../../core/files.ts';
 import type { Reader } from '../../ports/store.ts';
 import type { OutboxRecord } from '../../core/outbox.ts';
 import { CURRENCIES } from '../money.ts';
-import { profileOf } from '../business.ts';
+import { businessPath, profileOf } from '../business.ts';
+import { jerusalemDay, type Clock } from '../../core/clock.ts';
+import { reminderPlan, remindable } from '../reminders/reminderPlan.ts';
 import { paymentAmounts } from '../vat.ts';
 import { latestReadings, readingMismatch, readingMismatchSchema } from '../invoices/readingMismatch.ts';
 import type { InvoiceReading } from '../invoices/invoices.ts';
@@ -26,6 +28,8 @@ export interface ViewDeps {
   store?: Reader;
   /** The business's approval policy, read once per request by a list; absent, each view reads it from `store`. */
   policy?: ApprovalPolicy;
+  /** Now, for the view's next reminder day (issue 39); absent, the system clock. */
+  now?: number;
 }
 
 const fileSchema = z.object({
@@ -123,6 +127,8 @@ export const paymentViewSchema = z.object({
   messages: z.array(
     z.object({ id: z.string(), channel: z.enum(['email', 'whatsapp']), to: z.string(), status: z.enum(['pending', 'delivered', 'undelivered', 'failed']), attempts: z.int(), lastError: z.string().nullable(), createdAt: z.string() }),
   ),
+  /** Supplier reminders (issue 39): each sent (step = days after sending), and the day of the next, null when none is to come. */
+  reminders: z.object({ sent: z.array(z.object({ step: z.int(), at: z.string() })), next: z.string().nullable().describe('Next reminder day, or null.') }),
 });
 export type PaymentView = z.output<typeof paymentViewSchema>;
 
@@ -223,12 +229,14 @@ export async function paymentRow(p: PaymentRecord, deps: ViewDeps, reading?: Inv
 }
 
 export async function paymentView(p: PaymentRecord, deps: ViewDeps): Promise<PaymentView> {
-  const [row, invoices, proof, messages] = await Promise.all([
+  const [row, invoices, proof, messages, business] = await Promise.all([
     paymentRow(p, deps),
     filesView(deps, p),
     p.proof ? fileView(deps.files, p.businessId, p.proof) : null,
     deps.store ? deps.store.query({ collection: `businesses/${p.businessId}/outbox`, where: [['ref', '==', p.id]], orderBy: [['createdAtMs', 'asc']], limit: 50 }) : [],
+    deps.store && remindable(p) ? deps.store.get(businessPath(p.businessId)) : null,
   ]);
+  const plan = reminderPlan(p, business ? profileOf(business.data).reminderDays : [], jerusalemDay(deps.now ?? Date.now()));
   const payout = p.payout
     ? Object.fromEntries(Object.entries(p.payout).filter(([k, v]) => k in payoutSchema.shape && typeof v === 'string'))
     : null;
@@ -247,6 +255,7 @@ export async function paymentView(p: PaymentRecord, deps: ViewDeps): Promise<Pay
       const m = d.data as unknown as OutboxRecord;
       return { id: m.id, channel: m.channel, to: m.to, status: m.status, attempts: m.attempts ?? 0, lastError: m.lastError ?? null, createdAt: m.createdAt };
     }),
+    reminders: { sent: plan.sent, next: plan.next },
   };
 }
 
@@ -275,4 +284,4 @@ export async function incomingPayment(p: PaymentRecord, payerName: string, deps:
   };
 }
 
-export const viewDeps = (ctx: { files: Files; config: { publicLinkBase: string }; store?: Reader }): ViewDeps => ({ files: ctx.files, publicLinkBase: ctx.config.publicLinkBase, store: ctx.store });
+export const viewDeps = (ctx: { files: Files; config: { publicLinkBase: string }; store?: Reader; clock?: Clock }): ViewDeps => ({ files: ctx.files, publicLinkBase: ctx.config.publicLinkBase, store: ctx.store, now: ctx.clock?.now() });
