@@ -98,7 +98,7 @@ for (const engine of engines) {
 
     test('two job runs at once make each occurrence once', async () => {
       env.at('2028-01-01T08:00:00Z');
-      const made = [];
+      const made: { id: string }[] = [];
       for (let i = 0; i < 3; i++) made.push(await create({ template: template({ supplierPhone: `052111002${i}` }), dayOfMonth: 2, startDate: '2028-01-01' }));
       env.at('2028-04-03T06:00:00Z');
       const [a, b] = await Promise.all([job(), job()]);
@@ -143,16 +143,17 @@ for (const engine of engines) {
 
     test('an update changes future occurrences only; paused makes nothing; delete keeps the payments made', async () => {
       env.at('2029-01-05T08:00:00Z');
-      const s = await create({ template: template({ supplierPhone: '0521110050', channel: 'link' }), startDate: '2029-01-05' });
+      const s = await create({ template: template({ supplierPhone: '0521110050', channel: 'link', invoiceRequired: true, currency: 'EUR' }), startDate: '2029-01-05' });
       const [first] = await paymentsOf(h, s.id);
       const updated = await h.call('recurringUpdate', { id: s.id, template: { amountAgorot: 400_000, description: 'Retainer {month}' }, dayOfMonth: 20, dueInDays: 7 });
       assert.deepEqual([updated.template.amountAgorot, updated.dayOfMonth, updated.nextAt], [400_000, 20, '2029-02-20'], "January's request is made: the next is February's");
+      assert.deepEqual([updated.template.invoiceRequired, updated.template.currency, updated.template.channel], [true, 'EUR', 'link'], 'fields left out keep their values');
       const again = await stored(h, first.id);
-      assert.deepEqual([again!.amountAgorot, again!.description, again!.dueDate], [350_000, 'ריטיינר ינואר 2029', null], 'the payment made is as it was');
+      assert.deepEqual([again!.amountAgorot, again!.description, again!.dueDate], [350_000, 'ריטיינר January 2029', null], 'the payment made is as it was (a euro supplier reads English)');
       env.at('2029-02-20T08:00:00Z');
       await job();
       const second = (await paymentsOf(h, s.id))[1];
-      assert.deepEqual([second.amountAgorot, second.description, second.dueDate], [400_000, 'Retainer פברואר 2029', '2029-02-27']);
+      assert.deepEqual([second.amountAgorot, second.description, second.dueDate], [400_000, 'Retainer February 2029', '2029-02-27']);
       const paused = await h.call('recurringUpdate', { id: s.id, paused: true });
       assert.deepEqual([paused.paused, paused.pausedReason, paused.nextAt], [true, 'byUser', null]);
       env.at('2029-04-21T08:00:00Z');

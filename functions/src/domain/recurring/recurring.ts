@@ -30,17 +30,33 @@ export const templateSchema = z.strictObject({
   supplierName: text().trim().min(1).describe('Supplier name.'),
   supplierPhone: text(PHONE_MAX).optional().describe('Phone; gets the link by WhatsApp.'),
   supplierEmail: emailText().optional().describe('Email; gets the link by email.'),
-  amountAgorot: int().min(0).max(1_000_000_000).describe('Amount in agorot (0 with openAmount).'),
+  amountAgorot: int().min(0).max(1_000_000_000).describe('Agorot; 0 with openAmount.'),
   openAmount: bool().default(false).describe('The supplier fills the amount.'),
   currency: z.enum(CURRENCIES).default('ILS').describe('ILS, USD or EUR.'),
   vatIncluded: bool().describe('The amount includes VAT.'),
   noVat: bool().optional().describe('No VAT applies.'),
-  description: multilineText(LIMITS.text).trim().min(1).describe('Text; {month} and {period} are filled.'),
+  description: multilineText(LIMITS.text).trim().min(1).describe('{month}, {period} filled per request.'),
   payMethods: z.array(z.enum(PAY_METHODS)).max(2).optional().describe('bank, bit; omit for both.'),
   invoiceRequired: bool().default(false).describe('Ready only with an invoice.'),
   channel: z.enum(['link']).optional().describe('link: send nothing.'),
 });
 export type TemplateInput = z.output<typeof templateSchema>;
+
+/** recurringUpdate's template: any of the fields, no defaults (a field left out keeps its value); channel null sends again. */
+export const templatePatchSchema = z.strictObject({
+  supplierName: text().trim().min(1).optional(),
+  supplierPhone: text(PHONE_MAX).optional(),
+  supplierEmail: emailText().optional(),
+  amountAgorot: int().min(0).max(1_000_000_000).optional(),
+  openAmount: bool().optional(),
+  currency: z.enum(CURRENCIES).optional(),
+  vatIncluded: bool().optional(),
+  noVat: bool().optional(),
+  description: multilineText(LIMITS.text).trim().min(1).optional(),
+  payMethods: z.array(z.enum(PAY_METHODS)).max(2).optional(),
+  invoiceRequired: bool().optional(),
+  channel: z.enum(['link']).nullable().optional(),
+});
 
 export interface Template {
   supplierName: string;

@@ -6,7 +6,7 @@ import { jerusalemDay } from '../../core/clock.ts';
 import { readPaymentRequest } from '../../domain/payments/paymentRequest.ts';
 import { CADENCES, MAX_DAY_OF_MONTH } from '../../domain/recurring/schedule.ts';
 import {
-  checkRule, checkTemplate, ensureSupplier, nextAtFrom, recurringPath, recurringView, recurringViewSchema, templateSchema, type RecurringRecord, type TemplateInput,
+  checkRule, checkTemplate, ensureSupplier, nextAtFrom, recurringPath, recurringView, recurringViewSchema, templatePatchSchema, type RecurringRecord, type TemplateInput,
 } from '../../domain/recurring/recurring.ts';
 
 export default defineOperation({
@@ -18,7 +18,7 @@ export default defineOperation({
   flags: { idempotent: true },
   input: input({
     id: id().describe('Schedule id.'),
-    template: templateSchema.partial().optional().describe('Template fields to change.'),
+    template: templatePatchSchema.optional().describe('Fields to change, as in recurringCreate.'),
     cadence: z.enum(CADENCES).optional().describe('monthly, weekly or yearly.'),
     dayOfMonth: int().min(1).max(MAX_DAY_OF_MONTH).optional().describe('1-28.'),
     weekday: int().min(0).max(6).optional().describe('0-6, 0 = Sunday.'),
@@ -47,8 +47,9 @@ export default defineOperation({
         ...(t.supplierEmail ? { supplierEmail: t.supplierEmail } : {}),
         ...(t.noVat !== null ? { noVat: t.noVat } : {}),
         ...(t.channel ? { channel: t.channel } : {}),
-        ...Object.fromEntries(Object.entries(input.template ?? {}).filter(([, v]) => v !== undefined)),
+        ...Object.fromEntries(Object.entries(input.template ?? {}).filter(([, v]) => v !== undefined && v !== null)),
       };
+      if (input.template?.channel === null) delete merged.channel;
       const contactChanged = input.template !== undefined && ('supplierPhone' in input.template || 'supplierEmail' in input.template);
       const { template, contactKey } = checkTemplate(merged);
       // A new cadence takes its own fields (the old ones may not apply); otherwise the stored ones stay unless given.
