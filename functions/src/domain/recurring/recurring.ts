@@ -44,18 +44,18 @@ export type TemplateInput = z.output<typeof templateSchema>;
 
 /** recurringUpdate's template: any of the fields, no defaults (a field left out keeps its value); channel null sends again. */
 export const templatePatchSchema = z.strictObject({
-  supplierName: text().trim().min(1).optional(),
-  supplierPhone: text(PHONE_MAX).optional(),
-  supplierEmail: emailText().optional(),
-  amountAgorot: int().min(0).max(1_000_000_000).optional(),
-  openAmount: bool().optional(),
-  currency: z.enum(CURRENCIES).optional(),
-  vatIncluded: bool().optional(),
-  noVat: bool().optional(),
-  description: multilineText(LIMITS.text).trim().min(1).optional(),
-  payMethods: z.array(z.enum(PAY_METHODS)).max(2).optional(),
-  invoiceRequired: bool().optional(),
-  channel: z.enum(['link']).nullable().optional(),
+  supplierName: text().trim().min(1).optional().describe('Supplier name.'),
+  supplierPhone: text(PHONE_MAX).optional().describe('Phone (WhatsApp).'),
+  supplierEmail: emailText().optional().describe('Email.'),
+  amountAgorot: int().min(0).max(1_000_000_000).optional().describe('Agorot.'),
+  openAmount: bool().optional().describe('The supplier fills the amount.'),
+  currency: z.enum(CURRENCIES).optional().describe('Currency.'),
+  vatIncluded: bool().optional().describe('Includes VAT.'),
+  noVat: bool().optional().describe('No VAT.'),
+  description: multilineText(LIMITS.text).trim().min(1).optional().describe('Text.'),
+  payMethods: z.array(z.enum(PAY_METHODS)).max(2).optional().describe('bank, bit.'),
+  invoiceRequired: bool().optional().describe('Needs an invoice.'),
+  channel: z.enum(['link']).nullable().optional().describe('link; null: send.'),
 });
 
 export interface Template {

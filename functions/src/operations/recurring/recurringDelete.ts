@@ -8,6 +8,7 @@ export default defineOperation({
   name: 'recurringDelete',
   group: 'recurring',
   summary: 'Delete a recurring payment request; the payments it made stay.',
+  description: 'The schedule makes no more requests; the requests it made stay as they are.',
   flags: { dangerous: true },
   input: input({ id: id().describe('Schedule id.') }),
   output: z.object({ id: z.string(), deleted: z.literal(true), supplierName: z.string() }),
