@@ -63,7 +63,7 @@ export const profileShape = {
   masavInstitutionId: z.string().max(8).regex(/^(\d{8})?$/, 'expected 8 digits, or "" to clear').describe('MASAV institution ID.'),
   masavSenderId: z.string().max(5).regex(/^(\d{5})?$/, 'expected 5 digits, or "" to clear').describe('MASAV sender ID.'),
   /** Issue 39: supplier reminders N days after sending (distinct, ascending; updateBusiness checks the order); [] = off. */
-  reminderDays: z.array(z.int().min(1).max(60)).max(5).describe('Remind days after sending; [] off.'),
+  reminderDays: z.array(z.int().min(1).max(60)).max(5).describe('Remind days after send ([] off).'),
   notifyDueEmail: z.boolean().describe('Email admins a due digest at 07:00.'),
 };
 
