@@ -128,7 +128,12 @@ export const paymentViewSchema = z.object({
     z.object({ id: z.string(), channel: z.enum(['email', 'whatsapp']), to: z.string(), status: z.enum(['pending', 'delivered', 'undelivered', 'failed']), attempts: z.int(), lastError: z.string().nullable(), createdAt: z.string() }),
   ),
   /** Supplier reminders (issue 39): each sent (step = days after sending), and the day of the next, null when none is to come. */
-  reminders: z.object({ sent: z.array(z.object({ step: z.int(), at: z.string() })), next: z.string().nullable().describe('Next reminder day, or null.') }),
+  reminders: z
+    .object({
+      sent: z.array(z.object({ step: z.int().describe('Days after sending.'), at: z.string().describe('When it was sent.') })).describe('Reminders sent, oldest first.'),
+      next: z.string().nullable().describe('Next reminder day (Israel), or null.'),
+    })
+    .describe("Reminders to the supplier (reminderDays)."),
 });
 export type PaymentView = z.output<typeof paymentViewSchema>;
 
