@@ -227,3 +227,21 @@ for (const engine of engines) {
     });
   });
 }
+
+test("the daily message cap holds for the job as for createPayment: a request that would pass it waits for the next day's run, keeping its period", async () => {
+  const env = await recurringEnv({ QUOTA_MESSAGES: '1' }, '2026-11-05T08:00:00Z');
+  try {
+    const { h } = env;
+    const a = await h.call('recurringCreate', { template: template({ supplierPhone: '0541110001' }), cadence: 'monthly', startDate: '2026-11-05' });
+    assert.equal(a.payments.length, 1, 'the first message of the day is within the cap');
+    const b = await h.call('recurringCreate', { template: template({ supplierPhone: '0541110002' }), cadence: 'monthly', startDate: '2026-11-05' });
+    assert.deepEqual([b.payments.length, b.nextAt], [0, '2026-11-05'], 'the second waits');
+    assert.deepEqual((await runRecurring(h.app.services)).created, []);
+    env.at('2026-11-06T08:00:00Z');
+    const r = await runRecurring(h.app.services);
+    assert.deepEqual(r.created.map((c) => [c.scheduleId, c.period]), [[b.id, '2026-11']]);
+    assert.equal((await paymentsOf(h, b.id))[0].description, 'ריטיינר נובמבר 2026');
+  } finally {
+    await env.close();
+  }
+});

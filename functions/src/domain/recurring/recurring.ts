@@ -6,7 +6,7 @@ import { bool, emailText, int, LIMITS, multilineText, text } from '../../core/sc
 import { invalid, notFound } from '../../core/errors.ts';
 import { jerusalemDay } from '../../core/clock.ts';
 import { enqueueDelivery, outboxPath, stageMessage } from '../../core/outbox.ts';
-import { chargeQuota } from '../../core/quota.ts';
+import { chargeQuota, quotaUsed } from '../../core/quota.ts';
 import { appendActivity } from '../../core/activity.ts';
 import { CURRENCIES, type Currency } from '../money.ts';
 import { paymentAmounts } from '../vat.ts';
@@ -225,6 +225,7 @@ type Step =
   | { kind: 'stop' }
   | { kind: 'skipped' }
   | { kind: 'paused' }
+  | { kind: 'capped' }
   | { kind: 'created'; paymentId: string; period: string; staged: { path: string; channel: OutboundMessage['channel'] }[]; schedule: RecurringRecord; amountAgorot: number | null };
 
 /**
@@ -267,6 +268,10 @@ export async function runSchedule(s: Services, businessId: string, scheduleId: s
         return { kind: 'paused' };
       }
       const t = r.template;
+      // The daily cap on outgoing messages holds as for createPayment: a request that would pass it waits for a later run.
+      const cap = s.config.quotas.messages;
+      const sends = t.channel === 'link' ? 0 : (t.supplierPhone ? 1 : 0) + (t.supplierEmail ? 1 : 0);
+      if (cap !== undefined && sends && (await quotaUsed(tx, businessId, 'messages', now)) + sends > cap) return { kind: 'capped' };
       const lang = supplierLang({ currency: t.currency }, reads.supplier);
       const fields = { ...t, description: fillDescription(t.description, r.cadence, day, lang), dueDate: r.dueInDays === null ? null : addDays(day, r.dueInDays) };
       const checked = checkPaymentRequest(fields);
@@ -290,6 +295,10 @@ export async function runSchedule(s: Services, businessId: string, scheduleId: s
       return { kind: 'created', paymentId, period, staged, schedule: r, amountAgorot: record.openAmount ? null : paymentAmounts(record).totalAgorot };
     });
     if (step.kind === 'stop') break;
+    if (step.kind === 'capped') {
+      s.logger.warn('recurring request waits: the daily message cap is reached', { businessId, scheduleId });
+      break;
+    }
     if (step.kind === 'paused') {
       out.paused.push(scheduleId);
       s.logger.warn('recurring schedule paused: its supplier is gone', { businessId, scheduleId });
