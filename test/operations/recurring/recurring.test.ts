@@ -166,6 +166,20 @@ for (const engine of engines) {
       assert.ok(!(await h.call('recurringList', {})).items.some((r: any) => r.id === s.id));
     });
 
+    test('a period is made once even when the cadence changes away and back the same day', async () => {
+      env.at('2029-10-04T08:00:00Z');
+      const s = await create({ template: template({ supplierPhone: '0521110080', channel: 'link' }), startDate: '2029-10-04' });
+      assert.deepEqual(s.payments.map((p: any) => p.period), ['2029-10']);
+      const weekly = await h.call('recurringUpdate', { id: s.id, cadence: 'weekly', weekday: 4 });
+      assert.deepEqual([weekly.dayOfMonth, weekly.weekday, weekly.nextAt], [null, 4, '2029-10-04']);
+      await job();
+      const monthly = await h.call('recurringUpdate', { id: s.id, cadence: 'monthly', dayOfMonth: 4 });
+      assert.equal(monthly.nextAt, '2029-10-04');
+      await job();
+      assert.deepEqual((await paymentsOf(h, s.id)).map((p: any) => p.recurringPeriod), ['2029-09-30', '2029-10'], "October's monthly request is not made twice");
+      assert.equal((await h.call('recurringGet', { id: s.id })).nextAt, '2029-11-04');
+    });
+
     test('bad input is invalid-argument naming the field, and nothing is created', async () => {
       env.at('2029-06-01T08:00:00Z');
       const count = (await h.call('recurringList', {})).items.length;

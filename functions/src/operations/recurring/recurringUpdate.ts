@@ -80,9 +80,11 @@ export default defineOperation({
         dueInDays: input.dueInDays === undefined ? r.dueInDays : input.dueInDays,
         paused,
         pausedReason: paused ? (input.paused === true ? 'byUser' : r.pausedReason) : null,
+        // Another cadence counts its periods anew (a period made already still keeps its payment id: made once).
+        lastPeriod: same ? r.lastPeriod : null,
         updatedAt: at,
       } as const;
-      const nextAt = nextAtFrom({ ...rule, paused, lastPeriod: r.lastPeriod }, today);
+      const nextAt = nextAtFrom({ ...rule, paused, lastPeriod: next.lastPeriod }, today);
       tx.update(path, { ...next, nextAt });
       return recurringView({ ...r, ...next, nextAt });
     });
