@@ -1,4 +1,4 @@
-import { test, before, after, describe } from 'node:test';
+import { test, before, after, afterEach, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,6 +20,10 @@ for (const engine of engines) {
       h = env.h;
     });
     after(() => env.close());
+    // Each case's schedules end with it: a later case's job (its clock years on) would otherwise catch them all up.
+    afterEach(async () => {
+      for (const r of (await h.call('recurringList', {})).items) await h.call('recurringDelete', { id: r.id });
+    });
     const job = () => runRecurring(h.app.services);
     const create = (input: Record<string, unknown>, user = h.owner) => h.call('recurringCreate', { cadence: 'monthly', startDate: '2026-11-05', ...input }, user);
 
