@@ -23,7 +23,7 @@ test('the step due is the latest whose day came; a step sent moves next to the o
   const after3 = payment({ reminders: [{ step: 3, at: '2026-11-08T06:00:00.000Z' }] });
   assert.deepEqual(reminderPlan(after3, [3, 7], '2026-11-09'), { sent: [{ step: 3, at: '2026-11-08T06:00:00.000Z' }], due: null, next: '2026-11-12' });
   assert.equal(reminderPlan(after3, [3, 7], '2026-11-19').due, 7, 'seven days late still goes');
-  assert.deepEqual(reminderPlan(after3, [3, 7], '2026-11-20'), { sent: after3.reminders as any, due: null, next: null }, 'eight days late: skipped');
+  assert.deepEqual(reminderPlan(after3, [3, 7], '2026-11-20'), { sent: (after3 as any).reminders, due: null, next: null }, 'eight days late: skipped');
   assert.deepEqual(reminderPlan(p, [], '2026-11-08'), { sent: [], due: null, next: null }, '[] is off');
 });
 
