@@ -16,6 +16,8 @@ const israelDay = (plusDays = 0) => new Intl.DateTimeFormat('en-CA', { timeZone:
 describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { skip: skipBrowser }, () => {
   let env: DashboardEnv;
   const ids: Record<string, string> = {};
+  // The owner signs in once for the file (a second email-link sign-in of the same address waits for a link in vain).
+  let owner: Awaited<ReturnType<DashboardEnv['context']>>;
   before(async () => {
     env = await dashboardEnv();
     await env.api('updateBusiness', { masavInstitutionId: '12345678', masavSenderId: '54321' });
@@ -37,14 +39,15 @@ describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { 
     }
     await s.context.close();
     for (const k of Object.keys(ids)) assert.equal((await env.api('paymentGet', { paymentId: ids[k] })).status, 'ready', k);
+    owner = await env.context();
+    await env.signIn(owner.page, env.owner.email, '/');
   });
   after(async () => {
     await env?.close();
   });
 
   test('home → To pay → all-or-nothing refusal → run → MASAV file → marked paid', async () => {
-    const { page, problems } = await env.context();
-    await env.signIn(page, env.owner.email, '/');
+    const { page, problems } = owner;
     // Due this week, on the home screen, with the way to "To pay".
     const week = page.getByTestId('due-week');
     await week.getByText('Avi Print').waitFor();
@@ -154,6 +157,48 @@ describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { 
     await axe(page, 'To pay, in English');
     await page.getByRole('button', { name: 'עברית' }).click();
     await page.getByRole('heading', { name: 'לתשלום', level: 1 }).waitFor();
+    assert.deepEqual(problems, []);
+  });
+
+  test('without the MASAV codes: the run says so and links to Settings; canceling it (confirmed) releases the payment', async () => {
+    await env.api('updateBusiness', { masavInstitutionId: '', masavSenderId: '' });
+    const made = await env.api('createPayment', { amountAgorot: 25_050, vatIncluded: true, description: 'הדפסות', supplierName: 'דפוס השרון', supplierPhone: '0525555555', channel: 'link', invoiceRequired: false });
+    const s = await env.context();
+    await s.page.goto(made.link);
+    await fillBank(s.page, { code: '12', branch: '600', account: '246810', beneficiary: 'דפוס השרון' });
+    await submit(s.page);
+    await s.context.close();
+
+    const { page, problems } = owner;
+    await page.goto(`${env.origin}/pay`);
+    const row = page.locator(`[data-payment="${made.id}"]`);
+    await row.getByRole('checkbox', { name: 'בחירת התשלום לדפוס השרון' }).check();
+    await page.getByRole('button', { name: 'יצירת האצווה' }).click();
+    await page.waitForURL(/\/pay\/runs\/[^/]+$/);
+    const runId = page.url().split('/').pop()!;
+    const warnings = page.getByTestId('run-warnings');
+    assert.match(await warnings.innerText(), /לא נוצר קובץ מס"ב: חסרים בהגדרות קוד המוסד \(8 ספרות\), קוד המוסד השולח \(5 ספרות\)\./);
+    assert.equal(await page.getByTestId('run-files').locator('a[data-kind="masav"]').count(), 0);
+    await page.getByTestId('run-files').locator('a[data-kind="portal"]').waitFor();
+    await axe(page, 'a run without a MASAV file');
+    await shoot(page, 'pay-run-no-masav');
+    await warnings.getByRole('link', { name: 'להגדרות התשלומים' }).click();
+    await page.getByRole('heading', { name: 'קודי מס"ב' }).waitFor();
+    await page.goBack();
+
+    // Canceled after the question: the run says so and the payment is free to go into another one.
+    await page.getByRole('button', { name: 'ביטול האצווה' }).click();
+    const dialog = page.getByRole('dialog', { name: 'לבטל את האצווה?' });
+    await dialog.getByText(/אל תעלו אותם לבנק/).waitFor();
+    await dialog.getByRole('button', { name: 'ביטול האצווה' }).click();
+    await page.getByTestId('run-status').getByText('בוטלה', { exact: true }).waitFor();
+    assert.equal((await env.api('payRunGet', { runId })).status, 'canceled');
+    const p = await env.api('paymentGet', { paymentId: made.id });
+    assert.deepEqual([p.status, p.runId], ['ready', null]);
+    await page.goto(`${env.origin}/pay`);
+    await row.waitFor();
+    assert.equal(await row.getByText('באצווה פתוחה').count(), 0);
+    await page.getByTestId('runs').getByText('בוטלה', { exact: true }).waitFor();
     assert.deepEqual(problems, []);
   });
 });
