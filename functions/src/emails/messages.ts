@@ -431,7 +431,7 @@ const dayOnly = (day: string) => dayText(`${day}T12:00:00Z`, 'he');
 export function dueDigestEmail(m: MailCtx, b: BusinessIdentity, to: string, f: DueDigestFacts): Promise<EmailMessage> {
   const lang: EmailLang = 'he';
   const line = (l: DigestLine, withDue: boolean) => ({
-    label: `${l.supplierName} · ${l.figure}${withDue && l.dueDate ? ` · ${l.dueDate < f.today ? 'באיחור, היה לתשלום עד' : 'לתשלום היום'} ${dayOnly(l.dueDate)}` : ''}`,
+    label: `${iso(l.supplierName)} · ${iso(l.figure)}${withDue && l.dueDate ? ` · ${l.dueDate < f.today ? `באיחור, היה לתשלום עד ${dayOnly(l.dueDate)}` : 'לתשלום היום'}` : ''}`,
     url: l.url,
   });
   const more = (shown: number, total: number) => (total > shown ? [`ועוד ${total - shown} שלא נכנסו לרשימה.`] : []);
