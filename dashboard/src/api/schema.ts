@@ -2534,7 +2534,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete a recurring payment request; the payments it made stay. */
+        /**
+         * Delete a recurring payment request; the payments it made stay.
+         * @description The schedule makes no more requests; the requests it made stay as they are.
+         */
         post: operations["recurringDelete"];
         delete?: never;
         options?: never;
@@ -2549,10 +2552,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A recurring payment request with its next date and the payments it made. */
+        /**
+         * A recurring payment request with its next date and the payments it made.
+         * @description nextAt is the next occurrence (null when paused or ended); payments lists the last 24 requests it made.
+         */
         get: operations["recurringGetGet"];
         put?: never;
-        /** A recurring payment request with its next date and the payments it made. */
+        /**
+         * A recurring payment request with its next date and the payments it made.
+         * @description nextAt is the next occurrence (null when paused or ended); payments lists the last 24 requests it made.
+         */
         post: operations["recurringGet"];
         delete?: never;
         options?: never;
@@ -33325,11 +33334,17 @@ export interface operations {
                     template?: {
                         supplierName?: string;
                         supplierPhone?: string;
-                        /** Format: email */
+                        /**
+                         * Format: email
+                         * @description Email.
+                         */
                         supplierEmail?: string;
                         amountAgorot?: number;
                         openAmount?: boolean;
-                        /** @enum {string} */
+                        /**
+                         * @description Currency.
+                         * @enum {string}
+                         */
                         currency?: "ILS" | "USD" | "EUR";
                         vatIncluded?: boolean;
                         noVat?: boolean;
@@ -33345,19 +33360,29 @@ export interface operations {
                     cadence?: "monthly" | "weekly" | "yearly";
                     /** @description 1-28. */
                     dayOfMonth?: number;
+                        /** @description Supplier name. */
                     /** @description 0-6, 0 = Sunday. */
+                        /** @description Phone (WhatsApp). */
                     weekday?: number;
                     /** @description 1-12. */
                     month?: number;
+                        /** @description Agorot. */
                     /** @description YYYY-MM-DD. */
+                        /** @description The supplier fills the amount. */
                     startDate?: string;
                     /** @description YYYY-MM-DD; null: no end. */
                     endDate?: string | null;
+                        /** @description Includes VAT. */
                     /** @description Days; null: no due date. */
+                        /** @description No VAT. */
                     dueInDays?: number | null;
+                        /** @description Text. */
                     /** @description true pauses, false resumes. */
+                        /** @description bank, bit. */
                     paused?: boolean;
+                        /** @description Needs an invoice. */
                 };
+                        /** @description link; null: send. */
             };
         };
         responses: {
