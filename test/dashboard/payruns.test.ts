@@ -160,16 +160,38 @@ describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { 
     assert.deepEqual(problems, []);
   });
 
-  test('without the MASAV codes: the run says so and links to Settings; canceling it (confirmed) releases the payment', async () => {
+  test('a due date set on the new-payment form and changed on the payment; without the MASAV codes the run says so and links to Settings; canceling it (confirmed) releases the payment', async () => {
     await env.api('updateBusiness', { masavInstitutionId: '', masavSenderId: '' });
-    const made = await env.api('createPayment', { amountAgorot: 25_050, vatIncluded: true, description: 'הדפסות', supplierName: 'דפוס השרון', supplierPhone: '0525555555', channel: 'link', invoiceRequired: false });
+    const { page, problems } = owner;
+    // The new-payment form takes an optional due date.
+    await page.goto(`${env.origin}/payments/new`);
+    await page.getByRole('textbox', { name: 'שם הספק', exact: true }).fill('דפוס השרון');
+    await page.getByRole('textbox', { name: 'טלפון של הספק', exact: true }).fill('0525555555');
+    await page.getByRole('textbox', { name: 'על מה התשלום', exact: true }).fill('הדפסות');
+    await page.getByRole('textbox', { name: 'סכום', exact: true }).fill('250.50');
+    await page.getByLabel('תאריך לתשלום (לא חובה)').fill(israelDay(20));
+    await page.getByRole('switch', { name: 'לדרוש חשבונית' }).uncheck();
+    await page.getByRole('radio', { name: 'רק ליצור קישור (אשלח בעצמי)' }).check();
+    await page.getByRole('button', { name: 'יצירת הקישור' }).click();
+    await page.waitForURL(/\/payments\/(?!new$)[^/]+$/);
+    const made = { id: page.url().split('/').pop()!, link: (await page.getByTestId('supplier-link').getAttribute('href'))! };
+    assert.equal((await env.api('paymentGet', { paymentId: made.id })).dueDate, israelDay(20));
+    await page.getByTestId('due-date').getByText(/^לתשלום עד /).waitFor();
+    // Changed in the payment's settings.
+    await page.getByRole('button', { name: 'הגדרות הבקשה' }).click();
+    const settings = page.getByRole('dialog', { name: 'הגדרות הבקשה' });
+    await settings.getByLabel('תאריך לתשלום (לא חובה)').fill(israelDay(5));
+    await settings.getByRole('button', { name: 'שמירה' }).click();
+    await settings.waitFor({ state: 'detached' });
+    assert.equal((await env.api('paymentGet', { paymentId: made.id })).dueDate, israelDay(5));
+    await axe(page, 'a payment with a due date');
+
     const s = await env.context();
     await s.page.goto(made.link);
     await fillBank(s.page, { code: '12', branch: '600', account: '246810', beneficiary: 'דפוס השרון' });
     await submit(s.page);
     await s.context.close();
 
-    const { page, problems } = owner;
     await page.goto(`${env.origin}/pay`);
     const row = page.locator(`[data-payment="${made.id}"]`);
     await row.getByRole('checkbox', { name: 'בחירת התשלום לדפוס השרון' }).check();
