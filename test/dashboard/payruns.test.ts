@@ -130,7 +130,15 @@ describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { 
     await axe(page, 'the run');
     await shoot(page, 'pay-run');
 
-    // Marked paid, after the confirmation: the run and its payments are paid.
+    // One payment first (the bank paid it alone): the run is partly paid.
+    await items.getByRole('checkbox', { name: 'בחירת התשלום לנועה לוי' }).check();
+    await page.getByRole('button', { name: 'סימון הנבחרים כשולמו (1)' }).click();
+    await page.getByRole('dialog', { name: 'לסמן את התשלומים שנבחרו כשולמו?' }).getByRole('button', { name: 'סימון הנבחרים כשולמו (1)' }).click();
+    await page.getByTestId('run-status').getByText('שולמה בחלקה', { exact: true }).waitFor();
+    assert.deepEqual(await Promise.all(['noa', 'avi'].map(async (k) => (await env.api('paymentGet', { paymentId: ids[k] })).status)), ['paid', 'ready']);
+    assert.equal(await items.getByRole('checkbox', { name: 'בחירת התשלום לנועה לוי' }).count(), 0, 'a paid payment is not picked again');
+
+    // Then the whole run, after the confirmation: the rest are paid, the one paid before is skipped.
     await page.getByRole('button', { name: 'סימון האצווה כשולמה' }).click();
     const dialog = page.getByRole('dialog', { name: 'לסמן את כל האצווה כשולמה?' });
     await dialog.waitFor();

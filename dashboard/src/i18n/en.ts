@@ -847,6 +847,8 @@ export const en: Strings<Messages> = {
       markPaidTitle: 'Mark the whole run paid?',
       markPaidBody: 'Every payment in the run is marked paid, and each supplier is told the payment was made. Mark it only after the bank made the transfers.',
       markPaidSome: 'Mark the selected paid ({n})',
+      markSomeTitle: 'Mark the selected payments paid?',
+      markSomeBody: 'The selected payments ({n}) are marked paid and each supplier is told. The rest stay in the run.',
       selectItem: 'Select the payment to {name}',
       cancel: 'Cancel the run',
       cancelTitle: 'Cancel the run?',

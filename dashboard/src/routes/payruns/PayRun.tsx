@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Alert, Anchor, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Checkbox, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n.tsx';
 import type { Messages } from '../../i18n/he.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
@@ -40,7 +40,9 @@ export default function PayRun() {
   const q = useApi('payRunGet', { runId });
   const markPaid = useApiMutation('payRunMarkPaid', [...AFTER]);
   const cancel = useApiMutation('payRunCancel', [...AFTER]);
-  const [asking, setAsking] = useState<'paid' | 'cancel' | null>(null);
+  const [asking, setAsking] = useState<'paid' | 'some' | 'cancel' | null>(null);
+  // Payments picked to be marked paid on their own (the rest stay in the run).
+  const [picked, setPicked] = useState<Set<string>>(new Set());
   if (q.isPending)
     return (
       <>
@@ -51,6 +53,15 @@ export default function PayRun() {
   if (q.isError) return <ErrorAlert error={q.error} onRetry={() => void q.refetch()} />;
   const r = q.data;
   const open = r.status === 'open' || r.status === 'partly_paid';
+  const payable = (it: RunView['items'][number]) => open && it.paymentStatus !== 'paid' && it.paymentStatus !== 'canceled';
+  const chosen = r.items.filter((it) => picked.has(it.paymentId) && payable(it)).map((it) => it.paymentId);
+  const pick = (id: string) =>
+    setPicked((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
   // Payments the run could not pay: from the last answer (some paid, some not) or its refusal (none paid).
   const notPaid = markPaid.data?.refused.length ? new Map(markPaid.data.refused.map((x) => [x.paymentId, x.reason])) : markPaid.isError ? refusals(markPaid.error) : null;
   const failed = [markPaid, cancel].find((x) => x.isError && !(x === markPaid && notPaid));
@@ -170,7 +181,8 @@ export default function PayRun() {
             {r.items.map((it) => (
               <Card key={it.paymentId} withBorder padding="sm" data-payment={it.paymentId}>
                 <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-                  <Stack gap={2} style={{ minWidth: 0 }}>
+                  {payable(it) && <Checkbox mt={4} checked={picked.has(it.paymentId)} onChange={() => pick(it.paymentId)} aria-label={fill(m.pay.run.selectItem, { name: it.supplierName })} />}
+                  <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
                     <Anchor component={Link} to={`/payments/${it.paymentId}`} fw={600} className="wrap-anywhere">
                       {it.supplierName}
                     </Anchor>
@@ -195,6 +207,11 @@ export default function PayRun() {
             <Button onClick={() => setAsking('paid')} loading={markPaid.isPending}>
               {m.pay.run.markPaid}
             </Button>
+            {chosen.length > 0 && (
+              <Button variant="light" onClick={() => setAsking('some')} loading={markPaid.isPending}>
+                {fill(m.pay.run.markPaidSome, { n: number(chosen.length) })}
+              </Button>
+            )}
             <Button color="red.9" variant="outline" onClick={() => setAsking('cancel')} loading={cancel.isPending}>
               {m.pay.run.cancel}
             </Button>
@@ -217,6 +234,24 @@ export default function PayRun() {
               }}
             >
               {m.pay.run.markPaid}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal opened={asking === 'some'} onClose={() => setAsking(null)} title={m.pay.run.markSomeTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
+        <Stack>
+          <Text size="sm">{fill(m.pay.run.markSomeBody, { n: number(chosen.length) })}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setAsking(null)}>
+              {m.cancel}
+            </Button>
+            <Button
+              onClick={() => {
+                setAsking(null);
+                markPaid.mutate({ runId: r.id, paymentIds: chosen }, { onSuccess: () => setPicked(new Set()) });
+              }}
+            >
+              {fill(m.pay.run.markPaidSome, { n: number(chosen.length) })}
             </Button>
           </Group>
         </Stack>
