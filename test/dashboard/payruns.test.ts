@@ -38,7 +38,9 @@ describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { 
       await submit(s.page);
     }
     await s.context.close();
-    for (const k of Object.keys(ids)) assert.equal((await env.api('paymentGet', { paymentId: ids[k] })).status, 'ready', k);
+    // Unpaid and past its due date (the supplier has not filled the link yet): overdue on the home screen.
+    ids.late = (await env.api('createPayment', { amountAgorot: 80_000, vatIncluded: true, description: 'קייטרינג', supplierName: 'ליאת קייטרינג', supplierPhone: '0526666666', channel: 'link', dueDate: israelDay(-2) })).id;
+    for (const k of Object.keys(ids).filter((k) => k !== 'late')) assert.equal((await env.api('paymentGet', { paymentId: ids[k] })).status, 'ready', k);
     owner = await env.context();
     await env.signIn(owner.page, env.owner.email, '/');
   });
@@ -51,6 +53,11 @@ describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { 
     // Due this week, on the home screen, with the way to "To pay".
     const week = page.getByTestId('due-week');
     await week.getByText('Avi Print').waitFor();
+    // The overdue one first, in red words; then what is due this week.
+    const lines = await week.locator('p').allInnerTexts();
+    assert.match(lines[0], /^באיחור: היה לתשלום עד /);
+    assert.match(lines[1], /^לתשלום עד /);
+    await axe(page, 'home with payments due');
     await week.getByRole('link', { name: 'לדף "לתשלום"' }).click();
     await page.waitForURL(/\/pay$/);
 

@@ -8,33 +8,38 @@ import { Empty, ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/comm
 import { InvoiceCard, PaymentCard } from '../../ui/cards.tsx';
 import { dayText } from '../payruns/runParts.tsx';
 
-/** What is due this week (paymentsList due: week), each with its due day, and the way to /pay. */
+/** What is due this week (paymentsList due: week), the overdue first, each with its due day, and the way to /pay. */
 function DueThisWeek() {
-  const { m, fill, date } = useI18n();
-  const q = useApi('paymentsList', { due: 'week', limit: 20 }, { refetchInterval: 15_000 });
-  if (q.isPending || q.isError || !q.data.items.length) return null;
-  const items = q.data.items;
+  const { m, fill, date, number } = useI18n();
+  const week = useApi('paymentsList', { due: 'week', limit: 20 }, { refetchInterval: 15_000 });
+  const overdue = useApi('paymentsList', { due: 'overdue', limit: 20 }, { refetchInterval: 15_000 });
+  const items = [...(overdue.data?.items ?? []), ...(week.data?.items ?? [])];
+  if (!items.length) return null;
+  const total = (overdue.data?.total ?? 0) + (week.data?.total ?? 0);
   return (
     <section aria-labelledby="due-week" data-testid="due-week">
       <Group justify="space-between" mb="xs" wrap="wrap">
         <Title order={2} size="h4" id="due-week">
-          {m.pay.homeWeek} ({items.length})
+          {m.pay.homeWeek} ({number(total)})
         </Title>
         <Button component={Link} to="/pay" variant="light" size="xs">
           {m.pay.homeToPay}
         </Button>
       </Group>
       <Stack gap="xs">
-        {items.map((p) => (
-          <div key={p.id}>
-            <PaymentCard p={p} />
-            {p.dueDate && (
-              <Text size="xs" c="dimmed" mt={2}>
-                {fill(m.pay.dueDateLine, { date: dayText(date, p.dueDate) })}
-              </Text>
-            )}
-          </div>
-        ))}
+        {items.map((p) => {
+          const late = overdue.data?.items.includes(p);
+          return (
+            <div key={p.id}>
+              <PaymentCard p={p} />
+              {p.dueDate && (
+                <Text size="xs" c={late ? 'red.9' : 'dimmed'} fw={late ? 600 : undefined} mt={2}>
+                  {fill(late ? m.pay.overdue : m.pay.dueDateLine, { date: dayText(date, p.dueDate) })}
+                </Text>
+              )}
+            </div>
+          );
+        })}
       </Stack>
     </section>
   );
