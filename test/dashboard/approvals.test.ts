@@ -126,6 +126,7 @@ describe('approvals in the dashboard (browser, npm start, Auth emulator)', { ski
     await approveDialog.getByRole('button', { name: 'אישור התשלום' }).click();
     await approval.getByTestId('approval-state').getByText('אושר', { exact: true }).waitFor();
     assert.match(await approval.getByTestId('approved-by').innerText(), /rina@example\.com.*דיברתי עם נועה/);
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await axe(page, 'approved');
 
     // The supplier files other bank details on the supplier page: the approval no longer counts, and says why.
@@ -157,6 +158,8 @@ describe('approvals in the dashboard (browser, npm start, Auth emulator)', { ski
     await approval.getByRole('button', { name: 'Approve the payment' }).click();
     await page.getByRole('dialog', { name: 'Approve the payment?' }).getByRole('button', { name: 'Approve the payment' }).click();
     await approval.getByTestId('approval-state').getByText('Approved', { exact: true }).waitFor();
+    // Measured once the dialog is gone (axe reads a fading button as low contrast).
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await axe(page, 'approved, in English');
     await shoot(page, 'approval-approved-en');
     await backToHebrew(page);

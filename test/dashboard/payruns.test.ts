@@ -164,6 +164,7 @@ describe('payment runs in the dashboard (browser, npm start, Auth emulator)', { 
     await page.getByTestId('run-status').getByText('Paid', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Totals by currency' }).waitFor();
     assert.equal(await page.getByTestId('run-files').locator('a[data-kind="masav"]').innerText(), 'MASAV credit file');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await axe(page, 'the run, in English');
     await shoot(page, 'pay-run-en');
     await page.goto(`${env.origin}/pay`);
