@@ -3454,11 +3454,12 @@ export interface components {
                      *     - `channelNeedsPhone`: sending by WhatsApp needs the supplier phone
                      *     - `channelNeedsEmail`: sending by email needs the supplier email
                      *     - `amountNotSet`: the supplier has not filled the amount yet
-                     *     - `runPaymentsRefused` (paymentIds, reasons): some payments cannot be paid in this run; each is named with its reason (notFound, duplicate, notReady, inOpenRun, amountNotSet, notApproved, noPayout, bankIncomplete, israeliNotIls, foreignIncomplete, bitIncomplete, bitNotIls, masavBankCode, masavBranch, masavAccount, masavName, masavAmount, masavPayeeId, notInRun, changedSinceRun)
+                     *     - `runPaymentsRefused` (paymentIds, reasons): these payments cannot be paid in this run: {paymentIds}, for these reasons, in the same order: {reasons} (codes: notFound, duplicate, notReady, inOpenRun, amountNotSet, notApproved, noPayout, bankIncomplete, israeliNotIls, foreignIncomplete, bitIncomplete, bitNotIls, masavBankCode, masavBranch, masavAccount, masavName, masavAmount, masavPayeeId, notInRun, changedSinceRun)
                      *     - `runNotOpen` (status): the payment run is {status}
+                     *     - `paymentInOpenRun` (runId): the payment is in the open payment run {runId}, whose bank file holds it; cancel the run first
                      *     - `payDateInPast` (today): the pay date is before today ({today})
-                     *     - `approvalMissing` (state): the payment needs an admin's approval before it is paid
-                     *     - `approvalRejected` (state): the payment was rejected; an admin can still approve it
+                     *     - `approvalMissing` (state): the payment needs an admin's approval before it is paid (its approval is {state})
+                     *     - `approvalRejected` (state): the payment was rejected (its approval is {state}); an admin can still approve it
                      *     - `selfApproval`: nobody approves a payment they created; another admin must approve it
                      *     - `payoutTypedByYou`: nobody approves a payment into payout details they typed; another admin must approve it
                      *     - `revertNeedsSent`: the supplier never gave payout details, so only a revert to sent is possible
@@ -3602,7 +3603,7 @@ export interface components {
                      *     - `timeout`: the request took too long
                      * @enum {string}
                      */
-                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "runPaymentsRefused" | "runNotOpen" | "payDateInPast" | "approvalMissing" | "approvalRejected" | "selfApproval" | "payoutTypedByYou" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "notForCadence" | "recurringSupplierGone" | "reminderDaysOrder" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notAMember" | "providerTooMany" | "taxAuthorityDown" | "taxAuthorityBadAnswer" | "taxAuthorityNoAccess" | "taxAuthorityRefused" | "notAPerson" | "notAllListed" | "vatOverTotal" | "sourceDown" | "sourceBadAnswer" | "badCharacters" | "secondsNotMs" | "tooManyFiles" | "fixFields" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
+                    reason: "required" | "unknownField" | "empty" | "tooLong" | "tooShort" | "tooMany" | "tooFew" | "tooLarge" | "tooSmall" | "notInteger" | "notIntegerAgorot" | "notOneOf" | "badEmail" | "badFormat" | "wrongType" | "invalidValue" | "supplierContactRequired" | "invalidPhone" | "phoneNotMobile" | "invalidEmail" | "digitsCount" | "bankCodeDigits" | "bitShekelsOnly" | "openAmountNotZero" | "amountNotPositive" | "supplierExists" | "paymentStatusNotAllowed" | "settingLocked" | "channelNeedsPhone" | "channelNeedsEmail" | "amountNotSet" | "runPaymentsRefused" | "runNotOpen" | "paymentInOpenRun" | "payDateInPast" | "approvalMissing" | "approvalRejected" | "selfApproval" | "payoutTypedByYou" | "revertNeedsSent" | "fileTypeNotAccepted" | "fileEmpty" | "fileTooLarge" | "fileContentMismatch" | "fileUnreadable" | "mergeIntoSelf" | "alreadyMerged" | "alreadyMember" | "invitePending" | "inviteNotPending" | "lastAdmin" | "notARealDate" | "dateRangeReversed" | "notForCadence" | "recurringSupplierGone" | "reminderDaysOrder" | "noRecipients" | "secretKeyRefused" | "restrictedKeyFormat" | "aiNotConfigured" | "nothingToChange" | "notBusinessNumber" | "uploadUsed" | "uploadExpired" | "slugTaken" | "tooManyApiKeys" | "appRequires" | "appRequiredBy" | "builtInFolder" | "folderCycle" | "folderNameTaken" | "tooManyFolders" | "tooManyRules" | "tooManyEmployees" | "requiredWith" | "notBoth" | "fileNoLongerStored" | "noInvoiceAttached" | "automationPaused" | "cannotDeleteStatementsAutomation" | "tooManyAutomations" | "automationExists" | "providerNotConfigured" | "providerRateLimited" | "needsReconnect" | "notConnected" | "inviteExpired" | "consentMissing" | "consentExpired" | "signatureMissing" | "notFoundWhat" | "sendOneOf" | "listedTwice" | "notListed" | "monthTooEarly" | "monthNotClosed" | "monthInFuture" | "rangeTooLong" | "badPageToken" | "pageTokenOtherFilters" | "providerRefusedKey" | "providerNoAccess" | "providerRefused" | "providerBadAnswer" | "providerDown" | "providerNoData" | "uploadWrongPurpose" | "uploadNotDone" | "imageTooLarge" | "notAnImage" | "formFileKind" | "pdfOnlyOption" | "pageOutOfForm" | "badBox" | "badLink" | "payoutAlreadyGiven" | "otherEmailInvite" | "dashboardOnly" | "noLongerMember" | "emailNotVerified" | "emailLinkedElsewhere" | "chooseBusiness" | "badOrigin" | "originNotAllowed" | "notAFolderRuleCategory" | "folderBelowItself" | "suggestionUsed" | "analyzeFirst" | "noAllocationNumber" | "badAllocationNumber" | "readingNoTotal" | "shekelsOnly" | "companyIdNeeded" | "aiFailed" | "statementsOnly" | "notInState" | "idempotencyReused" | "storeBusy" | "serverNotConfigured" | "notAMember" | "providerTooMany" | "taxAuthorityDown" | "taxAuthorityBadAnswer" | "taxAuthorityNoAccess" | "taxAuthorityRefused" | "notAPerson" | "notAllListed" | "vatOverTotal" | "sourceDown" | "sourceBadAnswer" | "badCharacters" | "secondsNotMs" | "tooManyFiles" | "fixFields" | "notFound" | "unknownOperation" | "unknownPath" | "notPossibleNow" | "outOfRange" | "alreadyExists" | "conflictRetry" | "unauthenticated" | "missingKey" | "invalidKey" | "keyRevoked" | "signInInvalid" | "permissionDenied" | "adminOnly" | "rateLimited" | "quotaExhausted" | "limitReached" | "badJson" | "bodyRequired" | "bodyTooLarge" | "methodNotAllowed" | "internal" | "unavailable" | "timeout";
                     /** @description The reason's values, named as in its template. */
                     params?: {
                         [key: string]: string | number | string[];
@@ -9865,13 +9866,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };
@@ -12753,13 +12757,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                             /** @description The supplier record after this payment. A known supplier keeps its name (change it with saveSupplierContact); supplierName above names this payment only. */
@@ -18296,7 +18303,7 @@ export interface operations {
                             masavInstitutionId: string;
                             /** @description MASAV sender ID. */
                             masavSenderId: string;
-                            /** @description Remind days after sending; [] off. */
+                            /** @description Remind days after send ([] off). */
                             reminderDays: number[];
                             /** @description Email admins a due digest at 07:00. */
                             notifyDueEmail: boolean;
@@ -18544,7 +18551,7 @@ export interface operations {
                             masavInstitutionId: string;
                             /** @description MASAV sender ID. */
                             masavSenderId: string;
-                            /** @description Remind days after sending; [] off. */
+                            /** @description Remind days after send ([] off). */
                             reminderDays: number[];
                             /** @description Email admins a due digest at 07:00. */
                             notifyDueEmail: boolean;
@@ -28226,13 +28233,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };
@@ -28863,13 +28873,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };
@@ -29213,13 +29226,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };
@@ -29567,13 +29583,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };
@@ -29928,13 +29947,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };
@@ -33332,25 +33354,35 @@ export interface operations {
                     id: string;
                     /** @description Fields to change, as in recurringCreate. */
                     template?: {
+                        /** @description Supplier name. */
                         supplierName?: string;
+                        /** @description Phone (WhatsApp). */
                         supplierPhone?: string;
                         /**
                          * Format: email
                          * @description Email.
                          */
                         supplierEmail?: string;
+                        /** @description Agorot. */
                         amountAgorot?: number;
+                        /** @description The supplier fills the amount. */
                         openAmount?: boolean;
                         /**
                          * @description Currency.
                          * @enum {string}
                          */
                         currency?: "ILS" | "USD" | "EUR";
+                        /** @description Includes VAT. */
                         vatIncluded?: boolean;
+                        /** @description No VAT. */
                         noVat?: boolean;
+                        /** @description Text. */
                         description?: string;
+                        /** @description bank, bit. */
                         payMethods?: ("bank" | "bit")[];
+                        /** @description Needs an invoice. */
                         invoiceRequired?: boolean;
+                        /** @description link; null: send. */
                         channel?: "link" | null;
                     };
                     /**
@@ -33360,29 +33392,19 @@ export interface operations {
                     cadence?: "monthly" | "weekly" | "yearly";
                     /** @description 1-28. */
                     dayOfMonth?: number;
-                        /** @description Supplier name. */
                     /** @description 0-6, 0 = Sunday. */
-                        /** @description Phone (WhatsApp). */
                     weekday?: number;
                     /** @description 1-12. */
                     month?: number;
-                        /** @description Agorot. */
                     /** @description YYYY-MM-DD. */
-                        /** @description The supplier fills the amount. */
                     startDate?: string;
                     /** @description YYYY-MM-DD; null: no end. */
                     endDate?: string | null;
-                        /** @description Includes VAT. */
                     /** @description Days; null: no due date. */
-                        /** @description No VAT. */
                     dueInDays?: number | null;
-                        /** @description Text. */
                     /** @description true pauses, false resumes. */
-                        /** @description bank, bit. */
                     paused?: boolean;
-                        /** @description Needs an invoice. */
                 };
-                        /** @description link; null: send. */
             };
         };
         responses: {
@@ -34120,13 +34142,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };
@@ -34484,13 +34509,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };
@@ -39080,7 +39108,7 @@ export interface operations {
                     masavInstitutionId?: string;
                     /** @description MASAV sender ID. */
                     masavSenderId?: string;
-                    /** @description Remind days after sending; [] off. */
+                    /** @description Remind days after send ([] off). */
                     reminderDays?: number[];
                     /** @description Email admins a due digest at 07:00. */
                     notifyDueEmail?: boolean;
@@ -39178,7 +39206,7 @@ export interface operations {
                             masavInstitutionId: string;
                             /** @description MASAV sender ID. */
                             masavSenderId: string;
-                            /** @description Remind days after sending; [] off. */
+                            /** @description Remind days after send ([] off). */
                             reminderDays: number[];
                             /** @description Email admins a due digest at 07:00. */
                             notifyDueEmail: boolean;
@@ -40056,13 +40084,16 @@ export interface operations {
                                 /** @description When it was created (ISO 8601, UTC). */
                                 createdAt: string;
                             }[];
+                            /** @description Reminders to the supplier (reminderDays). */
                             reminders: {
+                                /** @description Reminders sent, oldest first. */
                                 sent: {
+                                    /** @description Days after sending. */
                                     step: number;
-                                    /** @description When it happened (ISO 8601, UTC). */
+                                    /** @description When it was sent. */
                                     at: string;
                                 }[];
-                                /** @description Next reminder day, or null. */
+                                /** @description Next reminder day (Israel), or null. */
                                 next: string | null;
                             };
                         };

@@ -35,6 +35,7 @@ export const errorsEn: Record<ErrorReason, string> = {
   amountNotSet: 'The supplier has not filled the amount yet',
   runPaymentsRefused: 'Some payments cannot be paid in this run; nothing was created',
   runNotOpen: 'The payment run is {status}',
+  paymentInOpenRun: 'The payment is in an open payment run whose bank file holds it; cancel the run first',
   payDateInPast: 'The pay date is before today ({today})',
   approvalMissing: 'The payment needs an admin\'s approval before it is paid',
   approvalRejected: 'The payment was rejected; an admin can still approve it',

@@ -35,6 +35,7 @@ export const errorsHe: Record<ErrorReason, string> = {
   amountNotSet: 'הספק עוד לא מילא את הסכום',
   runPaymentsRefused: 'חלק מהתשלומים לא יכולים להיכלל באצוות התשלומים; לא נוצר דבר',
   runNotOpen: 'אי אפשר לעשות את זה במצב הנוכחי של אצוות התשלומים',
+  paymentInOpenRun: 'התשלום נמצא באצוות תשלומים פתוחה שקובץ הבנק שלה כולל אותו; קודם מבטלים את האצווה',
   payDateInPast: 'תאריך התשלום לפני היום ({today})',
   approvalMissing: 'התשלום צריך אישור של מנהל לפני שמשלמים אותו',
   approvalRejected: 'התשלום נדחה; מנהל עדיין יכול לאשר אותו',

@@ -1,4 +1,4 @@
-import type { ApprovalPolicy } from './payments/approvals.ts';
+import type { ApprovalPolicy } from './payments/approvalTypes.ts';
 import { z } from 'zod';
 import { MAX_AMOUNT_AGOROT } from './money.ts';
 import { email, text, multilineText, LIMITS } from '../core/schema.ts';

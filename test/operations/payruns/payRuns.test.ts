@@ -292,6 +292,21 @@ for (const engine of engines) {
       await assert.rejects(h.call('payRunCancel', { runId: rerun.id }), (e: any) => e.details.reason === 'runNotOpen' && e.details.params.status === 'paid');
     });
 
+    test("while its run is open a payment's amount, currency and VAT stay as the bank file holds them, and it cannot be canceled; canceling the run frees it", async () => {
+      const a = await ready({ amountAgorot: 5_000, vatIncluded: true });
+      const run = await h.call('payRunCreate', { paymentIds: [a.id] });
+      const inRun = (e: any) => e.code === 'failed-precondition' && e.details.reason === 'paymentInOpenRun' && e.details.params.runId === run.id;
+      await assert.rejects(h.call('updatePaymentSettings', { paymentId: a.id, amountAgorot: 9_000 }), (e: any) => inRun(e) && e.details.field === 'amountAgorot');
+      await assert.rejects(h.call('updatePaymentSettings', { paymentId: a.id, vatIncluded: false }), inRun);
+      await assert.rejects(h.call('cancelPayment', { paymentId: a.id }), inRun);
+      assert.equal((await stored(h, a.id)).amountAgorot, 5_000, 'nothing changed');
+      // What the file does not hold may change.
+      assert.equal((await h.call('updatePaymentSettings', { paymentId: a.id, description: 'November' })).description, 'November');
+      await h.call('payRunCancel', { runId: run.id });
+      assert.equal((await h.call('updatePaymentSettings', { paymentId: a.id, amountAgorot: 9_000 })).amountAgorot, 9_000);
+      assert.equal((await h.call('cancelPayment', { paymentId: a.id })).status, 'canceled');
+    });
+
     test('without the MASAV codes the run builds with a warning and no MASAV file; abroad goes to the foreign list', async () => {
       const other = await h.newBusiness('No Codes Ltd');
       const il = await ready({ amountAgorot: 10_000 }, BANK_A, {}, other);

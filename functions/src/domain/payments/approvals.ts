@@ -1,8 +1,9 @@
 import { z } from 'zod';
+export type { ApprovalBasis, ApprovalMark, ApprovalPolicy, Rejection } from './approvalTypes.ts';
 import { ApiError, precondition } from '../../core/errors.ts';
 import type { Reader } from '../../ports/store.ts';
 import { businessPath } from '../business.ts';
-import type { Currency } from '../money.ts';
+import type { ApprovalBasis, ApprovalMark, ApprovalPolicy, Rejection } from './approvalTypes.ts';
 import { paymentAmounts } from '../vat.ts';
 import { isForeignPayout, isUnpaid, payoutDiffers, UNPAID, type Payout, type PaymentRecord, type PaymentStatus } from './payments.ts';
 import type { SupplierRecord } from './suppliers.ts';
@@ -15,12 +16,6 @@ import type { SupplierRecord } from './suppliers.ts';
  * has to reset approvals when a payment changes: the state is computed from the record when read.
  */
 
-export interface ApprovalPolicy {
-  /** null: off (the default); 0: every payment; otherwise payments whose total (VAT included) is at or above it, in the payment's minor units. */
-  thresholdAgorot: number | null;
-  /** Distinct admins whose approval a payment needs. */
-  approvalsRequired: 1 | 2;
-}
 
 export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { thresholdAgorot: null, approvalsRequired: 1 };
 
@@ -29,34 +24,8 @@ export const approvalPolicySchema = z.object({
   approvalsRequired: z.int().min(1).max(2),
 });
 
-/** The facts an approval was given on. */
-export interface ApprovalBasis {
-  totalAgorot: number;
-  amountAgorot: number;
-  currency: Currency;
-  vatIncluded: boolean;
-  noVat: boolean;
-  /** Where the money goes (payoutTarget), '' before the supplier gave details. */
-  payout: string;
-  payoutChanged: boolean;
-  supplierKey: string;
-}
 
-export interface ApprovalMark {
-  /** The approving admin's user id and email. */
-  by: string;
-  byEmail: string;
-  at: string;
-  note?: string;
-  basis: ApprovalBasis;
-}
 
-export interface Rejection {
-  by: string;
-  byEmail: string;
-  at: string;
-  reason: string;
-}
 
 export const APPROVAL_STATES = ['not_required', 'pending', 'approved', 'rejected'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];

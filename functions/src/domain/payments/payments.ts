@@ -2,7 +2,7 @@ import { newSecret, sha256 } from '../../core/ids.ts';
 import { precondition } from '../../core/errors.ts';
 import type { Currency } from '../money.ts';
 import { searchTokens } from '../search.ts';
-import type { ApprovalMark, Rejection } from './approvals.ts';
+import type { ApprovalMark, Rejection } from './approvalTypes.ts';
 
 export const PAYMENT_STATUSES = ['sent', 'awaiting_invoice', 'ready', 'paid', 'canceled'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

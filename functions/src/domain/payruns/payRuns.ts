@@ -336,3 +336,14 @@ export async function getRun(reader: Reader, businessId: string, runId: string):
   if (!doc) throw notFound(`runId: run ${runId}`, 'run');
   return doc.data as unknown as PayRunRecord;
 }
+
+/**
+ * Refuses a change to a payment that an open (or partly paid) run's stored bank file holds: the file would then pay
+ * what the payment no longer says. Canceling the run releases the payment.
+ */
+export async function assertNotInOpenRun(reader: Reader, p: PaymentRecord, what: string): Promise<void> {
+  if (!p.runId) return;
+  const run = (await reader.get(payRunsPath(p.businessId, p.runId)))?.data as unknown as PayRunRecord | undefined;
+  if (!run || (run.status !== 'open' && run.status !== 'partly_paid')) return;
+  throw precondition(`${what}: the payment is in the open payment run ${p.runId}, whose bank file holds it as it was; cancel the run (payRunCancel) first. Nothing was changed.`, { reason: 'paymentInOpenRun', params: { runId: p.runId } });
+}

@@ -1,6 +1,7 @@
 import { defineOperation } from '../../core/defineOperation.ts';
 import { id, input } from '../../core/schema.ts';
 import { assertAllowed, paymentsPath, type PaymentRecord } from '../../domain/payments/payments.ts';
+import { assertNotInOpenRun } from '../../domain/payruns/payRuns.ts';
 import { getPayment, paymentView, paymentViewSchema, viewDeps } from '../../domain/payments/paymentView.ts';
 
 export default defineOperation({
@@ -18,6 +19,7 @@ export default defineOperation({
     const updated = await ctx.store.runTransaction(async (tx) => {
       const p = await getPayment(tx, businessId, paymentId);
       assertAllowed('cancel', p.status);
+      await assertNotInOpenRun(tx, p, 'paymentId');
       const changes = { status: 'canceled', canceledAt: at, updatedAt: at } as const;
       tx.update(paymentsPath(businessId, paymentId), changes);
       return { ...p, ...changes } satisfies PaymentRecord;

@@ -1,3 +1,4 @@
+import { assertNotInOpenRun } from '../../domain/payruns/payRuns.ts';
 import { z } from 'zod';
 import { defineOperation } from '../../core/defineOperation.ts';
 import { bool, day, emailOrEmpty, id, input, int, LIMITS, text, multilineText } from '../../core/schema.ts';
@@ -80,6 +81,9 @@ export default defineOperation({
         }
       }
       if (changed.length === 0) return p;
+      // What a run's bank file holds (the amount paid) cannot move under it.
+      const paid = changed.find((f) => f === 'amountAgorot' || f === 'currency' || f === 'vatIncluded' || f === 'noVat');
+      if (paid) await assertNotInOpenRun(tx, p, paid);
 
       const next: PaymentRecord = { ...p };
       for (const field of changed) (next as Record<Field, unknown>)[field] = wanted[field];
