@@ -49,6 +49,7 @@ const router = createBrowserRouter([
           { path: '/payments/:id', lazy: lazy(() => import('./routes/payments/Payment.tsx')) },
           { path: '/pay', lazy: lazy(() => import('./routes/payruns/Pay.tsx')) },
           { path: '/pay/runs/:runId', lazy: lazy(() => import('./routes/payruns/PayRun.tsx')) },
+          { path: '/recurring', lazy: lazy(() => import('./routes/recurring/Recurring.tsx')) },
           { path: '/suppliers', lazy: lazy(() => import('./routes/suppliers/Suppliers.tsx')) },
           { path: '/suppliers/:key', lazy: lazy(() => import('./routes/suppliers/Supplier.tsx')) },
           { path: '/invoices', lazy: lazy(() => import('./routes/invoices/Invoices.tsx')) },

@@ -66,6 +66,7 @@ const NAV: { to: string; label: (m: Messages) => string }[] = [
   { to: '/', label: (m) => m.nav.home },
   { to: '/payments', label: (m) => m.nav.payments },
   { to: '/pay', label: (m) => m.pay.nav },
+  { to: '/recurring', label: (m) => m.recurring.nav },
   { to: '/suppliers', label: (m) => m.nav.suppliers },
   { to: '/invoices', label: (m) => m.nav.invoices },
   { to: '/reports', label: (m) => m.reports.title },

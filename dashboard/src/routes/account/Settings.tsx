@@ -6,6 +6,7 @@ import { useApi, useApiMutation } from '../../ui/api.ts';
 import { ErrorAlert, ListSkeleton, PageTitle } from '../../ui/common.tsx';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { call } from '../../api/client.ts';
+import { fieldErrors } from '../../ui/fieldErrors.ts';
 // The integrations tab lives in a module of its own (its forms grew past the rest of this screen).
 import Integrations from './SettingsIntegrations.tsx';
 import PaySettings from './SettingsPay.tsx';
@@ -124,7 +125,37 @@ function Notifications() {
       {keys.map((k) => (
         <Switch key={k} label={m.settings.notify[k]} checked={b.data[k]} onChange={(e) => save.mutate({ [k]: e.currentTarget.checked })} />
       ))}
+      <Switch label={m.recurring.notifyDueEmail} checked={b.data.notifyDueEmail} onChange={(e) => save.mutate({ notifyDueEmail: e.currentTarget.checked })} />
+      <ReminderDays days={b.data.reminderDays} />
     </Stack>
+  );
+}
+
+/** The supplier reminders' days as a comma list ("3, 7"; empty: off); the server checks the order, the form the numbers. */
+function ReminderDays({ days }: { days: number[] }) {
+  const { m } = useI18n();
+  const save = useApiMutation('updateBusiness', ['getBusiness']);
+  const [text, setText] = useState(days.join(', '));
+  useEffect(() => setText(days.join(', ')), [days.join(',')]);
+  const parts = text.split(/[,\s]+/).filter(Boolean);
+  const ok = parts.length <= 5 && parts.every((p) => /^\d{1,2}$/.test(p) && Number(p) >= 1 && Number(p) <= 60);
+  const serverError = fieldErrors(save.error, ['reminderDays'] as const).byField.reminderDays;
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ok) save.mutate({ reminderDays: parts.map(Number) });
+      }}
+      noValidate
+    >
+      <Stack gap="xs" align="flex-start">
+        <TextInput label={m.recurring.reminderDays} description={m.recurring.reminderDaysHint} value={text} onChange={(e) => (setText(e.currentTarget.value), save.reset())} error={!ok ? m.recurring.reminderDaysBad : serverError} w="100%" maw={420} />
+        <Button type="submit" loading={save.isPending} disabled={!ok}>
+          {save.isSuccess ? m.saved : m.save}
+        </Button>
+      </Stack>
+      {save.isError && !serverError && <ErrorAlert error={save.error} />}
+    </form>
   );
 }
 

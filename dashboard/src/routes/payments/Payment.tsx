@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Modal, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { fileToBase64, useApi, useApiMutation } from '../../ui/api.ts';
@@ -164,7 +164,36 @@ export default function Payment() {
             </Button>
           )}
           {open && <ActionButton op="cancelPayment" label={m.payment.cancel} loading={cancel.isPending} onRun={() => cancel.mutate({ paymentId: p.id })} />}
+          <Button component={Link} to={`/recurring?from=${encodeURIComponent(p.id)}`} variant="default" data-testid="make-recurring">
+            {m.recurring.makeRecurring}
+          </Button>
         </Group>
+
+        {(p.status === 'sent' || p.reminders.sent.length > 0) && (
+          <Card withBorder data-testid="reminders">
+            <Title order={2} size="h4" mb="xs">
+              {m.recurring.remindersTitle}
+            </Title>
+            <Stack gap={4}>
+              {p.reminders.sent.length ? (
+                p.reminders.sent.map((r) => (
+                  <Text key={r.step} size="sm">
+                    {fill(m.recurring.reminderSent, { step: r.step, date: date(r.at, true) })}
+                  </Text>
+                ))
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {m.recurring.reminderNone}
+                </Text>
+              )}
+              {p.status === 'sent' && (
+                <Text size="sm" fw={p.reminders.next ? 600 : undefined} c={p.reminders.next ? undefined : 'dimmed'} data-testid="reminder-next">
+                  {p.reminders.next ? fill(m.recurring.reminderNext, { date: dayText(date, p.reminders.next) }) : m.recurring.reminderNoNext}
+                </Text>
+              )}
+            </Stack>
+          </Card>
+        )}
 
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <Card withBorder>
