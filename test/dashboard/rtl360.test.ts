@@ -256,7 +256,7 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
     const { page, problems } = owner;
     const routes: [string, string][] = [
       ['/', 'home'], ['/payments', 'payments'], ['/payments/new', 'payment-new'], ['/payments/incoming', 'payments-incoming'],
-      [`/payments/${ids.paid}`, 'payment-paid'], [`/payments/${ids.open}`, 'payment-open'], ['/pay', 'pay'], [`/pay/runs/${ids.run}`, 'pay-run'],
+      [`/payments/${ids.paid}`, 'payment-paid'], [`/payments/${ids.open}`, 'payment-open'], ['/pay', 'pay'], [`/pay/runs/${ids.run}`, 'pay-run'], ['/recurring', 'recurring'],
       ['/suppliers', 'suppliers'], [`/suppliers/${ids.supplier}`, 'supplier'],
       ['/invoices', 'invoices'], ['/invoices/folders', 'folders'], ['/invoices/categories', 'categories'], ['/invoices/software', 'software'], [`/invoices/${ids.invoice}`, 'invoice'],
       ...['profile', 'link', 'apps', 'pay', 'integrations', 'notifications', 'api', 'team'].map((t): [string, string] => [`/settings/${t}`, `settings-${t}`]),

@@ -236,7 +236,7 @@ function ScheduleCard({ s, onEdit }: { s: Schedule; onEdit(): void }) {
           {s.endDate ? ` · ${fill(m.recurring.until, { date: dayText(date, s.endDate) })}` : ''}
         </Text>
         {s.paused ? (
-          <Text size="sm" fw={600} c="orange.9" data-testid="schedule-paused">
+          <Text size="sm" fw={700} data-testid="schedule-paused">
             {m.recurring.paused}
             {s.pausedReason ? `: ${m.recurring.pausedReason[s.pausedReason]}` : ''}
           </Text>
@@ -251,7 +251,7 @@ function ScheduleCard({ s, onEdit }: { s: Schedule; onEdit(): void }) {
             <>
               {' · '}
               {m.recurring.lastMade}
-              <Anchor component={Link} to={`/payments/${last.paymentId}`} size="sm">
+              <Anchor component={Link} to={`/payments/${last.paymentId}`} size="sm" underline="always">
                 {dayText(date, last.createdAt.slice(0, 10))}
               </Anchor>
             </>
