@@ -248,10 +248,10 @@ test('standing link: files a payment for review (status sent, filedBy public) wi
     currency: true, vatIncluded: true, invoiceRequired: true, payMethods: true, description: true, channel: true, linkToken: true, invoices: true, proof: true, payout: true,
     itaVerdict: true, invoiceNumber: true, search: true, submissions: true, viaPublicLink: true, createdAt: true, createdAtMs: true, updatedAt: true, sentAt: true,
     supplierSubmittedAt: true, readyAt: true, paidAt: true, canceledAt: true, filedBy: true, needsReview: true, payoutChanged: true, payoutChange: true, noVat: true, supplierLang: true,
-    createdBy: true, approvals: true, rejection: true, dueDate: true, runId: true,
+    createdBy: true, approvals: true, rejection: true, dueDate: true, runId: true, reminders: true,
   };
   // Nobody created it in the business, nor approved, scheduled or batched it yet: those fields come later, if ever.
-  const later = ['createdBy', 'approvals', 'rejection', 'dueDate', 'runId'];
+  const later = ['createdBy', 'approvals', 'rejection', 'dueDate', 'runId', 'reminders'];
   assert.deepEqual(Object.keys(p).sort(), Object.keys(SHAPE).filter((k) => !later.includes(k)).sort());
   assert.equal(p.status, 'sent', 'nobody verified the filer: it waits for review by default');
   assert.deepEqual([p.filedBy, p.needsReview, p.payoutChanged], ['public', true, false]);

@@ -103,6 +103,8 @@ export interface PaymentRecord {
   rejection?: Rejection | null;
   /** When the business means to pay it, YYYY-MM-DD (Israel); null or absent = no due date. */
   dueDate?: string | null;
+  /** Supplier reminders sent (domain/reminders), one per step of the business's reminderDays; absent = none. */
+  reminders?: { step: number; at: string }[];
   /** The open payment run holding it (payRunCreate), null or absent when none. */
   runId?: string | null;
   createdAt: string;

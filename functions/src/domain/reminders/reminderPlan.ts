@@ -31,7 +31,7 @@ export function remindable(p: PaymentRecord): boolean {
  * Days count from the Israeli day the link was last sent (createPayment, resendPayment).
  */
 export function reminderPlan(p: PaymentRecord, days: readonly number[], today: string): { sent: ReminderMark[]; due: number | null; next: string | null } {
-  const sent = ((p as { reminders?: ReminderMark[] }).reminders ?? []).map((r) => ({ step: r.step, at: r.at }));
+  const sent = (p.reminders ?? []).map((r) => ({ step: r.step, at: r.at }));
   if (!remindable(p) || days.length === 0) return { sent, due: null, next: null };
   const sentDay = jerusalemDay(Date.parse(p.sentAt!));
   const last = Math.max(0, ...sent.map((r) => r.step));
