@@ -137,6 +137,20 @@ describe('recurring payments and reminders in the dashboard (browser, npm start,
     // The defaults are days 3 and 7 after sending: the next is in three days.
     assert.equal(await reminders.getByTestId('reminder-next').innerText(), `התזכורת הבאה: ${heDay(israelDay(3))}`);
     await axe(page, 'a payment with reminders to come');
+    // Reminders sent (the server's clock cannot be moved three days on here: the job's sending is tested in
+    // test/domain/reminders/): the page lists what the view says, each step with its time, then the next one.
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    await page.route('**/v1/paymentGet', async (route) => {
+      const res = await route.fetch();
+      const json = await res.json();
+      json.result.reminders = { sent: [{ step: 3, at }], next: israelDay(4) };
+      await route.fulfill({ response: res, json });
+    });
+    await page.reload();
+    const sentLine = new Intl.DateTimeFormat('he-IL', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Jerusalem' }).format(new Date(at));
+    await reminders.getByText(`תזכורת אחרי 3 ימים נשלחה ב-${sentLine}`).waitFor();
+    assert.equal(await reminders.getByTestId('reminder-next').innerText(), `התזכורת הבאה: ${heDay(israelDay(4))}`);
+    await page.unroute('**/v1/paymentGet');
 
     await page.getByRole('link', { name: 'להפוך לתשלום קבוע' }).click();
     await page.waitForURL(/\/recurring\?from=/);
