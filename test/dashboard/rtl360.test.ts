@@ -206,6 +206,8 @@ describe('every screen in Hebrew at 360 px: no sideways scroll, nothing cut, lef
     const paid = await api('createPayment', { supplierName: HE_SUPPLIER, description: 'עיצוב מחדש של כל האריזות לקולקציית החורף, כולל הדפסות ניסיון', amountAgorot: 987_654_321, vatIncluded: true, supplierPhone: '050-123-4567', supplierEmail: 'studio.carmel.green.packaging@example.co.il' });
     ids.paid = paid.id;
     ids.open = (await api('createPayment', { supplierName: EN_SUPPLIER, description: 'Quarterly retainer for brand strategy and campaign production', amountAgorot: 999_999_999, currency: 'USD', vatIncluded: false, supplierEmail: 'accounts-receivable@northwind-creative.example' })).id;
+    // A recurring schedule with long words and the largest amount (the Recurring screen's card at 360 px).
+    await api('recurringCreate', { template: { supplierName: HE_SUPPLIER, supplierEmail: 'studio.carmel.green.packaging@example.co.il', amountAgorot: 999_999_999, vatIncluded: false, description: 'ריטיינר חודשי לעיצוב ולניהול המותג {month}', channel: 'link' }, cadence: 'yearly', dayOfMonth: 28, month: 12, startDate: '2026-01-01', endDate: '2030-12-31', dueInDays: 30 });
     await api('saveSupplierContact', { supplierKey: '+972501234567', phone2: '+972 3-555-0199', bitPhone: '+972501234567', personalEmail: 'dana.carmel.personal@example.co.il' });
     await api('createSupplier', { name: 'ירון אברהמי-רוזנבלום הפקות ואירועים', phone: '+972521112233', kind: 'freelancer' });
     ids.supplier = encodeURIComponent('+972501234567');
