@@ -56,3 +56,10 @@ export function lastDayOf(month: string): string {
   // Day 0 of the next month is this month's last day (leap years included).
   return `${month}-${new Date(Date.UTC(y, m, 0)).getUTCDate()}`;
 }
+
+/** YYYY-MM-DD naming a day that exists (no 2025-02-30). */
+export function isRealDay(s: string | null | undefined): s is string {
+  if (!s || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}

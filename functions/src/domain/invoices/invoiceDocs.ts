@@ -1,3 +1,4 @@
+import { isRealDay } from '../months.ts';
 import { createHash } from 'node:crypto';
 import { sniffFileType } from '../../core/fileTypes.ts';
 import { pdfRefusal } from '../../core/pdfInflation.ts';
@@ -58,14 +59,10 @@ export const sha256Bytes = (bytes: Buffer) => createHash('sha256').update(bytes)
 
 export { supplierDocId } from './invoices.ts';
 
-/** YYYY-MM-DD naming a day that exists (no 2025-02-30). */
-export function isRealDay(s: string | null | undefined): s is string {
-  if (!s || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /** The reading's date when it is a real day, else the upload day in Israel. */
+export { isRealDay };
+
 export const documentDate = (reading: InvoiceReading | null, createdAtMs: number) => (isRealDay(reading?.date) ? reading!.date! : jerusalemDay(createdAtMs));
 
 /**

@@ -1,5 +1,5 @@
 import { invalid } from '../../core/errors.ts';
-import { isRealDay } from '../invoices/invoiceDocs.ts';
+import { isRealDay } from '../months.ts';
 
 /** Due dates (issue 36 §3): a calendar day in Israel, YYYY-MM-DD, when the business means to pay. */
 
