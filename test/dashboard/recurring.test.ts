@@ -179,7 +179,14 @@ describe('recurring payments and reminders in the dashboard (browser, npm start,
 
     // Deleted after the question, which says the requests made stay; they do.
     const before = made.payments.map((p: any) => p.paymentId);
-    await card.getByRole('button', { name: 'מחיקה' }).click();
+    // Its words readable: not painted in the button's own background colour.
+    const del = card.getByRole('button', { name: 'מחיקה' });
+    const colours = await del.evaluate((b) => {
+      const style = (globalThis as unknown as { getComputedStyle(e: unknown): { color: string; backgroundColor: string } }).getComputedStyle;
+      return [style(b.querySelector('.mantine-Button-label')).color, style(b).backgroundColor];
+    });
+    assert.notEqual(colours[0], colours[1], `the delete button's text ${colours[0]} on ${colours[1]}`);
+    await del.click();
     const dialog = page.getByRole('dialog', { name: 'למחוק את התשלום הקבוע?' });
     await dialog.getByText(/הבקשות שכבר נוצרו \(\d+\) נשארות כמו שהן/).waitFor();
     await page.waitForTimeout(500);

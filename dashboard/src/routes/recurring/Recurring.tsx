@@ -265,7 +265,7 @@ function ScheduleCard({ s, onEdit }: { s: Schedule; onEdit(): void }) {
           <Button size="xs" variant="default" onClick={onEdit}>
             {m.recurring.edit}
           </Button>
-          <Button size="xs" variant="light" color="red.9" loading={remove.isPending} onClick={() => setAsking(true)}>
+          <Button size="xs" variant="outline" color="red.9" loading={remove.isPending} onClick={() => setAsking(true)}>
             {m.recurring.delete}
           </Button>
         </Group>
