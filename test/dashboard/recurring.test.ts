@@ -253,6 +253,14 @@ describe('recurring payments and reminders in the dashboard (browser, npm start,
     await page.getByRole('heading', { name: 'Recurring payments', level: 1 }).waitFor();
     assert.equal(await card.getByTestId('schedule-cadence').innerText(), `Every month, on day ${Math.min(28, dom)}`);
     assert.match(await card.getByTestId('schedule-next').innerText(), /^Next request: /);
+    // The owner's Hebrew words keep their own direction in the English page: "{month}" stays at their end (on the left).
+    const words = await card.getByTestId('schedule-description').evaluate((e) => {
+      const r = (e as unknown as { ownerDocument: { createRange(): any } }).ownerDocument.createRange();
+      const text = e.firstChild as unknown as { textContent: string };
+      const at = (i: number) => (r.setStart(text, i), r.setEnd(text, i + 1), r.getBoundingClientRect().x as number);
+      return [at(0), at(text.textContent.indexOf('{'))];
+    });
+    assert.ok(words[1] < words[0], `"{month}" at ${words[1]} px, the first Hebrew letter at ${words[0]} px`);
     await card.getByRole('button', { name: 'Pause' }).waitFor();
     await axe(page, 'Recurring, in English');
     await shoot(page, 'recurring-en');

@@ -228,7 +228,7 @@ function ScheduleCard({ s, onEdit }: { s: Schedule; onEdit(): void }) {
             {t.openAmount && !t.amountAgorot ? m.newPayment.openAmount : <Money agorot={total} currency={t.currency} />}
           </Text>
         </Group>
-        <Text size="sm" c="dimmed" className="wrap-anywhere" lineClamp={2}>
+        <Text size="sm" c="dimmed" className="wrap-anywhere" lineClamp={2} dir="auto" data-testid="schedule-description">
           {t.description}
         </Text>
         <Text size="sm" data-testid="schedule-cadence">
