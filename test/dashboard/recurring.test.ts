@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { openSqliteStore } from '../../functions/src/adapters/sqlite/sqliteStore.ts';
+import { paymentsPath } from '../../functions/src/domain/payments/payments.ts';
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { axe, dashboardEnv, shoot, type DashboardEnv } from './env.ts';
@@ -137,20 +140,18 @@ describe('recurring payments and reminders in the dashboard (browser, npm start,
     // The defaults are days 3 and 7 after sending: the next is in three days.
     assert.equal(await reminders.getByTestId('reminder-next').innerText(), `התזכורת הבאה: ${heDay(israelDay(3))}`);
     await axe(page, 'a payment with reminders to come');
-    // Reminders sent (the server's clock cannot be moved three days on here: the job's sending is tested in
-    // test/domain/reminders/): the page lists what the view says, each step with its time, then the next one.
-    const at = new Date(Date.now() - 3_600_000).toISOString();
-    await page.route('**/v1/paymentGet', async (route) => {
-      const res = await route.fetch();
-      const json = await res.json();
-      json.result.reminders = { sent: [{ step: 3, at }], next: israelDay(4) };
-      await route.fulfill({ response: res, json });
-    });
+    // Reminders sent. The server's clock cannot be moved three days on, so the payment is made four days old, with
+    // the day-3 reminder on its record as the job leaves it (the job itself is tested in test/domain/reminders/),
+    // written to the server's own store: the page shows what the server's view computes from it.
+    const at = new Date(Date.now() - 24 * 3_600_000).toISOString();
+    const store = openSqliteStore({ file: join(env.dataDir, 'store.sqlite') });
+    await store.update(paymentsPath(env.owner.businessId, cleaning.id), { sentAt: new Date(Date.now() - 4 * 24 * 3_600_000).toISOString(), reminders: [{ step: 3, at }] });
+    await store.close();
     await page.reload();
     const sentLine = new Intl.DateTimeFormat('he-IL', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Jerusalem' }).format(new Date(at));
     await reminders.getByText(`תזכורת אחרי 3 ימים נשלחה ב-${sentLine}`).waitFor();
-    assert.equal(await reminders.getByTestId('reminder-next').innerText(), `התזכורת הבאה: ${heDay(israelDay(4))}`);
-    await page.unroute('**/v1/paymentGet');
+    // Sent four days ago: the day-7 reminder is three days from today.
+    assert.equal(await reminders.getByTestId('reminder-next').innerText(), `התזכורת הבאה: ${heDay(israelDay(3))}`);
 
     await page.getByRole('link', { name: 'להפוך לתשלום קבוע' }).click();
     await page.waitForURL(/\/recurring\?from=/);
