@@ -52,9 +52,17 @@ describe('activity in Hebrew, with its filters (browser, npm start, Auth emulato
     await page.getByRole('option', { name: 'ספקים' }).click();
     await page.waitForURL(/kind=suppliers/);
     await page.getByTestId('activity-row').filter({ hasText: 'מאפיית השכונה' }).waitFor();
-    await page.waitForLoadState('networkidle');
-    let rows = await page.getByTestId('activity-row').allInnerTexts();
-    assert.ok(rows.length >= 1 && rows.every((r) => r.includes('נוסף ספק')), rows.join(' | '));
+    // The filtered list, once it has settled (a refetch can leave it briefly empty under load).
+    const settled = async (ok: (rows: string[]) => boolean) => {
+      let rows: string[] = [];
+      for (const until = Date.now() + 10_000; Date.now() < until; await page.waitForTimeout(200)) {
+        rows = await page.getByTestId('activity-row').allInnerTexts();
+        if (rows.length >= 1 && ok(rows)) break;
+      }
+      return rows;
+    };
+    let rows = await settled((rs) => rs.every((r) => r.includes('נוסף ספק')));
+    assert.ok(rows.length >= 1 && rows.every((r) => r.includes('נוסף ספק')), `rows: ${rows.join(' | ') || 'none'}`);
 
     // Person: the member, with any kind.
     await page.goto(`${env.origin}/activity`);
@@ -63,8 +71,8 @@ describe('activity in Hebrew, with its filters (browser, npm start, Auth emulato
     await page.waitForURL(/actor=/);
     await page.waitForLoadState('networkidle');
     await page.getByTestId('activity-row').filter({ hasText: 'מאפיית השכונה' }).waitFor();
-    rows = await page.getByTestId('activity-row').allInnerTexts();
-    assert.ok(rows.every((r) => r.includes(memberEmail)), rows.join(' | '));
+    rows = await settled((rs) => rs.every((r) => r.includes(memberEmail)));
+    assert.ok(rows.length >= 1 && rows.every((r) => r.includes(memberEmail)), `rows: ${rows.join(' | ') || 'none'}`);
     assert.equal(await page.getByTestId('activity-row').filter({ hasText: 'סומן כשולם' }).count(), 0, "the owner's row is not the member's");
     await axe(page, 'activity filtered at 1280px');
     assert.deepEqual(problems, []);
