@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { engines } from '../../engines.ts';
+import { HEADER, ITEM, readText, records, TRAILER, type Table } from '../../domain/payruns/masavLayout.ts';
 import { get, post } from '../../http.ts';
 import { jerusalemDay } from '../../../functions/src/core/clock.ts';
 import { businessPath } from '../../../functions/src/domain/business.ts';
@@ -12,23 +13,6 @@ import { paymentAmounts } from '../../../functions/src/domain/vat.ts';
 import { createHarness, type Harness, type TestUser } from '../../harness.ts';
 import { countDocs, createPayment, fileToken, outbox, paymentsEnv, stored, type PaymentsEnv } from '../payments/helpers.ts';
 
-/** The MASAV credit layout's positions ([name, first position 1-based, length]), as test/domain/payruns/masav.test.ts writes them out. */
-const HEADER = [
-  ['type', 1, 1], ['institution', 2, 8], ['currency', 10, 2], ['payDate', 12, 6], ['filler1', 18, 1], ['serial', 19, 3],
-  ['filler2', 22, 1], ['createdDate', 23, 6], ['sender', 29, 5], ['filler3', 34, 6], ['name', 40, 30], ['filler4', 70, 56], ['kot', 126, 3],
-] as const;
-const ITEM = [
-  ['type', 1, 1], ['institution', 2, 8], ['currency', 10, 2], ['filler1', 12, 6], ['bank', 18, 2], ['branch', 20, 3],
-  ['accountType', 23, 4], ['account', 27, 9], ['filler2', 36, 1], ['payeeId', 37, 9], ['name', 46, 16], ['shekels', 62, 11],
-  ['agorot', 73, 2], ['payeeNumber', 75, 20], ['period', 95, 8], ['reference', 103, 3], ['movement', 106, 3], ['filler3', 109, 18], ['filler4', 127, 2],
-] as const;
-const TRAILER = [
-  ['type', 1, 1], ['institution', 2, 8], ['currency', 10, 2], ['payDate', 12, 6], ['filler1', 18, 1], ['serial', 19, 3],
-  ['shekels', 22, 13], ['agorot', 35, 2], ['debits', 37, 15], ['count', 52, 7], ['debitCount', 59, 7], ['filler2', 66, 63],
-] as const;
-const CODE_B = 'אבגדהוזחטיךכלםמןנסעףפץצקרשת';
-const readText = (b: Buffer) => [...b].reverse().map((x) => (x >= 0x80 && x <= 0x9a ? CODE_B[x - 0x80] : String.fromCharCode(x))).join('').trim();
-type Table = readonly (readonly [string, number, number])[];
 function parse(rec: Buffer, table: Table): Record<string, string> & { raw: Record<string, Buffer> } {
   const out: Record<string, string> = {};
   const raw: Record<string, Buffer> = {};
@@ -37,15 +21,6 @@ function parse(rec: Buffer, table: Table): Record<string, string> & { raw: Recor
     out[k] = raw[k].toString('latin1');
   }
   return Object.assign(out, { raw }) as Record<string, string> & { raw: Record<string, Buffer> };
-}
-function records(file: Buffer): Buffer[] {
-  assert.equal(file.length % 130, 0, 'whole records of 128 bytes + CRLF');
-  const recs: Buffer[] = [];
-  for (let i = 0; i < file.length; i += 130) {
-    assert.equal(file.subarray(i + 128, i + 130).toString('latin1'), '\r\n');
-    recs.push(file.subarray(i, i + 128));
-  }
-  return recs;
 }
 /** A CSV's data rows as cells (these files hold no quoted commas). */
 const csvRows = (b: Buffer) => b.subarray(3).toString('utf8').trimEnd().split('\r\n').slice(1).map((l) => l.split(','));
