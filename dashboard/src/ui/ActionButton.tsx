@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
+import { ConfirmModal } from './ConfirmModal.tsx';
 import { isDangerous, type OperationName } from '../api/client.ts';
 import { useI18n } from '../i18n/i18n.tsx';
 
@@ -34,25 +35,7 @@ export function ActionButton({
         {label}
       </Button>
       {dangerous && (
-        <Modal opened={asking} onClose={() => setAsking(false)} title={m.confirmDanger.title} centered closeButtonProps={{ 'aria-label': m.close }}>
-          <Stack>
-            <Text>{fill(m.confirmDanger.body, { action: label })}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setAsking(false)}>
-                {m.cancel}
-              </Button>
-              <Button
-                color="red"
-                onClick={() => {
-                  setAsking(false);
-                  onRun();
-                }}
-              >
-                {m.confirmDanger.go}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+        <ConfirmModal opened={asking} onClose={() => setAsking(false)} title={m.confirmDanger.title} body={fill(m.confirmDanger.body, { action: label })} go={m.confirmDanger.go} goColor="red" onGo={onRun} />
       )}
     </>
   );

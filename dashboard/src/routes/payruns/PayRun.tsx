@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Alert, Anchor, Button, Card, Checkbox, Group, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Checkbox, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { ConfirmModal } from '../../ui/ConfirmModal.tsx';
 import { useI18n } from '../../i18n/i18n.tsx';
 import type { Messages } from '../../i18n/he.ts';
 import { ErrorAlert, ListSkeleton, Money, PageTitle } from '../../ui/common.tsx';
@@ -219,63 +220,18 @@ export default function PayRun() {
         )}
       </Stack>
 
-      <Modal opened={asking === 'paid'} onClose={() => setAsking(null)} title={m.pay.run.markPaidTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
-        <Stack>
-          <Text size="sm">{m.pay.run.markPaidBody}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setAsking(null)}>
-              {m.cancel}
-            </Button>
-            <Button
-             
-              onClick={() => {
-                setAsking(null);
-                markPaid.mutate({ runId: r.id });
-              }}
-            >
-              {m.pay.run.markPaid}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-      <Modal opened={asking === 'some'} onClose={() => setAsking(null)} title={m.pay.run.markSomeTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
-        <Stack>
-          <Text size="sm">{fill(m.pay.run.markSomeBody, { n: number(chosen.length) })}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setAsking(null)}>
-              {m.cancel}
-            </Button>
-            <Button
-              onClick={() => {
-                setAsking(null);
-                markPaid.mutate({ runId: r.id, paymentIds: chosen }, { onSuccess: () => setPicked(new Set()) });
-              }}
-            >
-              {fill(m.pay.run.markPaidSome, { n: number(chosen.length) })}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-      <Modal opened={asking === 'cancel'} onClose={() => setAsking(null)} title={m.pay.run.cancelTitle} centered closeButtonProps={{ 'aria-label': m.close }}>
-        <Stack>
-          <Text size="sm">{m.pay.run.cancelBody}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setAsking(null)}>
-              {m.close}
-            </Button>
-            <Button
-              // red.9: white on Mantine's default red is 3.3:1, under WCAG AA's 4.5:1.
-              color="red.9"
-              onClick={() => {
-                setAsking(null);
-                cancel.mutate({ runId: r.id });
-              }}
-            >
-              {m.pay.run.cancel}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmModal opened={asking === 'paid'} onClose={() => setAsking(null)} title={m.pay.run.markPaidTitle} body={m.pay.run.markPaidBody} textSize="sm" go={m.pay.run.markPaid} onGo={() => markPaid.mutate({ runId: r.id })} />
+      <ConfirmModal
+        opened={asking === 'some'}
+        onClose={() => setAsking(null)}
+        title={m.pay.run.markSomeTitle}
+        body={fill(m.pay.run.markSomeBody, { n: number(chosen.length) })}
+        textSize="sm"
+        go={fill(m.pay.run.markPaidSome, { n: number(chosen.length) })}
+        onGo={() => markPaid.mutate({ runId: r.id, paymentIds: chosen }, { onSuccess: () => setPicked(new Set()) })}
+      />
+      {/* red.9: white on Mantine's default red is 3.3:1, under WCAG AA's 4.5:1. */}
+      <ConfirmModal opened={asking === 'cancel'} onClose={() => setAsking(null)} title={m.pay.run.cancelTitle} body={m.pay.run.cancelBody} textSize="sm" back={m.close} go={m.pay.run.cancel} goColor="red.9" onGo={() => cancel.mutate({ runId: r.id })} />
     </>
   );
 }
